@@ -1,0 +1,274 @@
+// What each subcommand prints. Games, logs and scenarios are loaded through kata_core;
+// this file turns their results and diagnostics into text, JSON and exit statuses.
+#include "commands.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "agents/agent.hpp"
+#include "agents/runner.hpp"
+#include "compile/compiler.hpp"
+#include "log/log.hpp"
+#include "runtime/view.hpp"
+#include "scenario/scenario.hpp"
+
+namespace kata::cli {
+
+namespace {
+
+constexpr int ok = 0, input_error = 1, usage_error = 2;
+
+bool color_stderr() { return isatty(STDERR_FILENO) && !std::getenv("NO_COLOR"); }
+
+void print_diags(const Sources& sources, const Diagnostics& diags) {
+  bool color = color_stderr();
+  for (const auto& d : diags.items()) std::cerr << format_diagnostic(sources, d, color);
+}
+
+bool readable(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(path, ec) && std::ifstream(path)) return true;
+  std::cerr << fmt::format("kata: error: cannot read '{}'\n", path);
+  return false;
+}
+
+// Loads a game, printing its diagnostics; null if it has errors.
+std::shared_ptr<const Game> load(const std::string& path, std::shared_ptr<Sources>& sources) {
+  Diagnostics diags;
+  auto g = load_game(path, sources, diags);
+  if (sources) print_diags(*sources, diags);
+  return g;
+}
+
+int runtime_error(const Game& g, const RuntimeError& e) {
+  Diagnostic d{e.pos, Severity::error, e.what(), {}};
+  std::cerr << format_diagnostic(*g.sources, d, color_stderr());
+  return input_error;
+}
+
+bool parse_options(const Game& g, const std::vector<std::string>& specs, std::vector<int64_t>& values) {
+  values = default_options(g);
+  for (const auto& spec : specs) {
+    auto eq = spec.find('=');
+    std::string why;
+    if (eq == std::string::npos) why = fmt::format("'{}' is not NAME=VALUE", spec);
+    else if (set_option(g, values, spec.substr(0, eq), spec.substr(eq + 1), why)) continue;
+    std::cerr << "kata: error: " << why << '\n';
+    return false;
+  }
+  return true;
+}
+
+bool player_count(const Game& g, int& players) {
+  if (players == 0) players = g.min_players;
+  if (players >= g.min_players && players <= g.max_players) return true;
+  std::cerr << fmt::format("kata: error: {} plays with {} to {} players, not {}\n", g.name, g.min_players, g.max_players, players);
+  return false;
+}
+
+std::string winners_text(const State& s) {
+  std::string w;
+  for (int p = 0; p < s.players(); ++p)
+    if (winners(s) & (1u << p)) w += (w.empty() ? "" : ", ") + seat_name(p);
+  return w.empty() ? "none" : w;
+}
+
+}  // namespace
+
+int check(const CheckArgs& a) {
+  int status = ok;
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& file : a.files) {
+    if (!readable(file)) {
+      status = usage_error;
+      continue;
+    }
+    std::shared_ptr<Sources> sources;
+    Diagnostics diags;
+    auto g = load_game(file, sources, diags);
+    if (a.json) {
+      for (const auto& d : diags.items()) {
+        const SourceFile* f = d.pos.valid() ? &sources->at(d.pos.file) : nullptr;
+        out.push_back({{"file", f ? f->name : file}, {"line", d.pos.line}, {"column", d.pos.col},
+                       {"severity", d.severity == Severity::error ? "error" : "warning"}, {"message", d.message}});
+      }
+    } else {
+      print_diags(*sources, diags);
+      if (!diags.has_errors())
+        std::cout << fmt::format("{}: ok ({}, {}-{} players, {} warning{})\n", file, g->name, g->min_players,
+                                 g->max_players, diags.warning_count(), diags.warning_count() == 1 ? "" : "s");
+      else
+        std::cerr << fmt::format("{}: {} error{}, {} warning{}\n", file, diags.error_count(), diags.error_count() == 1 ? "" : "s",
+                                 diags.warning_count(), diags.warning_count() == 1 ? "" : "s");
+    }
+    if (diags.has_errors() && status == ok) status = input_error;
+  }
+  if (a.json) std::cout << out.dump(2) << '\n';
+  return status;
+}
+
+int play(const PlayArgs& a) {
+  if (!readable(a.file)) return usage_error;
+  std::shared_ptr<Sources> sources;
+  auto g = load(a.file, sources);
+  if (!g) return input_error;
+  int players = a.players;
+  std::vector<int64_t> options;
+  if (!player_count(*g, players) || !parse_options(*g, a.options, options)) return usage_error;
+  std::vector<std::string> specs = a.agents;
+  if (specs.empty()) {
+    specs.assign(players, "random");
+    specs[0] = "human";
+  } else if (specs.size() == 1) {
+    specs.assign(players, specs[0]);
+  }
+  if (static_cast<int>(specs.size()) != players) {
+    std::cerr << fmt::format("kata: error: {} agents for {} players\n", specs.size(), players);
+    return usage_error;
+  }
+  Terminal terminal{std::cin, std::cout};
+  terminal.clear_screen = !a.no_clear && isatty(STDOUT_FILENO);
+  std::vector<std::unique_ptr<Agent>> agents;
+  for (int seat = 0; seat < players; ++seat) {
+    std::string why;
+    auto agent = make_agent(specs[seat], seat, a.seed, terminal, why);
+    if (!agent) {
+      std::cerr << "kata: error: " << why << '\n';
+      return usage_error;
+    }
+    agents.push_back(std::move(agent));
+  }
+  std::ofstream log_file;
+  std::unique_ptr<LogWriter> log;
+  if (!a.log.empty()) {
+    log_file.open(a.log);
+    if (!log_file) {
+      std::cerr << fmt::format("kata: error: cannot write the log '{}'\n", a.log);
+      return usage_error;
+    }
+    log = std::make_unique<LogWriter>(log_file);
+    log->header(make_header(*g, players, a.seed, options, specs));
+  }
+  try {
+    MatchResult r = play_match(*g, players, a.seed, options, agents, log.get());
+    if (!r.completed) {
+      std::cerr << "kata: " << r.stopped_by << '\n';
+      if (log) log->error(r.stopped_by);
+      return input_error;
+    }
+    if (terminal.humans == 0 && !a.quiet) std::cout << describe_view(*g, make_view(*g, r.final, -1));
+    auto sc = scores(*g, r.final);
+    std::string line;
+    for (size_t p = 0; p < sc.size(); ++p) line += fmt::format("{}{}={}", p ? " " : "", seat_name(static_cast<int>(p)), sc[p]);
+    std::cout << fmt::format("Result after {} decisions: {}; winners: {}\n", r.final.decisions(), line.empty() ? "no scores" : line,
+                             winners_text(r.final));
+  } catch (const RuntimeError& e) {
+    if (log) log->error(e.what());
+    return runtime_error(*g, e);
+  }
+  return ok;
+}
+
+int simulate(const SimulateArgs& a) {
+  if (!readable(a.file)) return usage_error;
+  std::shared_ptr<Sources> sources;
+  auto g = load(a.file, sources);
+  if (!g) return input_error;
+  int players = a.players;
+  std::vector<int64_t> options;
+  if (!player_count(*g, players) || !parse_options(*g, a.options, options)) return usage_error;
+  bool bar = isatty(STDERR_FILENO);
+  auto progress = [&](int done) {
+    if (!bar) return;
+    int width = 40, filled = static_cast<int>(static_cast<int64_t>(done) * width / a.games);
+    std::cerr << fmt::format("\r[{}{}] {}/{} games", std::string(filled, '#'), std::string(width - filled, '.'), done, a.games)
+              << (done == a.games ? "\n" : "") << std::flush;
+  };
+  SimulationStats st = simulate(*g, a.games, players, a.seed, options, a.jobs, a.check_invariants, progress);
+  if (a.json) {
+    nlohmann::json seats = nlohmann::json::array();
+    for (int p = 0; p < players; ++p)
+      seats.push_back({{"seat", seat_name(p)}, {"wins", st.wins[p]}, {"win_rate", st.games > st.errors ? st.wins[p] / (st.games - st.errors) : 0},
+                       {"outright_wins", st.outright_wins[p]},
+                       {"score", {{"mean", st.score_mean[p]}, {"stdev", st.score_stdev[p]}, {"min", st.score_min[p]}, {"max", st.score_max[p]}}}});
+    nlohmann::json hist = nlohmann::json::object();
+    for (auto& [score, count] : st.score_histogram) hist[std::to_string(score)] = count;
+    nlohmann::json out = {{"game", g->name}, {"games", st.games}, {"players", players}, {"seed", a.seed},
+                          {"seats", seats}, {"score_histogram", hist},
+                          {"length", {{"mean", st.length_mean}, {"min", st.length_min}, {"max", st.length_max}}},
+                          {"errors", st.errors}, {"error_messages", st.error_messages}};
+    std::cout << out.dump(2) << '\n';
+  } else {
+    std::cout << fmt::format("{}: {} games, {} players, seed {}\n", g->name, st.games, players, a.seed);
+    std::cout << "seat   wins    win%  outright   score mean  stdev   min   max\n";
+    int done = st.games - st.errors;
+    for (int p = 0; p < players; ++p)
+      std::cout << fmt::format("{:<5} {:>7.1f} {:>6.2f}% {:>8}   {:>10.2f} {:>6.2f} {:>5} {:>5}\n", seat_name(p), st.wins[p],
+                               done ? 100.0 * st.wins[p] / done : 0.0, st.outright_wins[p], st.score_mean[p], st.score_stdev[p],
+                               st.score_min[p], st.score_max[p]);
+    std::cout << fmt::format("game length: {:.1f} decisions on average (min {}, max {})\n", st.length_mean, st.length_min, st.length_max);
+    std::cout << fmt::format("errors: {}\n", st.errors);
+    for (auto& m : st.error_messages) std::cout << "  " << m << '\n';
+  }
+  return st.errors ? input_error : ok;
+}
+
+int replay(const ReplayArgs& a) {
+  if (!readable(a.log)) return usage_error;
+  int viewer = -1;
+  if (!a.as.empty()) {
+    if (a.as.size() < 2 || (a.as[0] != 'P' && a.as[0] != 'p') || a.as.find_first_not_of("0123456789", 1) != std::string::npos) {
+      std::cerr << fmt::format("kata: error: --as takes a player such as P1, not '{}'\n", a.as);
+      return usage_error;
+    }
+    viewer = std::stoi(a.as.substr(1)) - 1;
+  }
+  std::shared_ptr<Sources> sources;
+  Diagnostics diags;
+  ReplayResult r = replay_log(a.log, viewer, sources, diags);
+  if (sources) print_diags(*sources, diags);
+  if (r.game && viewer >= r.final.players() && !r.final.slots.empty()) {
+    std::cerr << fmt::format("kata: error: the game has {} players; there is no {}\n", r.final.players(), a.as);
+    return usage_error;
+  }
+  if (!a.quiet) {
+    for (auto& line : r.shown) std::cout << line << '\n';
+    if (r.game && !r.final.slots.empty()) std::cout << describe_view(*r.game, make_view(*r.game, r.final, viewer));
+  }
+  if (!r.ok) {
+    std::cerr << "kata: replay failed: " << r.error << '\n';
+    return input_error;
+  }
+  std::cout << fmt::format("replay verified: {} decisions; the result matches the log\n", r.decisions);
+  return ok;
+}
+
+int test(const TestArgs& a) {
+  std::string error;
+  auto files = scenario_files(a.files, error);
+  if (!error.empty()) {
+    std::cerr << "kata: error: " << error << '\n';
+    return usage_error;
+  }
+  int passed = 0, failed = 0;
+  for (const auto& f : files) {
+    ScenarioResult r = run_scenario(f);
+    if (r.passed) {
+      ++passed;
+      if (a.verbose) std::cout << fmt::format("PASS {} ({})\n", f, r.name);
+    } else {
+      ++failed;
+      std::cout << fmt::format("FAIL {} ({})\n", f, r.name);
+      if (r.sources) print_diags(*r.sources, r.diags);
+    }
+  }
+  std::cout << fmt::format("{} passed, {} failed\n", passed, failed);
+  return failed ? input_error : ok;
+}
+
+}  // namespace kata::cli

@@ -1,0 +1,56 @@
+// The subcommands of `kata`. Each takes its parsed arguments and returns the process's
+// exit status: 0 success, 1 the input has errors (rule file, log, scenario, game), 2 the
+// command line itself is wrong. Printing happens here and nowhere below.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kata::cli {
+
+struct CheckArgs {
+  std::vector<std::string> files;
+  bool json = false;
+};
+
+struct PlayArgs {
+  std::string file;
+  int players = 0;
+  uint64_t seed = 1;
+  std::vector<std::string> agents;
+  std::vector<std::string> options;
+  std::string log;
+  bool quiet = false;
+  bool no_clear = false;
+};
+
+struct SimulateArgs {
+  std::string file;
+  int games = 0;
+  int players = 0;
+  uint64_t seed = 1;
+  int jobs = 1;
+  bool json = false;
+  std::vector<std::string> options;
+  bool check_invariants = false;
+};
+
+struct ReplayArgs {
+  std::string log;
+  std::string as;
+  bool quiet = false;
+};
+
+struct TestArgs {
+  std::vector<std::string> files;
+  bool verbose = false;
+};
+
+int check(const CheckArgs& a);
+int play(const PlayArgs& a);
+int simulate(const SimulateArgs& a);
+int replay(const ReplayArgs& a);
+int test(const TestArgs& a);
+
+}  // namespace kata::cli

@@ -1,0 +1,86 @@
+// `kata`: check, play, simulate, replay and test rule files. Argument parsing with CLI11
+// (a well-kept library for exactly this: subcommands, --help for each, typed options);
+// every command's work is in commands.cpp.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "commands.hpp"
+
+namespace {
+
+constexpr const char* exit_codes =
+    "Exit status: 0 success; 1 the input has errors (rule file, log, scenario, or the game "
+    "stopped with an error); 2 the command line is wrong.";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace kata::cli;
+  CLI::App app{"kata: check, play, simulate, replay and test tabletop games written as rule files."};
+  app.footer(exit_codes);
+  app.set_version_flag("--version", std::string("kata ") + KATA_VERSION);
+  app.require_subcommand(1);
+
+  CheckArgs ca;
+  auto* check_cmd = app.add_subcommand("check", "Check rule files and report every error and warning.");
+  check_cmd->add_option("files", ca.files, "Rule files (.yaml)")->required();
+  check_cmd->add_flag("--json", ca.json, "Print the diagnostics as JSON");
+  check_cmd->footer(exit_codes);
+
+  PlayArgs pa;
+  auto* play_cmd = app.add_subcommand("play", "Play a game: people at the terminal, bots, or scripts.");
+  play_cmd->add_option("file", pa.file, "Rule file")->required();
+  play_cmd->add_option("-p,--players", pa.players, "Number of players (default: the fewest the game allows)")->check(CLI::Range(1, 16));
+  play_cmd->add_option("-s,--seed", pa.seed, "Seed of the chance outcomes (default 1)");
+  play_cmd->add_option("-a,--agents", pa.agents, "Who plays each seat: human, random, script:FILE (comma-separated; one name for all seats). Default: human for P1, random for the others")->delimiter(',');
+  play_cmd->add_option("-o,--option", pa.options, "Set a rule option: NAME=VALUE (repeatable)");
+  play_cmd->add_option("-l,--log", pa.log, "Write the game's log (JSON Lines) to this file");
+  play_cmd->add_flag("-q,--quiet", pa.quiet, "Print only the result when no human plays");
+  play_cmd->add_flag("--no-clear", pa.no_clear, "Do not clear the screen between human players");
+  play_cmd->footer(exit_codes);
+
+  SimulateArgs sa;
+  auto* sim_cmd = app.add_subcommand("simulate", "Play many games with random bots and report statistics.");
+  sim_cmd->add_option("file", sa.file, "Rule file")->required();
+  sim_cmd->add_option("-g,--games", sa.games, "Number of games")->required()->check(CLI::Range(1, 100000000));
+  sim_cmd->add_option("-p,--players", sa.players, "Number of players (default: the fewest the game allows)")->check(CLI::Range(1, 16));
+  sim_cmd->add_option("-s,--seed", sa.seed, "Seed (default 1); the same seed gives the same result for any --jobs");
+  sim_cmd->add_option("-j,--jobs", sa.jobs, "Threads (default 1)")->check(CLI::Range(1, 256));
+  sim_cmd->add_option("-o,--option", sa.options, "Set a rule option: NAME=VALUE (repeatable)");
+  sim_cmd->add_flag("--json", sa.json, "Print the statistics as JSON");
+  sim_cmd->add_flag("--check-invariants", sa.check_invariants, "Check the file's invariants after every decision");
+  sim_cmd->footer(exit_codes);
+
+  ReplayArgs ra;
+  auto* replay_cmd = app.add_subcommand("replay", "Re-run a log, verify it, and show the game as a player saw it.");
+  replay_cmd->add_option("log", ra.log, "Log file written by 'kata play --log'")->required();
+  replay_cmd->add_option("--as", ra.as, "Show the game as this player saw it (P1, P2, ...); default: everything");
+  replay_cmd->add_flag("-q,--quiet", ra.quiet, "Only verify; print the verdict");
+  replay_cmd->footer(exit_codes);
+
+  TestArgs ta;
+  auto* test_cmd = app.add_subcommand("test", "Run scenario tests (files, or directories of *.yaml).");
+  test_cmd->add_option("files", ta.files, "Scenario files or directories")->required();
+  test_cmd->add_flag("-v,--verbose", ta.verbose, "List passing scenarios too");
+  test_cmd->footer(exit_codes);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
+  if (check_cmd->parsed()) return check(ca);
+  if (play_cmd->parsed()) return play(pa);
+  if (sim_cmd->parsed()) return simulate(sa);
+  if (replay_cmd->parsed()) return replay(ra);
+  if (test_cmd->parsed()) return test(ta);
+  return 2;
+}

@@ -1,0 +1,105 @@
+// Players that choose. An agent decides from its own view and the labels of its legal
+// decisions, never from the state: what it is given is what its seat may know. Bots that
+// use no information (random) say so, and the runner then skips building views for them.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/view.hpp"
+
+namespace kata {
+
+// An agent's answer: an index into the legal decisions, or text in the notation.
+struct Choice {
+  int index = -1;
+  std::string text;
+};
+
+class Agent {
+ public:
+  virtual ~Agent() = default;
+  virtual std::string kind() const = 0;
+  // False for agents that need neither view nor labels (the runner then gives empty ones).
+  virtual bool needs_view() const { return true; }
+  virtual Choice choose(const Game& g, const PlayerView& view, const std::vector<std::string>& labels,
+                        int count) = 0;
+  // The last choice was text that names no legal decision; `why` says why. Return false
+  // to give up (the runner then stops with an error).
+  virtual bool refused(const std::string& why) {
+    (void)why;
+    return false;
+  }
+  // What this seat was shown happen, one line per event.
+  virtual void observe(const std::string& line) { (void)line; }
+  // The game ended; the final view of this seat.
+  virtual void game_over(const Game& g, const PlayerView& view) {
+    (void)g;
+    (void)view;
+  }
+};
+
+// Uniformly random among the legal decisions, from its own generator.
+class RandomAgent : public Agent {
+ public:
+  explicit RandomAgent(uint64_t seed) : rng_(seed) {}
+  std::string kind() const override { return "random"; }
+  bool needs_view() const override { return false; }
+  Choice choose(const Game&, const PlayerView&, const std::vector<std::string>&, int count) override;
+
+ private:
+  uint64_t rng_;
+};
+
+// Plays the lines of a script file in order (the notation a human types; '#' comments).
+class ScriptAgent : public Agent {
+ public:
+  ScriptAgent(std::string path, std::vector<std::string> lines, std::vector<int> line_numbers)
+      : path_(std::move(path)), lines_(std::move(lines)), numbers_(std::move(line_numbers)) {}
+  static std::unique_ptr<ScriptAgent> load(const std::string& path, std::string& error);
+  std::string kind() const override { return "script:" + path_; }
+  Choice choose(const Game& g, const PlayerView& view, const std::vector<std::string>& labels, int count) override;
+  bool refused(const std::string& why) override;
+  std::string where() const;
+
+ private:
+  std::string path_;
+  std::vector<std::string> lines_;
+  std::vector<int> numbers_;
+  size_t next_ = 0;
+};
+
+// Someone at the terminal. With several humans at one terminal, the screen is cleared and
+// the next player confirms before their view appears.
+struct Terminal {
+  std::istream& in;
+  std::ostream& out;
+  int humans = 0;
+  int last_seat = -1;
+  bool clear_screen = true;
+};
+
+class HumanAgent : public Agent {
+ public:
+  HumanAgent(Terminal& t, int seat) : t_(t), seat_(seat) {}
+  std::string kind() const override { return "human"; }
+  Choice choose(const Game& g, const PlayerView& view, const std::vector<std::string>& labels, int count) override;
+  bool refused(const std::string& why) override;
+  void observe(const std::string& line) override { news_.push_back(line); }
+  void game_over(const Game& g, const PlayerView& view) override;
+
+ private:
+  void hand_over();
+  Terminal& t_;
+  int seat_;
+  std::vector<std::string> news_;
+};
+
+// Makes an agent from its name on the command line: human, random, script:FILE.
+std::unique_ptr<Agent> make_agent(const std::string& spec, int seat, uint64_t seed, Terminal& t,
+                                  std::string& error);
+
+}  // namespace kata

@@ -1,0 +1,51 @@
+// Playing games: one match with its agents (and optionally a log), and many random-bot
+// matches in parallel for balance statistics. Results never depend on the number of
+// threads: game i always uses the seed derived from (seed, i) and results are gathered
+// in game order.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "agents/agent.hpp"
+#include "log/log.hpp"
+
+namespace kata {
+
+struct MatchResult {
+  State final;
+  bool completed = false;  // false: an agent gave up (quit, or a script ran out)
+  std::string stopped_by;  // why it stopped early
+};
+
+// Plays one game to the end. Throws RuntimeError for errors in the rules' logic.
+MatchResult play_match(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
+                       std::vector<std::unique_ptr<Agent>>& agents, LogWriter* log = nullptr);
+
+// The seed of game `i` of a simulation.
+uint64_t game_seed(uint64_t seed, uint64_t i);
+
+// One random playout, as fast as the runtime allows (no views, no events); returns the
+// final state. The benchmark measures this.
+State random_playout(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options);
+
+struct SimulationStats {
+  int games = 0;
+  int players = 0;
+  int errors = 0;
+  std::vector<std::string> error_messages;  // the first few
+  std::vector<double> wins;                 // by seat; a shared win counts 1/k
+  std::vector<int> outright_wins;
+  std::vector<double> score_mean, score_min, score_max, score_stdev;
+  double length_mean = 0, length_min = 0, length_max = 0;
+  std::vector<std::pair<int64_t, int>> score_histogram;  // all seats: score -> count
+  std::vector<std::string> invariant_failures;
+};
+
+SimulationStats simulate(const Game& g, int games, int players, uint64_t seed,
+                         const std::vector<int64_t>& options, int jobs, bool check_invariants,
+                         const std::function<void(int done)>& progress = {});
+
+}  // namespace kata

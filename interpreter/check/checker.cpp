@@ -1,0 +1,786 @@
+// The checker walks every declaration and body of a rule file once, resolving names in
+// scope order (locals, then globals, options, shared zones, builtins, symbols, seats) and
+// giving each expression a type. Procedures and functions take their parameter types
+// from their first call; bodies nobody calls are still checked, with unknown types.
+#include "check/checker.hpp"
+
+#include <fmt/format.h>
+
+#include <functional>
+#include <regex>
+#include <set>
+
+namespace kata {
+
+const char* type_name(Type t) {
+  switch (t) {
+    case Type::error: return "unknown";
+    case Type::integer: return "a number";
+    case Type::boolean: return "true or false";
+    case Type::player: return "a player";
+    case Type::card: return "a card";
+    case Type::zone: return "a zone";
+    case Type::player_list: return "a list of players";
+    case Type::card_list: return "a list of cards";
+    case Type::int_list: return "a range of numbers";
+  }
+  return "unknown";
+}
+
+namespace {
+
+bool compatible(Type a, Type b) { return a == b || a == Type::error || b == Type::error; }
+
+bool is_list(Type t) {
+  return t == Type::player_list || t == Type::card_list || t == Type::int_list || t == Type::zone;
+}
+
+Type element(Type t) {
+  switch (t) {
+    case Type::player_list: return Type::player;
+    case Type::card_list:
+    case Type::zone: return Type::card;
+    case Type::int_list: return Type::integer;
+    default: return Type::error;
+  }
+}
+
+struct Binding {
+  std::string name;
+  Resolved sym;
+  Type type;
+};
+
+struct Builtin {
+  const char* name;
+  std::vector<Type> params;  // Type::zone also accepts a card list where noted by `list_ok`
+  Type result;
+};
+
+const std::vector<Builtin>& builtins() {
+  static const std::vector<Builtin> b = {
+      {"top", {Type::zone}, Type::card},
+      {"bottom", {Type::zone}, Type::card},
+      {"size", {Type::zone}, Type::integer},
+      {"next", {Type::player}, Type::player},
+      {"left", {Type::player}, Type::player},
+      {"right", {Type::player}, Type::player},
+      {"alive", {Type::player}, Type::boolean},
+      {"sees", {Type::player, Type::card}, Type::boolean},
+      {"face_up", {Type::card}, Type::boolean},
+      {"owner", {Type::zone}, Type::player},
+      {"zone_of", {Type::card}, Type::zone},
+      {"contains", {Type::zone, Type::card}, Type::boolean},
+      {"seat", {Type::player}, Type::integer},
+  };
+  return b;
+}
+
+// Graph nodes for the recursion check: actions, then procedures, then phases, then flow.
+class Checker {
+ public:
+  Checker(RuleFile& rf, Symbols& s, Diagnostics& d) : rf_(rf), s_(s), d_(d) {}
+
+  void run() {
+    declare();
+    func_state_.assign(rf_.functions.size(), 0);
+    proc_state_.assign(rf_.procedures.size(), 0);
+    s_.function_params.assign(rf_.functions.size(), {});
+    s_.function_types.assign(rf_.functions.size(), Type::error);
+    s_.procedure_params.assign(rf_.procedures.size(), {});
+    s_.procedure_param_locals.assign(rf_.procedures.size(), {});
+    edges_.assign(rf_.actions.size() + rf_.procedures.size() + rf_.phases.size() + 1, {});
+    zone_used_.assign(rf_.zones.size(), false);
+    phase_used_.assign(rf_.phases.size(), false);
+    action_used_.assign(rf_.actions.size(), false);
+
+    for (auto& v : rf_.variables) check_initial(v);
+    check_components();
+    node_ = flow_node();
+    if (!rf_.flow.present()) d_.error(rf_.game_pos, "a rule file needs 'flow:', the game's program");
+    check_block(rf_.flow_block);
+    for (size_t i = 0; i < rf_.phases.size(); ++i) {
+      node_ = static_cast<int>(rf_.actions.size() + rf_.procedures.size() + i);
+      check_block(rf_.phases[i].block);
+    }
+    for (size_t i = 0; i < rf_.actions.size(); ++i) check_action(static_cast<int>(i));
+    for (size_t i = 0; i < rf_.procedures.size(); ++i)
+      if (proc_state_[i] == 0) check_procedure(static_cast<int>(i), {});
+    for (size_t i = 0; i < rf_.functions.size(); ++i)
+      if (func_state_[i] == 0) {
+        d_.warning(rf_.functions[i].pos, fmt::format("function '{}' is never used", rf_.functions[i].name));
+        check_function(static_cast<int>(i), std::vector<Type>(rf_.functions[i].params.size(), Type::error));
+      }
+    for (auto& inv : rf_.invariants) expect(inv.expr.get(), Type::boolean, "an invariant");
+    check_scoring();
+    find_recursion();
+    // After an error, "never used" is often its echo: warn only about clean files.
+    if (!d_.has_errors()) warn_unused();
+  }
+
+ private:
+  int flow_node() const { return static_cast<int>(edges_.size()) - 1; }
+  int proc_node(int i) const { return static_cast<int>(rf_.actions.size()) + i; }
+  int phase_node(int i) const { return static_cast<int>(rf_.actions.size() + rf_.procedures.size()) + i; }
+
+  // ---- declarations ----
+  int intern(const std::string& sym) {
+    auto [it, added] = s_.symbol_index.emplace(sym, static_cast<int>(s_.symbols.size()));
+    if (added) s_.symbols.push_back(sym);
+    return it->second;
+  }
+
+  void name_once(const std::string& name, Pos pos, const char* what) {
+    auto [it, added] = declared_.emplace(name, std::make_pair(pos, what));
+    if (!added)
+      d_.error(pos, fmt::format("'{}' is already declared as {}", name, it->second.second),
+               {{it->second.first, "declared here"}});
+  }
+
+  void declare() {
+    for (size_t i = 0; i < rf_.options.size(); ++i) {
+      auto& o = rf_.options[i];
+      name_once(o.name, o.pos, "an option");
+      s_.options[o.name] = static_cast<int>(i);
+      Type t = o.default_value.is_bool ? Type::boolean : Type::integer;
+      if (o.default_value.is_symbol) intern(o.default_value.symbol);
+      for (auto& c : o.choices)
+        if (c.is_symbol) intern(c.symbol);
+      s_.option_types.push_back(t);
+    }
+    for (auto& c : rf_.components) {
+      for (size_t p = 0; p < c.properties.size(); ++p) {
+        auto [it, added] = s_.properties.emplace(c.properties[p], static_cast<int>(s_.property_symbolic.size()));
+        if (added) s_.property_symbolic.push_back(false);
+        for (auto& row : c.rows)
+          if (row[p].is_symbol) {
+            intern(row[p].symbol);
+            s_.property_symbolic[it->second] = true;
+          }
+      }
+    }
+    for (size_t i = 0; i < rf_.zones.size(); ++i) {
+      name_once(rf_.zones[i].name, rf_.zones[i].pos, "a zone");
+      s_.zones[rf_.zones[i].name] = static_cast<int>(i);
+    }
+    int g = 0, pv = 0;
+    for (auto& v : rf_.variables) {
+      name_once(v.name, v.pos, "a variable");
+      if (v.per_player) s_.player_vars[v.name] = pv++;
+      else s_.globals[v.name] = g++;
+    }
+    for (size_t i = 0; i < rf_.functions.size(); ++i) {
+      name_once(rf_.functions[i].name, rf_.functions[i].pos, "a function");
+      s_.functions[rf_.functions[i].name] = static_cast<int>(i);
+    }
+    for (size_t i = 0; i < rf_.procedures.size(); ++i) {
+      name_once(rf_.procedures[i].name, rf_.procedures[i].pos, "a procedure");
+      s_.procedures[rf_.procedures[i].name] = static_cast<int>(i);
+    }
+    for (size_t i = 0; i < rf_.phases.size(); ++i) s_.phases[rf_.phases[i].name] = static_cast<int>(i);
+    for (size_t i = 0; i < rf_.actions.size(); ++i) s_.actions[rf_.actions[i].name] = static_cast<int>(i);
+    if (rf_.scoring.pos.valid() && !rf_.scoring.score.present())
+      d_.error(rf_.scoring.pos, "'scoring' needs 'score:', each player's score");
+  }
+
+  void check_initial(VarDecl& v) {
+    if (!v.initial.present()) return;
+    ExprPtr e = parse_expression(v.initial.text, v.initial.where, d_);
+    if (!e) return;
+    Type want = v.type == VarType::boolean ? Type::boolean
+                : v.type == VarType::player ? Type::player
+                                            : Type::integer;
+    in_initial_ = true;
+    expect(e.get(), want, fmt::format("the initial value of '{}'", v.name).c_str());
+    in_initial_ = false;
+    initials_.push_back(std::move(e));
+  }
+
+  void check_components() {
+    for (auto& c : rf_.components) {
+      if (!c.start_zone.empty()) {
+        auto it = s_.zones.find(c.start_zone);
+        if (it == s_.zones.end()) unknown(c.start_pos, "zone", c.start_zone, s_.zones);
+        else {
+          zone_used_[it->second] = true;
+          if (rf_.zones[it->second].per_player && !c.per_player)
+            d_.error(c.start_pos, fmt::format("zone '{}' belongs to each player, but '{}' components belong to nobody", c.start_zone, c.kind));
+        }
+      }
+      static const std::regex field("\\{([A-Za-z_][A-Za-z0-9_]*)\\}");
+      for (auto it = std::sregex_iterator(c.name_template.begin(), c.name_template.end(), field);
+           it != std::sregex_iterator(); ++it) {
+        std::string f = (*it)[1];
+        if (f != "owner" && f != "kind" && f != "index" &&
+            std::find(c.properties.begin(), c.properties.end(), f) == c.properties.end())
+          d_.error(c.name_pos, fmt::format("the name template uses '{{{}}}', which '{}' components do not have", f, c.kind));
+      }
+    }
+  }
+
+  // ---- expressions ----
+  template <typename Map>
+  void unknown(Pos pos, const char* what, const std::string& name, const Map& map) {
+    std::vector<std::string> names;
+    for (auto& [k, v] : map) names.push_back(k);
+    std::string near = closest_name(name, names);
+    d_.error(pos, fmt::format("unknown {} '{}'{}", what, name,
+                              near.empty() ? "" : fmt::format("; did you mean '{}'?", near)));
+  }
+
+  Type expect(Expr* e, Type want, const char* what) {
+    if (!e) return Type::error;
+    Type t = check(*e);
+    if (!compatible(t, want) && !(e->kind == ExprKind::none && (want == Type::player || want == Type::card)))
+      d_.error(e->pos, fmt::format("{} must be {}, but this is {}", what, type_name(want), type_name(t)));
+    return t;
+  }
+
+  Type expect_list(Expr* e, const char* what) {
+    if (!e) return Type::error;
+    Type t = check(*e);
+    if (t != Type::error && !is_list(t))
+      d_.error(e->pos, fmt::format("{} must be a list (players, a zone, a range), but this is {}", what, type_name(t)));
+    return is_list(t) ? t : Type::error;
+  }
+
+  Type check(Expr& e) {
+    e.type = check_kind(e);
+    return e.type;
+  }
+
+  Type check_kind(Expr& e) {
+    switch (e.kind) {
+      case ExprKind::integer: return Type::integer;
+      case ExprKind::boolean: return Type::boolean;
+      case ExprKind::none: return Type::player;
+      case ExprKind::name: return name(e);
+      case ExprKind::member: return member(e);
+      case ExprKind::call: return call(e);
+      case ExprKind::unary:
+        if (e.op == "-") return expect(e.args[0].get(), Type::integer, "the operand of '-'"), Type::integer;
+        return expect(e.args[0].get(), Type::boolean, "the operand of 'not'"), Type::boolean;
+      case ExprKind::binary: return binary(e);
+      case ExprKind::conditional: {
+        expect(e.args[0].get(), Type::boolean, "the condition of 'if'");
+        Type a = check(*e.args[1]);
+        Type b = check(*e.args[2]);
+        if (!compatible(a, b) && e.args[1]->kind != ExprKind::none && e.args[2]->kind != ExprKind::none)
+          d_.error(e.args[2]->pos, fmt::format("both branches of 'if' must have one type: {} and {}", type_name(a), type_name(b)));
+        return a == Type::error || e.args[1]->kind == ExprKind::none ? b : a;
+      }
+      case ExprKind::aggregate: return aggregate(e);
+      case ExprKind::range:
+        expect(e.args[0].get(), Type::integer, "the start of a range");
+        expect(e.args[1].get(), Type::integer, "the end of a range");
+        return Type::int_list;
+      case ExprKind::from:
+        expect(e.args[0].get(), Type::player_list, "the list before 'from'");
+        expect(e.args[1].get(), Type::player, "the player after 'from'");
+        return Type::player_list;
+    }
+    return Type::error;
+  }
+
+  Type name(Expr& e) {
+    for (auto it = scope_.rbegin(); it != scope_.rend(); ++it)
+      if (it->name == e.name) {
+        e.sym = it->sym;
+        return it->type;
+      }
+    if (auto it = s_.globals.find(e.name); it != s_.globals.end()) {
+      if (in_initial_) d_.error(e.pos, "an initial value may use options, not variables");
+      e.sym = {SymKind::global, it->second, 0};
+      return var_type(e.name);
+    }
+    if (auto it = s_.options.find(e.name); it != s_.options.end()) {
+      e.sym = {SymKind::option, it->second, 0};
+      return s_.option_types[it->second];
+    }
+    if (auto it = s_.zones.find(e.name); it != s_.zones.end()) {
+      zone_used_[it->second] = true;
+      if (rf_.zones[it->second].per_player)
+        d_.error(e.pos, fmt::format("each player has a zone '{0}': write p.{0} for player p", e.name));
+      e.sym = {SymKind::zone, it->second, 0};
+      return Type::zone;
+    }
+    if (e.name == "players" || e.name == "all_players") {
+      e.sym = {SymKind::builtin, e.name == "players" ? 0 : 1, 0};
+      return Type::player_list;
+    }
+    if (e.name == "player_count") {
+      e.sym = {SymKind::builtin, 2, 0};
+      return Type::integer;
+    }
+    if (auto it = s_.symbol_index.find(e.name); it != s_.symbol_index.end()) {
+      e.sym = {SymKind::constant, -1, 1000000 + it->second};
+      return Type::integer;
+    }
+    static const std::regex seat("P([1-9][0-9]?)");
+    std::smatch m;
+    if (std::regex_match(e.name, m, seat) && std::stoi(m[1]) <= 16) {
+      e.sym = {SymKind::constant, -1, std::stoi(m[1]) - 1};
+      return Type::player;
+    }
+    if (s_.player_vars.count(e.name))
+      d_.error(e.pos, fmt::format("'{0}' belongs to each player: write p.{0} for player p", e.name));
+    else if (s_.functions.count(e.name) || s_.procedures.count(e.name))
+      d_.error(e.pos, fmt::format("'{}' needs its arguments in parentheses", e.name));
+    else
+      unknown(e.pos, "name", e.name, all_names());
+    return Type::error;
+  }
+
+  std::map<std::string, int> all_names() const {
+    std::map<std::string, int> names;
+    for (auto& b : scope_) names[b.name] = 0;
+    for (auto* m : {&s_.globals, &s_.options, &s_.zones, &s_.symbol_index})
+      for (auto& [k, v] : *m) names[k] = 0;
+    names["players"] = names["all_players"] = names["player_count"] = 0;
+    return names;
+  }
+
+  Type var_type(const std::string& name) const {
+    for (auto& v : rf_.variables)
+      if (v.name == name)
+        return v.type == VarType::boolean ? Type::boolean : v.type == VarType::player ? Type::player : Type::integer;
+    return Type::error;
+  }
+
+  Type member(Expr& e) {
+    Type t = check(*e.args[0]);
+    if (t == Type::error) return Type::error;
+    if (t == Type::player) {
+      if (auto it = s_.player_vars.find(e.name); it != s_.player_vars.end()) {
+        if (in_initial_) d_.error(e.pos, "an initial value may use options, not variables");
+        e.sym = {SymKind::player_var, it->second, 0};
+        return var_type(e.name);
+      }
+      if (auto it = s_.zones.find(e.name); it != s_.zones.end() && rf_.zones[it->second].per_player) {
+        zone_used_[it->second] = true;
+        e.sym = {SymKind::zone, it->second, 0};
+        return Type::zone;
+      }
+      std::map<std::string, int> names = s_.player_vars;
+      for (auto& z : rf_.zones)
+        if (z.per_player) names[z.name] = 0;
+      unknown(e.pos, "player variable or zone", e.name, names);
+      return Type::error;
+    }
+    if (t == Type::card) {
+      if (e.name == "owner") {
+        e.sym = {SymKind::builtin, 0, 0};
+        return Type::player;
+      }
+      if (auto it = s_.properties.find(e.name); it != s_.properties.end()) {
+        e.sym = {SymKind::property, it->second, 0};
+        return Type::integer;
+      }
+      std::map<std::string, int> names = s_.properties;
+      names["owner"] = 0;
+      unknown(e.pos, "card property", e.name, names);
+      return Type::error;
+    }
+    d_.error(e.pos, fmt::format("'.{}' needs a player or a card before it, but this is {}", e.name, type_name(t)));
+    return Type::error;
+  }
+
+  Type binary(Expr& e) {
+    const std::string& op = e.op;
+    if (op == "and" || op == "or") {
+      expect(e.args[0].get(), Type::boolean, fmt::format("the operand of '{}'", op).c_str());
+      expect(e.args[1].get(), Type::boolean, fmt::format("the operand of '{}'", op).c_str());
+      return Type::boolean;
+    }
+    if (op == "==" || op == "!=") {
+      Type a = check(*e.args[0]);
+      Type b = check(*e.args[1]);
+      bool none = e.args[0]->kind == ExprKind::none || e.args[1]->kind == ExprKind::none;
+      if (!compatible(a, b) && !none)
+        d_.error(e.pos, fmt::format("'{}' compares {} with {}", op, type_name(a), type_name(b)));
+      return Type::boolean;
+    }
+    std::string what = fmt::format("the operand of '{}'", op);
+    int errors = d_.error_count();
+    expect(e.args[0].get(), Type::integer, what.c_str());
+    expect(e.args[1].get(), Type::integer, what.c_str());
+    if (op == "<" || op == "<=" || op == ">" || op == ">=") return Type::boolean;
+    // A wrong operand was reported; an unknown result keeps it from being reported again.
+    return d_.error_count() > errors ? Type::error : Type::integer;
+  }
+
+  Type aggregate(Expr& e) {
+    Type list = expect_list(e.args[0].get(), fmt::format("the list of '{}'", e.op).c_str());
+    Type elem = element(list);
+    scope_.push_back({e.name, {SymKind::bound, depth_, 0}, elem});
+    e.sym = {SymKind::bound, depth_, 0};
+    ++depth_;
+    max_depth_ = std::max(max_depth_, depth_);
+    if (e.args[1]) expect(e.args[1].get(), Type::boolean, "the condition after 'where'");
+    Type result = Type::integer;
+    if (e.op == "count") {
+      if (e.args[2]) d_.error(e.args[2]->pos, "'count' counts the elements that pass 'where': write count(x in LIST where CONDITION)");
+    } else if (e.op == "any" || e.op == "all") {
+      if (e.args[2]) expect(e.args[2].get(), Type::boolean, fmt::format("the value of '{}'", e.op).c_str());
+      result = Type::boolean;
+    } else {
+      if (!e.args[2]) d_.error(e.pos, fmt::format("'{0}' needs a value: {0}(VALUE for x in LIST)", e.op));
+      else expect(e.args[2].get(), Type::integer, fmt::format("the value of '{}'", e.op).c_str());
+      if (e.op == "best" || e.op == "worst") result = elem;
+    }
+    --depth_;
+    scope_.pop_back();
+    return result;
+  }
+
+  Type call(Expr& e) {
+    for (size_t i = 0; i < builtins().size(); ++i) {
+      const Builtin& b = builtins()[i];
+      if (e.name != b.name) continue;
+      e.sym = {SymKind::builtin, static_cast<int>(i), 0};
+      if (e.args.size() != b.params.size()) {
+        d_.error(e.pos, fmt::format("'{}' takes {} argument{}, not {}", b.name, b.params.size(),
+                                    b.params.size() == 1 ? "" : "s", e.args.size()));
+        return b.result;
+      }
+      for (size_t k = 0; k < e.args.size(); ++k)
+        expect(e.args[k].get(), b.params[k], fmt::format("argument {} of '{}'", k + 1, b.name).c_str());
+      return b.result;
+    }
+    if (auto it = s_.functions.find(e.name); it != s_.functions.end()) {
+      int f = it->second;
+      e.sym = {SymKind::function, f, depth_};
+      auto& decl = rf_.functions[f];
+      if (e.args.size() != decl.params.size()) {
+        d_.error(e.pos, fmt::format("'{}' takes {} argument{}, not {}", e.name, decl.params.size(),
+                                    decl.params.size() == 1 ? "" : "s", e.args.size()));
+        return Type::error;
+      }
+      std::vector<Type> types;
+      for (auto& a : e.args) types.push_back(check(*a));
+      if (func_state_[f] == 1) {
+        d_.error(e.pos, fmt::format("function '{}' calls itself; recursion is not allowed", e.name));
+        return Type::error;
+      }
+      if (func_state_[f] == 0) check_function(f, types);
+      auto& want = s_.function_params[f];
+      for (size_t k = 0; k < types.size(); ++k)
+        if (!compatible(types[k], want[k]))
+          d_.error(e.args[k]->pos, fmt::format("argument {} of '{}' must be {}, as at its first use, but this is {}",
+                                               k + 1, e.name, type_name(want[k]), type_name(types[k])));
+      return s_.function_types[f];
+    }
+    if (s_.procedures.count(e.name)) {
+      d_.error(e.pos, fmt::format("'{}' is a procedure: it has effects and gives no value", e.name));
+      return Type::error;
+    }
+    std::map<std::string, int> names = s_.functions;
+    for (auto& b : builtins()) names[b.name] = 0;
+    unknown(e.pos, "function", e.name, names);
+    for (auto& a : e.args) check(*a);
+    return Type::error;
+  }
+
+  // A function's body is checked once, in a scope of its own, its parameters at the
+  // bottom of a fresh evaluation frame.
+  void check_function(int f, const std::vector<Type>& types) {
+    auto& decl = rf_.functions[f];
+    func_state_[f] = 1;
+    s_.function_params[f] = types;
+    auto saved_scope = std::move(scope_);
+    int saved_depth = depth_, saved_max = max_depth_;
+    scope_.clear();
+    depth_ = 0;
+    for (size_t i = 0; i < decl.params.size(); ++i)
+      scope_.push_back({decl.params[i], {SymKind::bound, depth_++, 0}, types[i]});
+    max_depth_ = depth_;
+    if (decl.expr) s_.function_types[f] = check(*decl.expr);
+    scope_ = std::move(saved_scope);
+    depth_ = saved_depth;
+    max_depth_ = saved_max;
+    func_state_[f] = 2;
+  }
+
+  // ---- statements ----
+  int new_local(Type t) {
+    s_.local_types.push_back(t);
+    return s_.local_count++;
+  }
+
+  void check_block(Block& block) {
+    size_t mark = scope_.size();
+    for (auto& s : block) check_stmt(*s);
+    scope_.resize(mark);
+  }
+
+  void check_stmt(Stmt& s) {
+    switch (s.kind) {
+      case StmtKind::let: {
+        Type t = check(*s.exprs[0]);
+        if (is_list(t) && t != Type::zone)
+          d_.error(s.exprs[0]->pos, "a 'let' holds one value, not a list");
+        int id = new_local(t);
+        s.sym = {SymKind::local, id, 0};
+        scope_.push_back({s.name, s.sym, t});
+        return;
+      }
+      case StmtKind::assign: return assign(s);
+      case StmtKind::call: return call_procedure(s);
+      case StmtKind::if_:
+        expect(s.exprs[0].get(), Type::boolean, "the condition of 'if'");
+        check_block(s.body);
+        check_block(s.orelse);
+        return;
+      case StmtKind::for_: {
+        Type list = expect_list(s.exprs[0].get(), "the list of 'for'");
+        int id = new_local(element(list));
+        s.sym = {SymKind::local, id, 0};
+        size_t mark = scope_.size();
+        scope_.push_back({s.name, s.sym, element(list)});
+        if (s.exprs.size() > 1) expect(s.exprs[1].get(), Type::boolean, "the condition after 'where'");
+        check_block(s.body);
+        scope_.resize(mark);
+        return;
+      }
+      case StmtKind::repeat_times:
+        expect(s.exprs[0].get(), Type::integer, "the count of 'repeat'");
+        s.sym = {SymKind::local, new_local(Type::integer), 0};
+        check_block(s.body);
+        return;
+      case StmtKind::repeat_until:
+      case StmtKind::while_:
+        expect(s.exprs[0].get(), Type::boolean, "the condition of the loop");
+        check_block(s.body);
+        return;
+      case StmtKind::move:
+        expect(s.exprs[0].get(), Type::card, "what 'move' moves");
+        expect(s.exprs[1].get(), Type::zone, "where 'move' moves to");
+        return;
+      case StmtKind::move_all: {
+        Type t = check(*s.exprs[0]);
+        if (!compatible(t, Type::zone) && !compatible(t, Type::card_list))
+          d_.error(s.exprs[0]->pos, fmt::format("'move all' moves the cards of a zone, but this is {}", type_name(t)));
+        expect(s.exprs[1].get(), Type::zone, "where 'move' moves to");
+        return;
+      }
+      case StmtKind::shuffle: expect(s.exprs[0].get(), Type::zone, "what 'shuffle' shuffles"); return;
+      case StmtKind::flip: expect(s.exprs[0].get(), Type::card, "what 'flip' turns"); return;
+      case StmtKind::reveal: expect(s.exprs[0].get(), Type::card, "what 'reveal' shows"); return;
+      case StmtKind::look:
+        expect(s.exprs[0].get(), Type::player, "who looks");
+        expect(s.exprs[1].get(), Type::card, "what is looked at");
+        return;
+      case StmtKind::eliminate: expect(s.exprs[0].get(), Type::player, "who is eliminated"); return;
+      case StmtKind::win: {
+        Type t = check(*s.exprs[0]);
+        if (!compatible(t, Type::player) && t != Type::player_list)
+          d_.error(s.exprs[0]->pos, fmt::format("'win' needs a player or a list of players, but this is {}", type_name(t)));
+        return;
+      }
+      case StmtKind::choose: {
+        expect(s.exprs[0].get(), Type::player, "who chooses");
+        for (size_t i = 0; i < s.names.size(); ++i) {
+          auto it = s_.actions.find(s.names[i]);
+          if (it == s_.actions.end()) {
+            unknown(s.name_pos[i], "action", s.names[i], s_.actions);
+            continue;
+          }
+          s.action_ids.push_back(it->second);
+          action_used_[it->second] = true;
+          edges_[node_].push_back(it->second);
+        }
+        return;
+      }
+      case StmtKind::phase: {
+        auto it = s_.phases.find(s.name);
+        if (it == s_.phases.end()) {
+          unknown(s.name_pos[0], "phase", s.name, s_.phases);
+          return;
+        }
+        s.sym = {SymKind::procedure, it->second, 0};
+        phase_used_[it->second] = true;
+        edges_[node_].push_back(phase_node(it->second));
+        return;
+      }
+      case StmtKind::end_game: return;
+    }
+  }
+
+  void assign(Stmt& s) {
+    Expr& target = *s.exprs[0];
+    Type t = Type::error;
+    bool ok = false;
+    if (target.kind == ExprKind::name) {
+      t = check(target);
+      ok = target.sym.kind == SymKind::global || target.sym.kind == SymKind::local || t == Type::error;
+    } else if (target.kind == ExprKind::member) {
+      t = check(target);
+      ok = target.sym.kind == SymKind::player_var || t == Type::error;
+    }
+    if (!ok) {
+      d_.error(target.pos, "only a variable can be assigned to");
+      return;
+    }
+    if (s.name != "=" && !compatible(t, Type::integer))
+      d_.error(s.pos, fmt::format("'{}' needs a number variable", s.name));
+    expect(s.exprs[1].get(), t, "the assigned value");
+  }
+
+  void call_procedure(Stmt& s) {
+    Expr& c = *s.exprs[0];
+    if (c.kind != ExprKind::call) {
+      d_.error(c.pos, "expected a statement: an assignment, a procedure call or an effect");
+      return;
+    }
+    auto it = s_.procedures.find(c.name);
+    if (it == s_.procedures.end()) {
+      if (s_.functions.count(c.name) || std::any_of(builtins().begin(), builtins().end(), [&](auto& b) { return c.name == b.name; }))
+        d_.error(c.pos, fmt::format("'{}' gives a value; a statement must do something with it", c.name));
+      else
+        unknown(c.pos, "procedure", c.name, s_.procedures);
+      return;
+    }
+    int p = it->second;
+    auto& decl = rf_.procedures[p];
+    c.sym = {SymKind::procedure, p, 0};
+    edges_[node_].push_back(proc_node(p));
+    if (c.args.size() != decl.params.size()) {
+      d_.error(c.pos, fmt::format("'{}' takes {} argument{}, not {}", c.name, decl.params.size(),
+                                  decl.params.size() == 1 ? "" : "s", c.args.size()));
+      return;
+    }
+    std::vector<Type> types;
+    for (auto& a : c.args) types.push_back(check(*a));
+    if (proc_state_[p] == 0) check_procedure(p, types);
+    auto& want = s_.procedure_params[p];
+    for (size_t k = 0; k < types.size() && k < want.size(); ++k)
+      if (!compatible(types[k], want[k]))
+        d_.error(c.args[k]->pos, fmt::format("argument {} of '{}' must be {}, as at its first use, but this is {}",
+                                             k + 1, c.name, type_name(want[k]), type_name(types[k])));
+  }
+
+  void check_procedure(int p, std::vector<Type> types) {
+    auto& decl = rf_.procedures[p];
+    proc_state_[p] = 1;
+    if (types.empty() && !decl.params.empty()) {
+      d_.warning(decl.pos, fmt::format("procedure '{}' is never used", decl.name));
+      types.assign(decl.params.size(), Type::error);
+    }
+    s_.procedure_params[p] = types;
+    auto saved_scope = std::move(scope_);
+    int saved_node = node_;
+    scope_.clear();
+    node_ = proc_node(p);
+    for (size_t i = 0; i < decl.params.size(); ++i) {
+      int id = new_local(types[i]);
+      s_.procedure_param_locals[p].push_back(id);
+      scope_.push_back({decl.params[i], {SymKind::local, id, 0}, types[i]});
+    }
+    check_block(decl.block);
+    scope_ = std::move(saved_scope);
+    node_ = saved_node;
+    proc_state_[p] = 2;
+  }
+
+  void check_action(int a) {
+    auto& decl = rf_.actions[a];
+    scope_.clear();
+    node_ = a;
+    int me = new_local(Type::player);
+    s_.action_player_local.push_back(me);
+    scope_.push_back({"player", {SymKind::local, me, 0}, Type::player});
+    std::vector<int> params;
+    for (auto& p : decl.params) {
+      Type list = p.domain_expr ? expect_list(p.domain_expr.get(), fmt::format("the choices of '{}'", p.name).c_str())
+                                : Type::error;
+      int id = new_local(element(list));
+      params.push_back(id);
+      scope_.push_back({p.name, {SymKind::local, id, 0}, element(list)});
+    }
+    s_.action_param_locals.push_back(params);
+    if (decl.params.size() > 4) d_.error(decl.pos, "an action takes at most 4 parameters");
+    for (auto& w : decl.when_exprs) expect(w.get(), Type::boolean, "a 'when' condition");
+    check_block(decl.body);
+    scope_.clear();
+  }
+
+  void check_scoring() {
+    auto& sc = rf_.scoring;
+    if (!sc.score_expr) return;
+    scope_.clear();
+    depth_ = 0;
+    scope_.push_back({"p", {SymKind::bound, depth_++, 0}, Type::player});
+    expect(sc.score_expr.get(), Type::integer, "a score");
+    for (auto& t : sc.tiebreak_exprs) expect(t.get(), Type::integer, "a tiebreak");
+    scope_.clear();
+    depth_ = 0;
+  }
+
+  void find_recursion() {
+    std::vector<int> state(edges_.size(), 0);
+    std::function<bool(int)> visit = [&](int n) {
+      state[n] = 1;
+      for (int m : edges_[n]) {
+        if (state[m] == 1) {
+          report_cycle(m);
+          return true;
+        }
+        if (state[m] == 0 && visit(m)) return true;
+      }
+      state[n] = 2;
+      return false;
+    };
+    for (size_t n = 0; n < edges_.size(); ++n)
+      if (state[n] == 0 && visit(static_cast<int>(n))) return;
+  }
+
+  void report_cycle(int n) {
+    int a = static_cast<int>(rf_.actions.size()), p = static_cast<int>(rf_.procedures.size());
+    if (n < a)
+      d_.error(rf_.actions[n].pos, fmt::format("action '{}' can be chosen again while it runs; recursion is not allowed", rf_.actions[n].name));
+    else if (n < a + p)
+      d_.error(rf_.procedures[n - a].pos, fmt::format("procedure '{}' calls itself; recursion is not allowed", rf_.procedures[n - a].name));
+    else
+      d_.error(rf_.phases[n - a - p].pos, fmt::format("phase '{}' enters itself; recursion is not allowed", rf_.phases[n - a - p].name));
+  }
+
+  void warn_unused() {
+    for (size_t i = 0; i < rf_.zones.size(); ++i)
+      if (!zone_used_[i]) d_.warning(rf_.zones[i].pos, fmt::format("zone '{}' is never used", rf_.zones[i].name));
+    for (size_t i = 0; i < rf_.phases.size(); ++i)
+      if (!phase_used_[i]) d_.warning(rf_.phases[i].pos, fmt::format("phase '{}' can never be reached: no 'phase {}' enters it", rf_.phases[i].name, rf_.phases[i].name));
+    for (size_t i = 0; i < rf_.actions.size(); ++i)
+      if (!action_used_[i]) d_.warning(rf_.actions[i].pos, fmt::format("action '{}' is never offered by a 'choose'", rf_.actions[i].name));
+  }
+
+  RuleFile& rf_;
+  Symbols& s_;
+  Diagnostics& d_;
+  std::vector<Binding> scope_;
+  int depth_ = 0;
+  int max_depth_ = 0;
+  bool in_initial_ = false;
+  int node_ = 0;
+  std::map<std::string, std::pair<Pos, const char*>> declared_;
+  std::vector<int> func_state_, proc_state_;
+  std::vector<std::vector<int>> edges_;
+  std::vector<bool> zone_used_, phase_used_, action_used_;
+
+ public:
+  std::vector<ExprPtr> initials_;  // variables' initial values, in declaration order
+};
+
+}  // namespace
+
+bool check_rules(RuleFile& rf, Symbols& out, Diagnostics& diags) {
+  int before = diags.error_count();
+  Checker c(rf, out, diags);
+  c.run();
+  // The compiler needs the parsed initial values: keep them on the declarations.
+  size_t k = 0;
+  for (auto& v : rf.variables)
+    if (v.initial.present() && k < c.initials_.size()) v.initial_expr = std::move(c.initials_[k++]);
+  return diags.error_count() == before;
+}
+
+}  // namespace kata

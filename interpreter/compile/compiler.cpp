@@ -1,0 +1,499 @@
+// The compiler is one pass over the checked AST. Names were resolved by the checker, so
+// each case below is a direct translation; the only decisions made here are the layout of
+// the state and the slot of each local.
+#include "compile/compiler.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+namespace kata {
+
+std::string seat_name(int seat) { return seat < 0 ? "nobody" : fmt::format("P{}", seat + 1); }
+
+std::string Game::symbol_name(int64_t v) const {
+  int64_t i = v - symbol_base;
+  if (i >= 0 && i < static_cast<int64_t>(symbols.size())) return symbols[i];
+  return std::to_string(v);
+}
+
+std::string Game::instance_name(int instance) const {
+  if (instance < 0) return "out of play";
+  const ZoneInfo& z = zones[instance_zone[instance]];
+  if (!z.per_player) return z.name;
+  return fmt::format("{}.{}", seat_name(instance_owner[instance]), z.name);
+}
+
+namespace {
+
+class Compiler {
+ public:
+  Compiler(RuleFile& rf, const Symbols& s, Game& g) : rf_(rf), s_(s), g_(g), p_(g.program) {}
+
+  void run() {
+    declarations();
+    layout();
+    // Locals first get fixed slots; loops take more as the code is emitted.
+    for (int i = 0; i < s_.local_count; ++i) local_slot_.push_back(alloc(1));
+    // Flow at 0.
+    p_.flow_entry = 0;
+    block(rf_.flow_block);
+    emit({Op::halt, 0, 0, 0, 0, 0, {}});
+    for (size_t i = 0; i < rf_.procedures.size(); ++i) procedure(static_cast<int>(i));
+    for (size_t i = 0; i < rf_.phases.size(); ++i) phase(static_cast<int>(i));
+    for (size_t i = 0; i < rf_.actions.size(); ++i) action(static_cast<int>(i));
+    for (size_t i = 0; i < rf_.functions.size(); ++i) {
+      Function f{rf_.functions[i].name, rf_.functions[i].expr ? expr(*rf_.functions[i].expr) : -1,
+                 static_cast<int32_t>(rf_.functions[i].params.size())};
+      p_.functions.push_back(f);
+    }
+    patch_calls();
+    for (auto& inv : rf_.invariants) g_.invariants.push_back({inv.name, expr(*inv.expr), inv.pos});
+    if (rf_.scoring.score_expr) g_.score_node = expr(*rf_.scoring.score_expr);
+    for (auto& t : rf_.scoring.tiebreak_exprs) g_.tiebreak_nodes.push_back(expr(*t));
+    g_.lowest_wins = rf_.scoring.lowest_wins;
+    size_t k = 0;
+    for (auto& v : rf_.variables) {
+      auto& info = v.per_player ? g_.player_vars[pvar_index_[k]] : g_.globals[global_index_[k]];
+      if (v.initial_expr) info.initial = expr(*v.initial_expr);
+      ++k;
+    }
+    g_.layout.total = g_.layout.locals + locals_;
+  }
+
+ private:
+  // ---- declarations and layout ----
+  void declarations() {
+    g_.name = rf_.game;
+    g_.doc = rf_.doc;
+    g_.min_players = rf_.min_players;
+    g_.max_players = rf_.max_players;
+    g_.max_decisions = rf_.max_decisions;
+    g_.max_steps = rf_.max_steps;
+    g_.symbols = s_.symbols;
+    for (auto& o : rf_.options) {
+      OptionInfo info;
+      info.name = o.name;
+      info.doc = o.doc;
+      info.is_symbol = o.default_value.is_symbol;
+      info.is_bool = o.default_value.is_bool;
+      info.default_value = value(o.default_value);
+      for (auto& c : o.choices) info.choices.push_back(value(c));
+      if (o.min) info.min = *o.min;
+      if (o.max) info.max = *o.max;
+      g_.options.push_back(info);
+    }
+    g_.properties.resize(s_.properties.size());
+    for (auto& [name, i] : s_.properties) g_.properties[i] = {name, static_cast<bool>(s_.property_symbolic[i])};
+    cards();
+    for (auto& z : rf_.zones) {
+      ZoneInfo info{z.name, z.per_player, z.order, z.visibility, static_cast<int32_t>(g_.instance_zone.size()), z.doc};
+      int n = z.per_player ? g_.max_players : 1;
+      for (int i = 0; i < n; ++i) {
+        g_.instance_zone.push_back(static_cast<int32_t>(g_.zones.size()));
+        g_.instance_owner.push_back(z.per_player ? i : -1);
+      }
+      g_.zones.push_back(info);
+    }
+    for (auto& v : rf_.variables) {
+      VarInfo info{v.name, v.per_player, v.type, -1, v.doc};
+      if (v.per_player) {
+        pvar_index_.push_back(static_cast<int>(g_.player_vars.size()));
+        global_index_.push_back(-1);
+        g_.player_vars.push_back(info);
+      } else {
+        global_index_.push_back(static_cast<int>(g_.globals.size()));
+        pvar_index_.push_back(-1);
+        g_.globals.push_back(info);
+      }
+    }
+    for (auto& ph : rf_.phases) g_.phases.push_back(ph.name);
+  }
+
+  int64_t value(const Value& v) const {
+    if (!v.is_symbol) return v.number;
+    return Game::symbol_base + s_.symbol_index.at(v.symbol);
+  }
+
+  void cards() {
+    int np = static_cast<int>(g_.properties.size());
+    std::vector<std::vector<int64_t>> props(np);
+    for (auto& c : rf_.components) {
+      KindInfo kind{c.kind, c.name_template, c.per_player, static_cast<int32_t>(g_.card_kind.size()), 0, -1};
+      if (!c.start_zone.empty()) kind.start_zone = s_.zones.at(c.start_zone);
+      if (kind.name_template.empty()) {
+        bool has_name = std::find(c.properties.begin(), c.properties.end(), "name") != c.properties.end();
+        kind.name_template = has_name ? "{name}"
+                             : c.properties.size() == 1 ? "{" + c.properties[0] + "}"
+                                                        : c.kind + " {index}";
+      }
+      int owners = c.per_player ? g_.max_players : 1;
+      for (int o = 0; o < owners; ++o) {
+        int index = 0;
+        for (auto& row : c.rows) {
+          g_.card_kind.push_back(static_cast<int32_t>(g_.kinds.size()));
+          g_.card_owner.push_back(c.per_player ? o : -1);
+          for (int p = 0; p < np; ++p) props[p].push_back(0);
+          for (size_t k = 0; k < c.properties.size(); ++k)
+            props[s_.properties.at(c.properties[k])].back() = value(row[k]);
+          g_.card_names.push_back(card_name(kind.name_template, c, row, c.per_player ? o : -1, ++index));
+        }
+      }
+      kind.card_count = static_cast<int32_t>(g_.card_kind.size()) - kind.first_card;
+      g_.kinds.push_back(kind);
+    }
+    g_.card_count = static_cast<int32_t>(g_.card_kind.size());
+    for (auto& column : props) g_.card_props.insert(g_.card_props.end(), column.begin(), column.end());
+  }
+
+  std::string card_name(const std::string& tmpl, const ComponentDecl& c, const std::vector<Value>& row,
+                        int owner, int index) const {
+    static const std::regex field("\\{([A-Za-z_][A-Za-z0-9_]*)\\}");
+    std::string out;
+    auto begin = std::sregex_iterator(tmpl.begin(), tmpl.end(), field);
+    size_t last = 0;
+    for (auto it = begin; it != std::sregex_iterator(); ++it) {
+      out += tmpl.substr(last, it->position() - last);
+      std::string f = (*it)[1];
+      if (f == "owner") out += seat_name(owner);
+      else if (f == "kind") out += c.kind;
+      else if (f == "index") out += std::to_string(index);
+      else
+        for (size_t k = 0; k < c.properties.size(); ++k)
+          if (c.properties[k] == f) out += row[k].is_symbol ? row[k].symbol : std::to_string(row[k].number);
+      last = it->position() + it->length();
+    }
+    return out + tmpl.substr(last);
+  }
+
+  void layout() {
+    Layout& l = g_.layout;
+    int mp = g_.max_players;
+    int instances = static_cast<int>(g_.instance_zone.size());
+    l.options = Layout::header;
+    l.globals = l.options + static_cast<int>(g_.options.size());
+    l.player_vars = l.globals + static_cast<int>(g_.globals.size());
+    l.eliminated = l.player_vars + static_cast<int>(g_.player_vars.size()) * mp;
+    l.zone_size = l.eliminated + mp;
+    l.zone_cards = l.zone_size + instances;
+    l.card_zone = l.zone_cards + instances * g_.card_count;
+    l.card_face = l.card_zone + g_.card_count;
+    l.card_known = l.card_face + g_.card_count;
+    l.locals = l.card_known + g_.card_count;
+  }
+
+  int alloc(int n) {
+    int at = locals_;
+    locals_ += n;
+    return at;
+  }
+
+  // ---- expressions ----
+  int node(NodeOp op, Pos pos, int32_t a = 0, int32_t b = 0, std::initializer_list<int> kids = {}) {
+    Node n{op, a, b, static_cast<int32_t>(p_.kids.size()), static_cast<int32_t>(kids.size()), pos};
+    p_.kids.insert(p_.kids.end(), kids.begin(), kids.end());
+    p_.nodes.push_back(n);
+    return static_cast<int>(p_.nodes.size()) - 1;
+  }
+
+  int expr(const Expr& e) {
+    switch (e.kind) {
+      case ExprKind::integer:
+      case ExprKind::boolean: return node(NodeOp::constant, e.pos, static_cast<int32_t>(e.value));
+      case ExprKind::none: return node(NodeOp::constant, e.pos, -1);
+      case ExprKind::name: return name(e);
+      case ExprKind::member: {
+        int obj = expr(*e.args[0]);
+        switch (e.sym.kind) {
+          case SymKind::player_var: return node(NodeOp::player_var, e.pos, e.sym.index, 0, {obj});
+          case SymKind::zone: return node(NodeOp::zone_of, e.pos, e.sym.index, 0, {obj});
+          case SymKind::property: return node(NodeOp::prop, e.pos, e.sym.index, 0, {obj});
+          default: return node(NodeOp::card_owner, e.pos, 0, 0, {obj});
+        }
+      }
+      case ExprKind::call: return call(e);
+      case ExprKind::unary: {
+        int x = expr(*e.args[0]);
+        return node(e.op == "-" ? NodeOp::neg : NodeOp::not_, e.pos, 0, 0, {x});
+      }
+      case ExprKind::binary: {
+        static const std::map<std::string, NodeOp> ops = {
+            {"+", NodeOp::add}, {"-", NodeOp::sub}, {"*", NodeOp::mul}, {"/", NodeOp::div},
+            {"%", NodeOp::mod}, {"==", NodeOp::eq}, {"!=", NodeOp::ne}, {"<", NodeOp::lt},
+            {"<=", NodeOp::le}, {">", NodeOp::gt}, {">=", NodeOp::ge}, {"and", NodeOp::and_},
+            {"or", NodeOp::or_}};
+        int a = expr(*e.args[0]);
+        int b = expr(*e.args[1]);
+        return node(ops.at(e.op), e.pos, 0, 0, {a, b});
+      }
+      case ExprKind::conditional: {
+        int c = expr(*e.args[0]), a = expr(*e.args[1]), b = expr(*e.args[2]);
+        return node(NodeOp::cond, e.pos, 0, 0, {c, a, b});
+      }
+      case ExprKind::aggregate: {
+        static const std::map<std::string, NodeOp> ops = {
+            {"sum", NodeOp::sum}, {"count", NodeOp::count}, {"min", NodeOp::min}, {"max", NodeOp::max},
+            {"any", NodeOp::any}, {"all", NodeOp::all}, {"best", NodeOp::best}, {"worst", NodeOp::worst}};
+        int d = expr(*e.args[0]);
+        int w = e.args[1] ? expr(*e.args[1]) : -1;
+        int v = e.args[2] ? expr(*e.args[2]) : -1;
+        return node(ops.at(e.op), e.pos, e.sym.index, 0, {d, w, v});
+      }
+      case ExprKind::range: {
+        int a = expr(*e.args[0]), b = expr(*e.args[1]);
+        return node(NodeOp::list_range, e.pos, 0, 0, {a, b});
+      }
+      case ExprKind::from: {
+        int a = expr(*e.args[0]), b = expr(*e.args[1]);
+        return node(NodeOp::list_from, e.pos, 0, 0, {a, b});
+      }
+    }
+    return node(NodeOp::constant, e.pos, 0);
+  }
+
+  int name(const Expr& e) {
+    const Resolved& r = e.sym;
+    switch (r.kind) {
+      case SymKind::option: return node(NodeOp::option, e.pos, r.index);
+      case SymKind::global: return node(NodeOp::global, e.pos, r.index);
+      case SymKind::local: return node(NodeOp::local, e.pos, local_slot_[r.index]);
+      case SymKind::bound: return node(NodeOp::bound, e.pos, r.index);
+      case SymKind::zone: return node(NodeOp::zone, e.pos, g_.zones[r.index].first_instance);
+      case SymKind::constant: return node(NodeOp::constant, e.pos, static_cast<int32_t>(r.value));
+      case SymKind::builtin:
+        return node(r.index == 0 ? NodeOp::list_players : r.index == 1 ? NodeOp::list_all_players : NodeOp::player_count, e.pos);
+      default: return node(NodeOp::constant, e.pos, 0);
+    }
+  }
+
+  int call(const Expr& e) {
+    if (e.sym.kind == SymKind::function) {
+      Node n{NodeOp::call, e.sym.index, static_cast<int32_t>(e.sym.value), 0, 0, e.pos};
+      std::vector<int> args;
+      for (auto& a : e.args) args.push_back(expr(*a));
+      n.first_kid = static_cast<int32_t>(p_.kids.size());
+      n.kid_count = static_cast<int32_t>(args.size());
+      p_.kids.insert(p_.kids.end(), args.begin(), args.end());
+      p_.nodes.push_back(n);
+      return static_cast<int>(p_.nodes.size()) - 1;
+    }
+    static const std::map<std::string, NodeOp> ops = {
+        {"top", NodeOp::top}, {"bottom", NodeOp::bottom}, {"size", NodeOp::size},
+        {"next", NodeOp::next_player}, {"left", NodeOp::left}, {"right", NodeOp::right},
+        {"alive", NodeOp::alive}, {"sees", NodeOp::sees}, {"face_up", NodeOp::face_up},
+        {"owner", NodeOp::zone_owner}, {"zone_of", NodeOp::card_zone}, {"contains", NodeOp::contains},
+        {"seat", NodeOp::seat}};
+    int a = e.args.size() > 0 ? expr(*e.args[0]) : -1;
+    int b = e.args.size() > 1 ? expr(*e.args[1]) : -1;
+    if (b >= 0) return node(ops.at(e.name), e.pos, 0, 0, {a, b});
+    return node(ops.at(e.name), e.pos, 0, 0, {a});
+  }
+
+  // ---- statements ----
+  int emit(Instr i) {
+    p_.code.push_back(i);
+    return static_cast<int>(p_.code.size()) - 1;
+  }
+  int here() const { return static_cast<int>(p_.code.size()); }
+
+  void block(const Block& b) {
+    for (auto& s : b) stmt(*s);
+  }
+
+  int face(Face f) const { return f == Face::up ? 1 : f == Face::down ? 2 : 0; }
+
+  void stmt(const Stmt& s) {
+    switch (s.kind) {
+      case StmtKind::let:
+        emit({Op::assign, 2, local_slot_[s.sym.index], expr(*s.exprs[0]), 0, 0, s.pos});
+        return;
+      case StmtKind::assign: {
+        const Expr& t = *s.exprs[0];
+        int mode = s.name == "=" ? 0 : s.name == "+=" ? 1 : 2;
+        int value = expr(*s.exprs[1]);
+        if (t.sym.kind == SymKind::global) emit({Op::assign, 0, t.sym.index, value, 0, mode, s.pos});
+        else if (t.sym.kind == SymKind::local) emit({Op::assign, 2, local_slot_[t.sym.index], value, 0, mode, s.pos});
+        else emit({Op::assign, 1, t.sym.index, value, expr(*t.args[0]), mode, s.pos});
+        return;
+      }
+      case StmtKind::call: {
+        const Expr& c = *s.exprs[0];
+        std::vector<int> args;
+        for (auto& a : c.args) args.push_back(expr(*a));
+        int first = static_cast<int>(p_.kids.size());
+        p_.kids.insert(p_.kids.end(), args.begin(), args.end());
+        calls_.push_back(emit({Op::call, c.sym.index, first, 0, 0, 0, s.pos}));
+        return;
+      }
+      case StmtKind::if_: {
+        int test = emit({Op::jump_if_not, expr(*s.exprs[0]), 0, 0, 0, 0, s.pos});
+        block(s.body);
+        if (s.orelse.empty()) {
+          p_.code[test].b = here();
+          return;
+        }
+        int skip = emit({Op::jump, 0, 0, 0, 0, 0, s.pos});
+        p_.code[test].b = here();
+        block(s.orelse);
+        p_.code[skip].a = here();
+        return;
+      }
+      case StmtKind::for_: {
+        int cap = std::max({g_.max_players, g_.card_count, 64});
+        Loop loop{expr(*s.exprs[0]), s.exprs.size() > 1 ? expr(*s.exprs[1]) : -1, local_slot_[s.sym.index],
+                  alloc(cap), alloc(1), alloc(1)};
+        int id = static_cast<int>(p_.loops.size());
+        p_.loops.push_back(loop);
+        int init = emit({Op::for_init, id, 0, 0, 0, 0, s.pos});
+        int top = emit({Op::for_next, id, 0, 0, 0, 0, s.pos});
+        block(s.body);
+        emit({Op::jump, top, 0, 0, 0, 0, s.pos});
+        p_.code[init].b = p_.code[top].b = here();
+        return;
+      }
+      case StmtKind::repeat_times: {
+        int slot = local_slot_[s.sym.index];
+        emit({Op::repeat_init, expr(*s.exprs[0]), slot, 0, 0, 0, s.pos});
+        int top = emit({Op::repeat_next, slot, 0, 0, 0, 0, s.pos});
+        block(s.body);
+        emit({Op::jump, top, 0, 0, 0, 0, s.pos});
+        p_.code[top].b = here();
+        return;
+      }
+      case StmtKind::repeat_until:
+      case StmtKind::while_: {
+        int c = expr(*s.exprs[0]);
+        if (s.kind == StmtKind::repeat_until) c = node(NodeOp::not_, s.exprs[0]->pos, 0, 0, {c});
+        int top = emit({Op::jump_if_not, c, 0, 0, 0, 0, s.pos});
+        block(s.body);
+        emit({Op::jump, top, 0, 0, 0, 0, s.pos});
+        p_.code[top].b = here();
+        return;
+      }
+      case StmtKind::move:
+      case StmtKind::move_all:
+        emit({s.kind == StmtKind::move ? Op::move : Op::move_all, expr(*s.exprs[0]), expr(*s.exprs[1]),
+              face(s.face), s.bottom ? 1 : 0, 0, s.pos});
+        return;
+      case StmtKind::shuffle: emit({Op::shuffle, expr(*s.exprs[0]), 0, 0, 0, 0, s.pos}); return;
+      case StmtKind::flip: emit({Op::flip, expr(*s.exprs[0]), 0, face(s.face), 0, 0, s.pos}); return;
+      case StmtKind::reveal: emit({Op::reveal, expr(*s.exprs[0]), 0, 0, 0, 0, s.pos}); return;
+      case StmtKind::look: emit({Op::look, expr(*s.exprs[0]), expr(*s.exprs[1]), 0, 0, 0, s.pos}); return;
+      case StmtKind::eliminate: emit({Op::eliminate, expr(*s.exprs[0]), 0, 0, 0, 0, s.pos}); return;
+      case StmtKind::win:
+        emit({Op::win, expr(*s.exprs[0]), s.exprs[0]->type == Type::player_list ? 1 : 0, 0, 0, 0, s.pos});
+        return;
+      case StmtKind::choose: {
+        ChoiceSite site{s.pos, {}};
+        for (int a : s.action_ids) site.actions.push_back(a);
+        p_.sites.push_back(site);
+        emit({Op::choose, expr(*s.exprs[0]), static_cast<int32_t>(p_.sites.size()) - 1, 0, 0, 0, s.pos});
+        return;
+      }
+      case StmtKind::phase:
+        phase_calls_.push_back(emit({Op::phase, s.sym.index, s.sym.index, 0, 0, 0, s.pos}));
+        return;
+      case StmtKind::end_game: emit({Op::end_game, 0, 0, 0, 0, 0, s.pos}); return;
+    }
+  }
+
+  void procedure(int i) {
+    auto& decl = rf_.procedures[i];
+    Procedure p{decl.name, decl.pos, {}, here(), alloc(1)};
+    for (int id : s_.procedure_param_locals[i]) p.param_slots.push_back(local_slot_[id]);
+    block(decl.block);
+    emit({Op::ret, p.ret_slot, 0, 0, 0, 0, decl.pos});
+    p_.procedures.push_back(p);
+  }
+
+  void phase(int i) {
+    auto& decl = rf_.phases[i];
+    Procedure p{decl.name, decl.pos, {}, here(), alloc(1)};
+    block(decl.block);
+    emit({Op::ret, p.ret_slot, 0, 0, 0, 0, decl.pos});
+    phase_procs_.push_back(static_cast<int>(p_.procedures.size()));
+    p_.procedures.push_back(p);
+  }
+
+  void action(int i) {
+    auto& decl = rf_.actions[i];
+    Action a;
+    a.name = decl.name;
+    a.doc = decl.doc;
+    a.pos = decl.pos;
+    a.player_slot = local_slot_[s_.action_player_local[i]];
+    for (size_t k = 0; k < decl.params.size(); ++k) {
+      const auto& pd = decl.params[k];
+      int id = s_.action_param_locals[i][k];
+      a.params.push_back({pd.name, local_slot_[id], pd.domain_expr ? expr(*pd.domain_expr) : -1, s_.local_types[id]});
+    }
+    for (size_t k = 0; k < decl.when_exprs.size(); ++k) {
+      a.when_nodes.push_back(expr(*decl.when_exprs[k]));
+      a.when_texts.push_back(decl.when[k].text);
+    }
+    a.entry = here();
+    a.ret_slot = alloc(1);
+    block(decl.body);
+    emit({Op::ret, a.ret_slot, 0, 0, 0, 0, decl.pos});
+    p_.actions.push_back(a);
+  }
+
+  // Phases were numbered before their procedures existed: point each `phase` at its code.
+  void patch_calls() {
+    for (int at : phase_calls_) p_.code[at].a = phase_procs_[p_.code[at].b];
+  }
+
+  RuleFile& rf_;
+  const Symbols& s_;
+  Game& g_;
+  Program& p_;
+  std::vector<int> local_slot_;
+  int locals_ = 0;
+  std::vector<int> calls_, phase_calls_, phase_procs_;
+  std::vector<int> pvar_index_, global_index_;
+};
+
+}  // namespace
+
+std::shared_ptr<const Game> compile_rules(RuleFile& rf, const Symbols& symbols,
+                                          std::shared_ptr<const Sources> sources) {
+  auto g = std::make_shared<Game>();
+  Compiler(rf, symbols, *g).run();
+  g->sources = std::move(sources);
+  return g;
+}
+
+namespace {
+
+std::shared_ptr<const Game> finish_load(std::unique_ptr<RuleFile> rf, std::shared_ptr<Sources>& sources,
+                                        Diagnostics& diags) {
+  if (!rf) return nullptr;
+  Symbols symbols;
+  bool ok = !diags.has_errors();
+  // A file whose YAML could not be read has nothing worth checking.
+  if (!rf->game.empty() || ok) ok = check_rules(*rf, symbols, diags) && ok;
+  diags.sort();
+  if (!ok) return nullptr;
+  auto game = std::const_pointer_cast<Game>(compile_rules(*rf, symbols, sources));
+  game->path = sources->at(rf->file).path;
+  game->text = sources->at(rf->file).text;
+  return game;
+}
+
+}  // namespace
+
+std::shared_ptr<const Game> load_game(const std::string& path, std::shared_ptr<Sources>& sources,
+                                      Diagnostics& diags) {
+  if (!sources) sources = std::make_shared<Sources>();
+  return finish_load(load_rule_file(path, *sources, diags), sources, diags);
+}
+
+std::shared_ptr<const Game> load_game_text(const std::string& name, const std::string& text,
+                                           std::shared_ptr<Sources>& sources, Diagnostics& diags) {
+  if (!sources) sources = std::make_shared<Sources>();
+  return finish_load(load_rule_text(name, text, *sources, diags), sources, diags);
+}
+
+}  // namespace kata

@@ -1,0 +1,305 @@
+// Writing and replaying logs. A replay runs the game afresh from the header's seed and
+// options, applies the logged decisions through the same notation parser players use,
+// and compares every chance outcome and the result with what the log says.
+#include "log/log.hpp"
+
+#include <fmt/format.h>
+#include <openssl/evp.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "compile/compiler.hpp"
+
+namespace kata {
+
+std::string sha256_hex(const std::string& data) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  EVP_Digest(data.data(), data.size(), digest, &size, EVP_sha256(), nullptr);
+  std::string hex;
+  for (unsigned int i = 0; i < size; ++i) hex += fmt::format("{:02x}", digest[i]);
+  return hex;
+}
+
+namespace {
+
+std::string card_name(const Game& g, int c) { return c >= 0 && c < g.card_count ? g.card_names[c] : "?"; }
+
+std::vector<std::string> order_names(const Game& g, const std::vector<int32_t>& order) {
+  std::vector<std::string> names;
+  for (auto it = order.rbegin(); it != order.rend(); ++it) names.push_back(card_name(g, *it));
+  return names;  // top first
+}
+
+}  // namespace
+
+nlohmann::json event_json(const Game& g, const Event& e) {
+  using nlohmann::json;
+  switch (e.kind) {
+    case Event::shuffle:
+      return {{"type", "shuffle"}, {"zone", g.instance_name(e.from)}, {"order", order_names(g, e.order)}};
+    case Event::move:
+      return {{"type", "move"}, {"card", card_name(g, e.card)}, {"from", g.instance_name(e.from)}, {"to", g.instance_name(e.to)}};
+    case Event::flip: return {{"type", "flip"}, {"card", card_name(g, e.card)}, {"zone", g.instance_name(e.from)}};
+    case Event::reveal: return {{"type", "reveal"}, {"card", card_name(g, e.card)}, {"zone", g.instance_name(e.from)}};
+    case Event::look:
+      return {{"type", "look"}, {"player", seat_name(e.player)}, {"card", card_name(g, e.card)}, {"zone", g.instance_name(e.from)}};
+    case Event::eliminate: return {{"type", "eliminate"}, {"player", seat_name(e.player)}};
+    case Event::phase: return {{"type", "phase"}, {"phase", g.phases.at(e.player)}};
+    case Event::win:
+    case Event::over:
+    case Event::decision: return nullptr;
+  }
+  return nullptr;
+}
+
+std::string describe_event(const Game& g, const Event& e, int viewer) {
+  bool sees = viewer < 0 || (e.seen_by >> viewer) & 1u;
+  std::string card = sees ? card_name(g, e.card) : "a card";
+  switch (e.kind) {
+    case Event::shuffle: return fmt::format("{} is shuffled", g.instance_name(e.from));
+    case Event::move: return fmt::format("{} moves from {} to {}", card, g.instance_name(e.from), g.instance_name(e.to));
+    case Event::flip: return fmt::format("{} is turned over in {}", card, g.instance_name(e.from));
+    case Event::reveal: return fmt::format("{} is revealed in {}", card, g.instance_name(e.from));
+    case Event::look:
+      if (viewer == e.player) return fmt::format("you look at {} in {}", card, g.instance_name(e.from));
+      return fmt::format("{} looks at a card in {}", seat_name(e.player), g.instance_name(e.from));
+    case Event::eliminate: return fmt::format("{} is eliminated", seat_name(e.player));
+    case Event::phase: return fmt::format("— {} —", g.phases.at(e.player));
+    case Event::decision:
+    case Event::win:
+    case Event::over: return {};
+  }
+  return {};
+}
+
+std::string option_text(const Game& g, size_t option, int64_t value) {
+  const OptionInfo& o = g.options.at(option);
+  if (o.is_bool) return value ? "true" : "false";
+  return g.symbol_name(value);
+}
+
+LogHeader make_header(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
+                      const std::vector<std::string>& agents) {
+  LogHeader h;
+  h.rules = g.path;
+  h.sha256 = sha256_hex(g.text);
+  h.game = g.name;
+  h.players = players;
+  h.seed = seed;
+  for (size_t i = 0; i < g.options.size(); ++i) h.options.emplace_back(g.options[i].name, option_text(g, i, options[i]));
+  h.agents = agents;
+  return h;
+}
+
+void LogWriter::line(const nlohmann::json& j) { out_ << j.dump() << '\n'; }
+
+void LogWriter::header(const LogHeader& h) {
+  nlohmann::json opts = nlohmann::json::object();
+  for (auto& [k, v] : h.options) opts[k] = v;
+  line({{"type", "header"}, {"kata", KATA_VERSION}, {"rules", h.rules}, {"sha256", h.sha256}, {"game", h.game},
+        {"players", h.players}, {"seed", h.seed}, {"options", opts}, {"agents", h.agents}, {"forced", h.forced}});
+}
+
+void LogWriter::events(const Game& g, const std::vector<Event>& events) {
+  for (const Event& e : events) {
+    nlohmann::json j = event_json(g, e);
+    if (!j.is_null()) line(j);
+  }
+}
+
+void LogWriter::decision(int number, int player, const std::string& text) {
+  line({{"type", "decision"}, {"n", number}, {"player", seat_name(player)}, {"action", text}});
+}
+
+void LogWriter::result(const Game& g, const State& s) {
+  nlohmann::json sc = nlohmann::json::object();
+  auto v = scores(g, s);
+  for (size_t p = 0; p < v.size(); ++p) sc[seat_name(static_cast<int>(p))] = v[p];
+  std::vector<std::string> w;
+  for (int p = 0; p < s.players(); ++p)
+    if (winners(s) & (1u << p)) w.push_back(seat_name(p));
+  line({{"type", "result"}, {"scores", sc}, {"winners", w}, {"decisions", s.decisions()}});
+}
+
+void LogWriter::error(const std::string& message) { line({{"type", "error"}, {"message", message}}); }
+
+namespace {
+
+struct LogLine {
+  int number;
+  nlohmann::json j;
+};
+
+class Replayer {
+ public:
+  Replayer(std::string path, int viewer) : path_(std::move(path)), viewer_(viewer) {}
+
+  bool fail(int line, const std::string& message) {
+    result_.error = fmt::format("{}:{}: {}", path_, line, message);
+    return false;
+  }
+
+  bool read() {
+    std::ifstream in(path_);
+    if (!in) return fail(0, "cannot read the log");
+    std::string text;
+    for (int n = 1; std::getline(in, text); ++n) {
+      if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+      auto j = nlohmann::json::parse(text, nullptr, false);
+      if (j.is_discarded() || !j.is_object() || !j.contains("type") || !j["type"].is_string())
+        return fail(n, "not a log line (expected a JSON object with a \"type\")");
+      lines_.push_back({n, std::move(j)});
+      if (lines_.size() > 50000000) return fail(n, "log too long");
+    }
+    if (lines_.empty() || lines_[0].j["type"] != "header") return fail(1, "the log does not start with a header");
+    return true;
+  }
+
+  template <typename T>
+  bool field(const LogLine& l, const char* key, T& out) {
+    try {
+      out = l.j.at(key).get<T>();
+      return true;
+    } catch (const std::exception&) {
+      return fail(l.number, fmt::format("missing or malformed \"{}\"", key));
+    }
+  }
+
+  bool run(std::shared_ptr<Sources>& sources, Diagnostics& diags) {
+    const LogLine& h = lines_[0];
+    std::string rules, sha;
+    int players = 0;
+    uint64_t seed = 0;
+    if (!field(h, "rules", rules) || !field(h, "sha256", sha) || !field(h, "players", players) || !field(h, "seed", seed))
+      return false;
+    forced_ = h.j.value("forced", false);
+    std::string resolved = rules;
+    std::error_code ec;
+    if (!std::filesystem::exists(resolved, ec)) {
+      auto beside = std::filesystem::path(path_).parent_path() / std::filesystem::path(rules).filename();
+      if (std::filesystem::exists(beside, ec)) resolved = beside.string();
+    }
+    game_ = load_game(resolved, sources, diags);
+    if (!game_) return fail(h.number, fmt::format("the rule file '{}' does not load", resolved));
+    const Game& g = *game_;
+    result_.game = game_;
+    if (sha256_hex(g.text) != sha)
+      return fail(h.number, fmt::format("'{}' is not the rule file this log was made with (SHA-256 differs)", resolved));
+    if (players < g.min_players || players > g.max_players) return fail(h.number, "player count out of range");
+    auto options = default_options(g);
+    if (h.j.contains("options") && h.j["options"].is_object())
+      for (auto& [k, v] : h.j["options"].items()) {
+        std::string why;
+        if (!v.is_string() || !set_option(g, options, k, v.get<std::string>(), why)) return fail(h.number, why);
+      }
+    // Shuffles are drawn from the seed and checked against the log; a log made with fixed
+    // outcomes instead supplies them.
+    if (forced_)
+      for (auto& l : lines_)
+        if (l.j["type"] == "shuffle") {
+          std::vector<std::string> names;
+          if (!field(l, "order", names)) return false;
+          std::vector<int32_t> ids;
+          for (auto& n : names) ids.push_back(static_cast<int32_t>(std::find(g.card_names.begin(), g.card_names.end(), n) - g.card_names.begin()));
+          forced_shuffles_.push_back(std::move(ids));
+        }
+    hooks_.events = &events_;
+    hooks_.forced_shuffles = forced_ ? &forced_shuffles_ : nullptr;
+    next_ = 1;
+    try {
+      result_.final = new_game(g, players, seed, options, &hooks_);
+      if (!check_events()) return false;
+      while (!result_.final.over()) {
+        if (!decide()) return false;
+        if (!check_events()) return false;
+      }
+    } catch (const RuntimeError& e) {
+      return fail(next_ < lines_.size() ? lines_[next_].number : lines_.back().number, fmt::format("the game stopped: {}", e.what()));
+    }
+    return check_result();
+  }
+
+  // Compares the chance outcomes just produced with the log's next lines.
+  bool check_events() {
+    const Game& g = *game_;
+    for (const Event& e : events_) {
+      if (e.kind == Event::decision) continue;
+      std::string shown = describe_event(g, e, viewer_);
+      if (!shown.empty()) result_.shown.push_back(shown);
+      nlohmann::json j = event_json(g, e);
+      if (j.is_null()) continue;
+      while (next_ < lines_.size() && lines_[next_].j["type"] == "error") ++next_;
+      if (next_ >= lines_.size()) return fail(lines_.back().number, "the log ends before the game does");
+      if (lines_[next_].j != j)
+        return fail(lines_[next_].number, fmt::format("the game diverges: the log says {} but the replay gives {}", lines_[next_].j.dump(), j.dump()));
+      ++next_;
+    }
+    events_.clear();
+    return true;
+  }
+
+  bool decide() {
+    const Game& g = *game_;
+    State& s = result_.final;
+    if (next_ >= lines_.size()) return fail(lines_.back().number, "the log ends before the game does");
+    const LogLine& l = lines_[next_];
+    if (l.j["type"] != "decision")
+      return fail(l.number, fmt::format("the game waits for a decision by {}, but the log has a {} here", seat_name(s.chooser()), l.j["type"].dump()));
+    std::string player, action;
+    if (!field(l, "player", player) || !field(l, "action", action)) return false;
+    if (player != seat_name(s.chooser()))
+      return fail(l.number, fmt::format("the log has {} deciding, but it is {}'s decision", player, seat_name(s.chooser())));
+    std::string why;
+    auto d = parse_decision(g, s, action, why);
+    if (!d) return fail(l.number, fmt::format("{}'s decision '{}' is not legal: {}", player, action, why));
+    if (viewer_ < 0 || viewer_ == s.chooser()) result_.shown.push_back(fmt::format("{} chose: {}", player, action));
+    else result_.shown.push_back(fmt::format("{} chose: {}", player, action));
+    ++next_;
+    apply(g, s, *d, &hooks_);
+    ++result_.decisions;
+    return true;
+  }
+
+  bool check_result() {
+    const Game& g = *game_;
+    while (next_ < lines_.size() && lines_[next_].j["type"] != "result") {
+      if (lines_[next_].j["type"] != "error") return fail(lines_[next_].number, "the game is over but the log goes on");
+      ++next_;
+    }
+    if (next_ >= lines_.size()) return fail(lines_.back().number, "the log has no result line");
+    std::ostringstream expect;
+    LogWriter(expect).result(g, result_.final);
+    auto j = nlohmann::json::parse(expect.str());
+    if (lines_[next_].j != j)
+      return fail(lines_[next_].number, fmt::format("the result differs: the log says {} but the replay gives {}", lines_[next_].j.dump(), j.dump()));
+    result_.ok = true;
+    return true;
+  }
+
+  ReplayResult result_;
+
+ private:
+  std::string path_;
+  int viewer_;
+  std::vector<LogLine> lines_;
+  std::shared_ptr<const Game> game_;
+  std::vector<Event> events_;
+  std::deque<std::vector<int32_t>> forced_shuffles_;
+  Hooks hooks_;
+  bool forced_ = false;
+  size_t next_ = 1;
+};
+
+}  // namespace
+
+ReplayResult replay_log(const std::string& path, int viewer, std::shared_ptr<Sources>& sources,
+                        Diagnostics& diags) {
+  Replayer r(path, viewer);
+  if (r.read()) r.run(sources, diags);
+  return std::move(r.result_);
+}
+
+}  // namespace kata

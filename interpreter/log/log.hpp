@@ -1,0 +1,67 @@
+// The game log: JSON Lines, one object per line. A header (rule file and its SHA-256,
+// kata version, players, seed, options, agents), then every chance outcome, move, reveal
+// and decision in order, then the result. docs/log-format.md is its schema. The same
+// events, filtered by what a seat may know, are what that player is told.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "runtime/engine.hpp"
+#include "runtime/view.hpp"
+
+namespace kata {
+
+std::string sha256_hex(const std::string& data);
+
+// One event as a log line (everything, for the record).
+nlohmann::json event_json(const Game& g, const Event& e);
+// One event as `viewer` was shown it (a seat; -1 sees everything); empty if nothing.
+std::string describe_event(const Game& g, const Event& e, int viewer);
+
+struct LogHeader {
+  std::string rules;   // path of the rule file
+  std::string sha256;  // of its text
+  std::string game;
+  int players = 0;
+  uint64_t seed = 0;
+  std::vector<std::pair<std::string, std::string>> options;  // name, value as text
+  std::vector<std::string> agents;
+  bool forced = false;  // chance outcomes were fixed, not drawn from the seed
+};
+
+class LogWriter {
+ public:
+  explicit LogWriter(std::ostream& out) : out_(out) {}
+  void header(const LogHeader& h);
+  void events(const Game& g, const std::vector<Event>& events);
+  void decision(int number, int player, const std::string& text);
+  void result(const Game& g, const State& s);
+  void error(const std::string& message);
+
+ private:
+  void line(const nlohmann::json& j);
+  std::ostream& out_;
+};
+
+LogHeader make_header(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
+                      const std::vector<std::string>& agents);
+// An option's value as text: a number, true/false, or a symbol's name.
+std::string option_text(const Game& g, size_t option, int64_t value);
+
+// Replays a log: re-runs the game and checks every line against what happens.
+struct ReplayResult {
+  bool ok = false;
+  std::string error;  // "log.jsonl:12: ..." when not ok
+  int decisions = 0;
+  State final;
+  std::shared_ptr<const Game> game;
+  std::vector<std::string> shown;  // the game as the viewer saw it, line by line
+};
+ReplayResult replay_log(const std::string& path, int viewer, std::shared_ptr<Sources>& sources,
+                        Diagnostics& diags);
+
+}  // namespace kata

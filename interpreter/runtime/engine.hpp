@@ -1,0 +1,68 @@
+// The one interface to a running game, used alike by the CLI, the agents, the log and the
+// tests: start a game, list the legal decisions, apply one, see what a player may see,
+// and score the end. Nothing here prints; errors in a rule file's logic surface as
+// RuntimeError, positioned in the rule file.
+#pragma once
+
+#include <deque>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "runtime/game.hpp"
+#include "runtime/state.hpp"
+
+namespace kata {
+
+struct RuntimeError : std::runtime_error {
+  RuntimeError(Pos p, const std::string& message) : std::runtime_error(message), pos(p) {}
+  Pos pos;
+};
+
+// What happened, for logs and for what a player is told. `seen_by` is the set of seats
+// that may know the identity of `card` through this event.
+struct Event {
+  enum Kind : uint8_t { shuffle, move, flip, reveal, look, eliminate, phase, decision, win, over };
+  Kind kind;
+  int32_t player = -1;
+  int32_t card = -1;
+  int32_t from = -1, to = -1;  // zone instances
+  uint32_t seen_by = 0;
+  std::vector<int32_t> order;  // shuffle: the zone's cards after it, bottom first
+  Decision choice;  // decision: what was chosen
+};
+
+// Optional hooks into a run: an event sink, and chance outcomes fixed in advance (each
+// shuffle takes the next list: those cards on top, first listed on top, the rest random).
+struct Hooks {
+  std::vector<Event>* events = nullptr;
+  std::deque<std::vector<int32_t>>* forced_shuffles = nullptr;
+};
+
+// Options: the defaults, and setting one from text ("name", "value"); false and a message
+// when the option or the value is not valid.
+std::vector<int64_t> default_options(const Game& g);
+bool set_option(const Game& g, std::vector<int64_t>& values, const std::string& name,
+                const std::string& value, std::string& error);
+
+// A new game with `players` seats, run up to its first decision.
+State new_game(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
+               Hooks* hooks = nullptr);
+
+// The legal decisions of the player to choose (none when the game is over).
+void legal_decisions(const Game& g, const State& s, std::vector<Decision>& out);
+// Applies a legal decision and runs the game up to the next one.
+void apply(const Game& g, State& s, const Decision& d, Hooks* hooks = nullptr);
+
+// At the end: each seat's score (from `scoring:`), and the winners as a bit mask.
+std::vector<int64_t> scores(const Game& g, const State& s);
+uint32_t winners(const State& s);
+
+// Evaluates a compiled expression against a state (for invariants and tests).
+int64_t evaluate(const Game& g, const State& s, int node);
+
+// Whether `viewer` (a seat, or -1 for an onlooker who sees all) knows which card `card` is.
+bool visible(const Game& g, const State& s, int viewer, int card);
+
+}  // namespace kata

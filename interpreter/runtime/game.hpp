@@ -1,0 +1,250 @@
+// The loaded game: immutable, shared by every state, agent and thread. Everything a rule
+// file named is resolved to indices here; the runtime never looks anything up by name.
+// The State (state.hpp) is a flat vector of int32 slots laid out by `Layout` below.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "syntax/rulefile.hpp"
+#include "syntax/source.hpp"
+
+namespace kata {
+
+// ---- compiled expressions: a flat array of nodes, children by index ----
+enum class NodeOp : uint8_t {
+  constant,    // a
+  option,      // a: option index
+  global,      // a: global variable
+  player_var,  // a: player variable, kid 0: player
+  local,       // a: state slot (relative to layout.locals)
+  bound,       // a: depth in the evaluation frame
+  zone,        // a: zone instance (shared zone)
+  zone_of,     // a: zone declaration, kid 0: player (per-player zone)
+  prop,        // a: property, kid 0: card
+  card_owner,  // kid 0: card
+  neg, not_, add, sub, mul, div, mod, eq, ne, lt, le, gt, ge, and_, or_,
+  cond,        // kids: condition, then, else
+  sum, count, min, max, any, all, best, worst,  // a: depth; kids: domain, where|-1, value|-1
+  call,        // a: function, b: live frame size; kids: arguments
+  // lists (only as domains of aggregates, loops and parameters)
+  list_players,      // players still in the game, from seat 1
+  list_all_players,  // every seat
+  list_from,         // kids: player list, start player: the list in turn order from start
+  list_zone,         // kid 0: zone: the cards in it, bottom first
+  list_range,        // kids: low, high
+  // builtins
+  player_count, top, bottom, size, next_player, left, right, alive, sees, face_up, zone_owner,
+  card_zone, contains, seat,
+};
+
+struct Node {
+  NodeOp op;
+  int32_t a = 0;
+  int32_t b = 0;
+  int32_t first_kid = 0;  // into Program::kids
+  int32_t kid_count = 0;
+  Pos pos;
+};
+
+// ---- compiled statements: a flat instruction array with jumps ----
+enum class Op : uint8_t {
+  assign,       // a: target kind (0 global, 1 player var, 2 local), b: index, c: value node,
+                // d: player node (player var), e: 0 set, 1 add, 2 subtract
+  move,         // a: card node, b: zone node, c: face (0 keep/zone default, 1 up, 2 down), d: bottom
+  move_all,     // a: list node, b: zone node, c, d: as move
+  shuffle,      // a: zone node
+  flip,         // a: card node, c: face (0 toggle, 1 up, 2 down)
+  reveal,       // a: card node
+  look,         // a: player node, b: card node
+  eliminate,    // a: player node
+  jump,         // a: target
+  jump_if_not,  // a: condition node, b: target
+  for_init,     // a: loop, b: exit target
+  for_next,     // a: loop, b: exit target
+  repeat_init,  // a: count node, b: counter slot
+  repeat_next,  // a: counter slot, b: exit target
+  choose,       // a: player node, b: choice site
+  call,         // a: procedure, b: first argument (into Program::kids: value nodes)
+  ret,          // a: return slot
+  phase,        // a: phase (a procedure), b: phase index
+  win,          // a: player or player list node, b: 1 if a list
+  end_game,
+  halt,         // the end of the flow: the game ends and is scored
+};
+
+struct Instr {
+  Op op;
+  int32_t a = 0, b = 0, c = 0, d = 0, e = 0;
+  Pos pos;
+};
+
+struct Loop {
+  int32_t list_node;
+  int32_t where_node = -1;
+  int32_t var_slot;
+  int32_t buffer_slot;
+  int32_t count_slot;
+  int32_t index_slot;
+};
+
+struct Param {
+  std::string name;
+  int32_t slot;
+  int32_t domain_node;
+  Type type;
+};
+
+struct Action {
+  std::string name;
+  std::string doc;
+  Pos pos;
+  std::vector<Param> params;
+  std::vector<int32_t> when_nodes;
+  std::vector<std::string> when_texts;
+  int32_t player_slot;  // the local `player`: who chose it
+  int32_t entry;
+  int32_t ret_slot;
+};
+
+struct Procedure {
+  std::string name;
+  Pos pos;
+  std::vector<int32_t> param_slots;
+  int32_t entry = -1;
+  int32_t ret_slot = -1;
+};
+
+struct Function {
+  std::string name;
+  int32_t body = -1;
+  int32_t params = 0;
+};
+
+struct ChoiceSite {
+  Pos pos;
+  std::vector<int32_t> actions;
+};
+
+struct Program {
+  std::vector<Node> nodes;
+  std::vector<int32_t> kids;
+  std::vector<Instr> code;
+  std::vector<Loop> loops;
+  std::vector<ChoiceSite> sites;
+  std::vector<Action> actions;
+  std::vector<Procedure> procedures;
+  std::vector<Function> functions;
+  int32_t flow_entry = 0;
+};
+
+// ---- declarations the runtime needs for views, names and set-up ----
+struct OptionInfo {
+  std::string name;
+  std::string doc;
+  int64_t default_value = 0;
+  std::vector<int64_t> choices;  // empty: any integer within min..max
+  int64_t min = INT32_MIN, max = INT32_MAX;
+  bool is_symbol = false;
+  bool is_bool = false;
+};
+
+struct PropertyInfo {
+  std::string name;
+  bool symbolic = false;  // values are symbols (print by name)
+};
+
+struct KindInfo {
+  std::string name;
+  std::string name_template;
+  bool per_player = false;
+  int32_t first_card = 0, card_count = 0;
+  int32_t start_zone = -1;  // zone declaration the cards start in, or -1 (out of play)
+};
+
+struct ZoneInfo {
+  std::string name;
+  bool per_player = false;
+  ZoneOrder order = ZoneOrder::stack;
+  Visibility visibility = Visibility::nobody;
+  int32_t first_instance = 0;
+  std::string doc;
+};
+
+struct VarInfo {
+  std::string name;
+  bool per_player = false;
+  VarType type = VarType::integer;
+  int32_t initial = -1;  // node
+  std::string doc;
+};
+
+struct Invariant {
+  std::string name;
+  int32_t node;
+  Pos pos;
+};
+
+// Where each part of the state lives in its slot vector.
+struct Layout {
+  static constexpr int status = 0, pc = 1, chooser = 2, site = 3, phase = 4, decisions = 5,
+                       winners = 6, players = 7, rng_hi = 8, rng_lo = 9, steps = 10, header = 11;
+  int32_t options = header;
+  int32_t globals = 0;
+  int32_t player_vars = 0;  // [var * max_players + seat]
+  int32_t eliminated = 0;   // [seat]
+  int32_t zone_size = 0;    // [instance]
+  int32_t zone_cards = 0;   // [instance * card_count + position], bottom first
+  int32_t card_zone = 0;    // [card]: instance, or -1 out of play
+  int32_t card_face = 0;    // [card]: 1 face up
+  int32_t card_known = 0;   // [card]: bit mask of seats that have seen it
+  int32_t locals = 0;
+  int32_t total = 0;
+};
+
+enum class Status : int32_t { running = 0, waiting = 1, over = 2 };
+
+struct Game {
+  std::string name;
+  std::string doc;
+  int min_players = 2, max_players = 2;
+  std::vector<OptionInfo> options;
+  std::vector<std::string> symbols;  // symbol value = symbol_base + index
+  static constexpr int64_t symbol_base = 1000000;
+  std::vector<KindInfo> kinds;
+  std::vector<PropertyInfo> properties;
+  std::vector<int32_t> card_kind;
+  std::vector<int32_t> card_owner;           // seat, or -1
+  std::vector<int64_t> card_props;           // [property * card_count + card]
+  std::vector<std::string> card_names;       // display names, made from the templates
+  std::vector<ZoneInfo> zones;
+  std::vector<int32_t> instance_zone;        // zone declaration of each instance
+  std::vector<int32_t> instance_owner;       // seat, or -1 for shared zones
+  std::vector<VarInfo> globals, player_vars;
+  std::vector<std::string> phases;
+  std::vector<Invariant> invariants;
+  int32_t score_node = -1;
+  std::vector<int32_t> tiebreak_nodes;
+  bool lowest_wins = false;
+  int64_t max_decisions = 10000;
+  int64_t max_steps = 1000000;
+  int32_t card_count = 0;
+  Layout layout;
+  Program program;
+  std::shared_ptr<const Sources> sources;
+  std::string path;  // the rule file
+  std::string text;  // its text, for the log's checksum
+
+  std::string symbol_name(int64_t v) const;
+  int zone_instance(int zone, int seat) const {
+    return zones[zone].first_instance + (zones[zone].per_player ? seat : 0);
+  }
+  std::string instance_name(int instance) const;  // "deck", "P2.hand"
+};
+
+// Formats a seat the way users read it: P1, P2, ...
+std::string seat_name(int seat);
+
+}  // namespace kata

@@ -1,0 +1,722 @@
+// The machine that runs a compiled game: an expression evaluator (one short case per node
+// kind) and an instruction loop that runs effects until a `choose` waits for a player or
+// the game ends. Locals live in the state, so a waiting game is just a value; expression
+// variables (aggregates, function parameters) live in a small frame here.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <climits>
+
+#include "runtime/engine.hpp"
+#include "runtime/view.hpp"
+
+namespace kata {
+
+namespace {
+
+constexpr int frame_size = 256;
+constexpr int max_list = 4096;
+
+class Evaluator {
+ public:
+  Evaluator(const Game& g, const int32_t* s, const int32_t* locals)
+      : g_(g), p_(g.program), s_(s), locals_(locals), n_(s[Layout::players]), mp_(g.max_players) {}
+
+  [[noreturn]] void fail(int node, const std::string& message) const {
+    throw RuntimeError(p_.nodes[node].pos, message);
+  }
+
+  int kid(const Node& n, int i) const { return p_.kids[n.first_kid + i]; }
+
+  int player(int node) {
+    int64_t p = eval(node);
+    if (p < 0 || p >= n_) fail(node, p < 0 ? "no player here (the value is none)" : fmt::format("there is no player {}", p + 1));
+    return static_cast<int>(p);
+  }
+  int card(int node) {
+    int64_t c = eval(node);
+    if (c < 0 || c >= g_.card_count) fail(node, "no card here (the value is none: an empty zone?)");
+    return static_cast<int>(c);
+  }
+  int zone(int node) {
+    int64_t z = eval(node);
+    if (z < 0 || z >= static_cast<int64_t>(g_.instance_zone.size())) fail(node, "no zone here");
+    int owner = g_.instance_owner[z];
+    if (owner >= n_) fail(node, fmt::format("there is no player {} in this game", owner + 1));
+    return static_cast<int>(z);
+  }
+
+  int size(int z) const { return s_[g_.layout.zone_size + z]; }
+  const int32_t* cards(int z) const { return s_ + g_.layout.zone_cards + z * g_.card_count; }
+  bool eliminated(int p) const { return s_[g_.layout.eliminated + p] != 0; }
+
+  int64_t eval(int node) {
+    const Node& n = p_.nodes[node];
+    switch (n.op) {
+      case NodeOp::constant: return n.a;
+      case NodeOp::option: return s_[g_.layout.options + n.a];
+      case NodeOp::global: return s_[g_.layout.globals + n.a];
+      case NodeOp::player_var: return s_[g_.layout.player_vars + n.a * mp_ + player(kid(n, 0))];
+      case NodeOp::local: return locals_[n.a];
+      case NodeOp::bound: return env_[base_ + n.a];
+      case NodeOp::zone: return n.a;
+      case NodeOp::zone_of: return g_.zones[n.a].first_instance + player(kid(n, 0));
+      case NodeOp::prop: return g_.card_props[n.a * g_.card_count + card(kid(n, 0))];
+      case NodeOp::card_owner: return g_.card_owner[card(kid(n, 0))];
+      case NodeOp::neg: return -eval(kid(n, 0));
+      case NodeOp::not_: return !eval(kid(n, 0));
+      case NodeOp::add: return eval(kid(n, 0)) + eval(kid(n, 1));
+      case NodeOp::sub: return eval(kid(n, 0)) - eval(kid(n, 1));
+      case NodeOp::mul: return eval(kid(n, 0)) * eval(kid(n, 1));
+      case NodeOp::div:
+      case NodeOp::mod: {
+        int64_t a = eval(kid(n, 0)), b = eval(kid(n, 1));
+        if (b == 0) fail(node, "division by zero");
+        return n.op == NodeOp::div ? a / b : a % b;
+      }
+      case NodeOp::eq: return eval(kid(n, 0)) == eval(kid(n, 1));
+      case NodeOp::ne: return eval(kid(n, 0)) != eval(kid(n, 1));
+      case NodeOp::lt: return eval(kid(n, 0)) < eval(kid(n, 1));
+      case NodeOp::le: return eval(kid(n, 0)) <= eval(kid(n, 1));
+      case NodeOp::gt: return eval(kid(n, 0)) > eval(kid(n, 1));
+      case NodeOp::ge: return eval(kid(n, 0)) >= eval(kid(n, 1));
+      case NodeOp::and_: return eval(kid(n, 0)) && eval(kid(n, 1));
+      case NodeOp::or_: return eval(kid(n, 0)) || eval(kid(n, 1));
+      case NodeOp::cond: return eval(kid(n, 0)) ? eval(kid(n, 1)) : eval(kid(n, 2));
+      case NodeOp::sum:
+      case NodeOp::count:
+      case NodeOp::min:
+      case NodeOp::max:
+      case NodeOp::any:
+      case NodeOp::all:
+      case NodeOp::best:
+      case NodeOp::worst: return aggregate(node, n);
+      case NodeOp::call: return call(node, n);
+      case NodeOp::player_count: return n_;
+      case NodeOp::top: {
+        int z = zone(kid(n, 0));
+        return size(z) ? cards(z)[size(z) - 1] : -1;
+      }
+      case NodeOp::bottom: {
+        int z = zone(kid(n, 0));
+        return size(z) ? cards(z)[0] : -1;
+      }
+      case NodeOp::size: return size(zone(kid(n, 0)));
+      case NodeOp::next_player: {
+        int p = player(kid(n, 0));
+        for (int i = 1; i <= n_; ++i)
+          if (!eliminated((p + i) % n_)) return (p + i) % n_;
+        return p;
+      }
+      case NodeOp::left: return (player(kid(n, 0)) + 1) % n_;
+      case NodeOp::right: return (player(kid(n, 0)) + n_ - 1) % n_;
+      case NodeOp::alive: return !eliminated(player(kid(n, 0)));
+      case NodeOp::sees: {
+        int p = player(kid(n, 0));
+        return is_visible(p, card(kid(n, 1)));
+      }
+      case NodeOp::face_up: return s_[g_.layout.card_face + card(kid(n, 0))];
+      case NodeOp::zone_owner: return g_.instance_owner[zone(kid(n, 0))];
+      case NodeOp::card_zone: return s_[g_.layout.card_zone + card(kid(n, 0))];
+      case NodeOp::contains: {
+        int z = zone(kid(n, 0));
+        return s_[g_.layout.card_zone + card(kid(n, 1))] == z;
+      }
+      case NodeOp::seat: return player(kid(n, 0)) + 1;
+      default: fail(node, "a list cannot stand here");
+    }
+  }
+
+  // Calls f(element) for each element of a list node, in list order; f returns false to stop.
+  template <typename F>
+  void each(int node, F&& f) {
+    const Node& n = p_.nodes[node];
+    switch (n.op) {
+      case NodeOp::list_players:
+        for (int p = 0; p < n_; ++p)
+          if (!eliminated(p) && !f(p)) return;
+        return;
+      case NodeOp::list_all_players:
+        for (int p = 0; p < n_; ++p)
+          if (!f(p)) return;
+        return;
+      case NodeOp::list_from: {
+        int start = player(kid(n, 1));
+        int32_t buf[16];
+        int k = collect_players(kid(n, 0), buf);
+        std::stable_partition(buf, buf + k, [&](int32_t x) { return x >= start; });
+        for (int i = 0; i < k; ++i)
+          if (!f(buf[i])) return;
+        return;
+      }
+      case NodeOp::list_range: {
+        int64_t lo = eval(kid(n, 0)), hi = eval(kid(n, 1));
+        if (hi - lo >= max_list) fail(node, fmt::format("a range of more than {} numbers", max_list));
+        for (int64_t i = lo; i <= hi; ++i)
+          if (!f(i)) return;
+        return;
+      }
+      default: {
+        int z = zone(node);
+        const int32_t* c = cards(z);
+        for (int i = 0, k = size(z); i < k; ++i)
+          if (!f(c[i])) return;
+      }
+    }
+  }
+
+  // The players of a list node, in order (a function, not a template, so that `each` does
+  // not instantiate itself without end).
+  int collect_players(int node, int32_t* buf) {
+    struct Collect {
+      int32_t* buf;
+      int* k;
+      bool operator()(int64_t x) const {
+        if (*k < 16) buf[(*k)++] = static_cast<int32_t>(x);
+        return true;
+      }
+    };
+    int k = 0;
+    each(node, Collect{buf, &k});
+    return k;
+  }
+
+  int64_t aggregate(int node, const Node& n) {
+    int domain = kid(n, 0), where = kid(n, 1), value = kid(n, 2);
+    int slot = base_ + n.a;
+    if (slot >= frame_size) fail(node, "expressions nested too deeply");
+    int64_t acc = 0;
+    bool found = false;
+    int64_t best_key = 0;
+    each(domain, [&](int64_t x) {
+      env_[slot] = x;
+      if (where >= 0 && !eval(where)) return true;
+      switch (n.op) {
+        case NodeOp::sum: acc += eval(value); return true;
+        case NodeOp::count: ++acc; return true;
+        case NodeOp::any:
+          if (value < 0 || eval(value)) return acc = 1, false;
+          return true;
+        case NodeOp::all:
+          if (value >= 0 && !eval(value)) return found = true, false;
+          return true;
+        default: {
+          int64_t v = eval(value);
+          bool better = n.op == NodeOp::max || n.op == NodeOp::best ? v > best_key : v < best_key;
+          if (!found || better) {
+            best_key = v;
+            acc = n.op == NodeOp::best || n.op == NodeOp::worst ? x : v;
+            found = true;
+          }
+          return true;
+        }
+      }
+    });
+    if (n.op == NodeOp::all) return !found;
+    if ((n.op == NodeOp::best || n.op == NodeOp::worst) && !found) return -1;
+    return acc;
+  }
+
+  int64_t call(int node, const Node& n) {
+    const Function& f = p_.functions[n.a];
+    int new_base = base_ + n.b;
+    if (new_base + f.params + 1 >= frame_size) fail(node, "functions nested too deeply");
+    for (int i = 0; i < n.kid_count; ++i) env_[new_base + i] = eval(kid(n, i));
+    int saved = base_;
+    base_ = new_base;
+    int64_t r = eval(f.body);
+    base_ = saved;
+    return r;
+  }
+
+  // Evaluates with the first frame variable bound to `x` (a score's `p`).
+  int64_t eval_with(int64_t x, int node) {
+    env_[0] = x;
+    return eval(node);
+  }
+
+  bool is_visible(int viewer, int c) const {
+    if (viewer < 0) return true;
+    int z = s_[g_.layout.card_zone + c];
+    if (z < 0) return false;
+    if (s_[g_.layout.card_face + c]) return true;
+    if (s_[g_.layout.card_known + c] & (1u << viewer)) return true;
+    const ZoneInfo& info = g_.zones[g_.instance_zone[z]];
+    switch (info.visibility) {
+      case Visibility::everyone: return true;
+      case Visibility::owner: return g_.instance_owner[z] == viewer;
+      case Visibility::top: return cards(z)[size(z) - 1] == c;
+      case Visibility::nobody: return false;
+    }
+    return false;
+  }
+
+  uint32_t seen_mask(int c) const {
+    uint32_t m = 0;
+    for (int p = 0; p < n_; ++p)
+      if (is_visible(p, c)) m |= 1u << p;
+    return m;
+  }
+
+ protected:
+  const Game& g_;
+  const Program& p_;
+  const int32_t* s_;
+  const int32_t* locals_;
+  int n_, mp_;
+  int64_t env_[frame_size];
+  int base_ = 0;
+};
+
+class Machine : public Evaluator {
+ public:
+  Machine(const Game& g, State& st, Hooks* hooks)
+      : Evaluator(g, st.slots.data(), st.slots.data() + g.layout.locals),
+        w_(st.slots.data()),
+        wl_(st.slots.data() + g.layout.locals),
+        hooks_(hooks) {}
+
+  void run() {
+    int pc = w_[Layout::pc];
+    int64_t steps = 0;
+    const int64_t budget = g_.max_steps;
+    for (;;) {
+      const Instr& in = p_.code[pc];
+      if (++steps > budget)
+        throw RuntimeError(in.pos, fmt::format("the effects ran more than {} steps without a decision (an endless loop?); raise limits.steps if this is intended", budget));
+      switch (in.op) {
+        case Op::assign: assign(in); break;
+        case Op::move: move_card(card(in.a), zone(in.b), in.c, in.d != 0); break;
+        case Op::move_all: move_all(in); break;
+        case Op::shuffle: shuffle(zone(in.a), in); break;
+        case Op::flip: flip(card(in.a), in.c); break;
+        case Op::reveal: {
+          int c = card(in.a);
+          w_[g_.layout.card_known + c] = static_cast<int32_t>((1u << n_) - 1);
+          if (hooks_ && hooks_->events) hooks_->events->push_back({Event::reveal, -1, c, w_[g_.layout.card_zone + c], -1, (1u << n_) - 1, {}, {}});
+          break;
+        }
+        case Op::look: {
+          int p = player(in.a), c = card(in.b);
+          w_[g_.layout.card_known + c] |= static_cast<int32_t>(1u << p);
+          if (hooks_ && hooks_->events) hooks_->events->push_back({Event::look, p, c, w_[g_.layout.card_zone + c], -1, 1u << p, {}, {}});
+          break;
+        }
+        case Op::eliminate: {
+          int p = player(in.a);
+          w_[g_.layout.eliminated + p] = 1;
+          if (hooks_ && hooks_->events) hooks_->events->push_back({Event::eliminate, p, -1, -1, -1, 0, {}, {}});
+          break;
+        }
+        case Op::jump: pc = in.a; continue;
+        case Op::jump_if_not:
+          if (!eval(in.a)) {
+            pc = in.b;
+            continue;
+          }
+          break;
+        case Op::for_init: for_init(p_.loops[in.a], in); break;
+        case Op::for_next: {
+          const Loop& l = p_.loops[in.a];
+          int32_t& index = wl_[l.index_slot];
+          if (index >= wl_[l.count_slot]) {
+            pc = in.b;
+            continue;
+          }
+          wl_[l.var_slot] = wl_[l.buffer_slot + index++];
+          break;
+        }
+        case Op::repeat_init: wl_[in.b] = narrow(eval(in.a), in); break;
+        case Op::repeat_next:
+          if (wl_[in.a] <= 0) {
+            pc = in.b;
+            continue;
+          }
+          --wl_[in.a];
+          break;
+        case Op::choose:
+          w_[Layout::chooser] = player(in.a);
+          w_[Layout::site] = in.b;
+          w_[Layout::status] = static_cast<int32_t>(Status::waiting);
+          w_[Layout::pc] = pc + 1;
+          return;
+        case Op::call: {
+          const Procedure& proc = p_.procedures[in.a];
+          for (size_t i = 0; i < proc.param_slots.size(); ++i)
+            wl_[proc.param_slots[i]] = narrow(eval(p_.kids[in.b + i]), in);
+          wl_[proc.ret_slot] = pc + 1;
+          pc = proc.entry;
+          continue;
+        }
+        case Op::ret: pc = wl_[in.a]; continue;
+        case Op::phase: {
+          const Procedure& proc = p_.procedures[in.a];
+          w_[Layout::phase] = in.b;
+          if (hooks_ && hooks_->events) hooks_->events->push_back({Event::phase, in.b, -1, -1, -1, 0, {}, {}});
+          wl_[proc.ret_slot] = pc + 1;
+          pc = proc.entry;
+          continue;
+        }
+        case Op::win: win(in); return;
+        case Op::end_game:
+        case Op::halt: finish(); return;
+      }
+      ++pc;
+    }
+  }
+
+ private:
+  int32_t narrow(int64_t v, const Instr& in) const {
+    if (v < INT32_MIN || v > INT32_MAX) throw RuntimeError(in.pos, fmt::format("the number {} is too large to keep", v));
+    return static_cast<int32_t>(v);
+  }
+
+  void assign(const Instr& in) {
+    int32_t* slot;
+    if (in.a == 0) slot = w_ + g_.layout.globals + in.b;
+    else if (in.a == 1) slot = w_ + g_.layout.player_vars + in.b * mp_ + player(in.d);
+    else slot = wl_ + in.b;
+    int64_t v = eval(in.c);
+    if (in.e == 1) v = *slot + v;
+    else if (in.e == 2) v = *slot - v;
+    *slot = narrow(v, in);
+  }
+
+  void remove_from_zone(int c) {
+    int z = w_[g_.layout.card_zone + c];
+    if (z < 0) return;
+    int32_t* cs = w_ + g_.layout.zone_cards + z * g_.card_count;
+    int32_t& n = w_[g_.layout.zone_size + z];
+    int i = 0;
+    while (cs[i] != c) ++i;
+    std::copy(cs + i + 1, cs + n, cs + i);
+    --n;
+  }
+
+  // Moves a card onto a zone (on top, or at the bottom). Whoever could see it before the
+  // move still knows it after: a card's identity is forgotten only by a shuffle.
+  void move_card(int c, int z, int face, bool bottom) {
+    bool events = hooks_ && hooks_->events;
+    uint32_t before = seen_mask(c);
+    int from = w_[g_.layout.card_zone + c];
+    remove_from_zone(c);
+    int32_t* cs = w_ + g_.layout.zone_cards + z * g_.card_count;
+    int32_t& n = w_[g_.layout.zone_size + z];
+    if (bottom) {
+      std::copy_backward(cs, cs + n, cs + n + 1);
+      cs[0] = c;
+    } else {
+      cs[n] = c;
+    }
+    ++n;
+    w_[g_.layout.card_zone + c] = z;
+    int up = face == 1 ? 1 : face == 2 ? 0 : g_.zones[g_.instance_zone[z]].visibility == Visibility::everyone;
+    w_[g_.layout.card_face + c] = up;
+    w_[g_.layout.card_known + c] |= static_cast<int32_t>(before);
+    if (events) hooks_->events->push_back({Event::move, -1, c, from, z, before | seen_mask(c), {}, {}});
+  }
+
+  void move_all(const Instr& in) {
+    int32_t buf[max_list];
+    int k = 0;
+    each(in.a, [&](int64_t x) {
+      if (k < max_list) buf[k++] = static_cast<int32_t>(x);
+      return true;
+    });
+    int z = zone(in.b);
+    for (int i = 0; i < k; ++i) move_card(buf[i], z, in.c, in.d != 0);
+  }
+
+  void shuffle(int z, const Instr& in) {
+    int32_t* cs = w_ + g_.layout.zone_cards + z * g_.card_count;
+    int n = w_[g_.layout.zone_size + z];
+    uint64_t rng = (static_cast<uint64_t>(static_cast<uint32_t>(w_[Layout::rng_hi])) << 32) |
+                   static_cast<uint32_t>(w_[Layout::rng_lo]);
+    for (int i = n - 1; i > 0; --i) std::swap(cs[i], cs[uniform(rng, i + 1)]);
+    w_[Layout::rng_hi] = static_cast<int32_t>(rng >> 32);
+    w_[Layout::rng_lo] = static_cast<int32_t>(rng);
+    if (hooks_ && hooks_->forced_shuffles && !hooks_->forced_shuffles->empty()) {
+      std::vector<int32_t> top = std::move(hooks_->forced_shuffles->front());
+      hooks_->forced_shuffles->pop_front();
+      // The listed cards go on top, the first listed topmost; the others keep the random
+      // order below them.
+      for (size_t k = 0; k < top.size(); ++k) {
+        int32_t* at = std::find(cs, cs + n, top[k]);
+        if (at == cs + n)
+          throw RuntimeError(in.pos, fmt::format("the fixed order names {}, which is not in {}",
+                                                 top[k] >= 0 && top[k] < g_.card_count ? g_.card_names[top[k]] : "a card", g_.instance_name(z)));
+        std::copy(at + 1, cs + n, at);
+        cs[n - 1] = top[k];
+      }
+      std::reverse(cs + n - static_cast<int>(top.size()), cs + n);
+    }
+    for (int i = 0; i < n; ++i) w_[g_.layout.card_known + cs[i]] = 0;
+    if (hooks_ && hooks_->events) hooks_->events->push_back({Event::shuffle, -1, -1, z, z, 0, std::vector<int32_t>(cs, cs + n), {}});
+  }
+
+  void flip(int c, int face) {
+    int32_t& f = w_[g_.layout.card_face + c];
+    uint32_t before = seen_mask(c);
+    f = face == 0 ? !f : face == 1;
+    if (f) w_[g_.layout.card_known + c] = static_cast<int32_t>((1u << n_) - 1);
+    if (hooks_ && hooks_->events) hooks_->events->push_back({Event::flip, -1, c, w_[g_.layout.card_zone + c], -1, before | seen_mask(c), {}, {}});
+  }
+
+  void for_init(const Loop& l, const Instr&) {
+    int k = 0;
+    int cap = std::max({g_.max_players, g_.card_count, 64});
+    int32_t* buf = wl_ + l.buffer_slot;
+    each(l.list_node, [&](int64_t x) {
+      if (k >= cap) fail(l.list_node, fmt::format("a loop over more than {} elements", cap));
+      buf[k++] = static_cast<int32_t>(x);
+      return true;
+    });
+    if (l.where_node >= 0) {
+      int kept = 0;
+      for (int i = 0; i < k; ++i) {
+        wl_[l.var_slot] = buf[i];
+        if (eval(l.where_node)) buf[kept++] = buf[i];
+      }
+      k = kept;
+    }
+    wl_[l.count_slot] = k;
+    wl_[l.index_slot] = 0;
+  }
+
+  void win(const Instr& in) {
+    uint32_t mask = 0;
+    if (in.b) {
+      each(in.a, [&](int64_t p) {
+        mask |= 1u << p;
+        return true;
+      });
+    } else {
+      mask = 1u << player(in.a);
+    }
+    w_[Layout::winners] = static_cast<int32_t>(mask);
+    w_[Layout::status] = static_cast<int32_t>(Status::over);
+    if (hooks_ && hooks_->events) hooks_->events->push_back({Event::win, -1, -1, -1, -1, mask, {}, {}});
+  }
+
+  void finish() {
+    w_[Layout::status] = static_cast<int32_t>(Status::over);
+    uint32_t mask = 0;
+    if (g_.score_node >= 0) {
+      std::vector<std::vector<int64_t>> keys(n_);
+      for (int p = 0; p < n_; ++p) {
+        env_[0] = p;
+        keys[p].push_back(eval(g_.score_node));
+        for (int t : g_.tiebreak_nodes) keys[p].push_back(eval(t));
+        if (g_.lowest_wins) keys[p][0] = -keys[p][0];
+      }
+      auto best = *std::max_element(keys.begin(), keys.end());
+      for (int p = 0; p < n_; ++p)
+        if (keys[p] == best) mask |= 1u << p;
+    }
+    w_[Layout::winners] = static_cast<int32_t>(mask);
+    if (hooks_ && hooks_->events) hooks_->events->push_back({Event::over, -1, -1, -1, -1, mask, {}, {}});
+  }
+
+  int32_t* w_;
+  int32_t* wl_;
+  Hooks* hooks_;
+};
+
+}  // namespace
+
+std::vector<int64_t> default_options(const Game& g) {
+  std::vector<int64_t> v;
+  for (auto& o : g.options) v.push_back(o.default_value);
+  return v;
+}
+
+bool set_option(const Game& g, std::vector<int64_t>& values, const std::string& name,
+                const std::string& value, std::string& error) {
+  for (size_t i = 0; i < g.options.size(); ++i) {
+    const OptionInfo& o = g.options[i];
+    if (o.name != name) continue;
+    int64_t v = 0;
+    if (o.is_bool) {
+      if (value != "true" && value != "false") return error = fmt::format("option '{}' is true or false, not '{}'", name, value), false;
+      v = value == "true";
+    } else if (o.is_symbol || (!o.choices.empty() && g.symbol_name(o.choices[0]) != std::to_string(o.choices[0]))) {
+      auto it = std::find(g.symbols.begin(), g.symbols.end(), value);
+      if (it == g.symbols.end()) return error = fmt::format("option '{}' has no value '{}'", name, value), false;
+      v = Game::symbol_base + (it - g.symbols.begin());
+    } else {
+      try {
+        size_t used = 0;
+        v = std::stoll(value, &used);
+        if (used != value.size()) throw std::invalid_argument(value);
+      } catch (const std::exception&) {
+        return error = fmt::format("option '{}' is a number, not '{}'", name, value), false;
+      }
+      if (v < o.min || v > o.max)
+        return error = fmt::format("option '{}' must be between {} and {}", name, o.min, o.max), false;
+    }
+    if (!o.choices.empty() && std::find(o.choices.begin(), o.choices.end(), v) == o.choices.end()) {
+      std::string list;
+      for (auto c : o.choices) list += (list.empty() ? "" : ", ") + g.symbol_name(c);
+      return error = fmt::format("option '{}' must be one of: {}", name, list), false;
+    }
+    values[i] = v;
+    return true;
+  }
+  std::vector<std::string> names;
+  for (auto& o : g.options) names.push_back(o.name);
+  std::string near = closest_name(name, names);
+  error = fmt::format("unknown option '{}'{}", name, near.empty() ? "" : fmt::format("; did you mean '{}'?", near));
+  return false;
+}
+
+State new_game(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
+               Hooks* hooks) {
+  State st;
+  st.slots.assign(g.layout.total, 0);
+  int32_t* s = st.slots.data();
+  const Layout& l = g.layout;
+  s[Layout::players] = players;
+  uint64_t rng = seed;
+  next_random(rng);  // decorrelate nearby seeds
+  s[Layout::rng_hi] = static_cast<int32_t>(rng >> 32);
+  s[Layout::rng_lo] = static_cast<int32_t>(rng);
+  for (size_t i = 0; i < options.size(); ++i) s[l.options + i] = static_cast<int32_t>(options[i]);
+  for (int c = 0; c < g.card_count; ++c) s[l.card_zone + c] = -1;
+  for (const KindInfo& k : g.kinds) {
+    if (k.start_zone < 0) continue;
+    for (int c = k.first_card; c < k.first_card + k.card_count; ++c) {
+      int owner = g.card_owner[c];
+      if (owner >= players) continue;
+      int z = g.zone_instance(k.start_zone, std::max(owner, 0));
+      s[l.zone_cards + z * g.card_count + s[l.zone_size + z]++] = c;
+      s[l.card_zone + c] = z;
+      s[l.card_face + c] = g.zones[k.start_zone].visibility == Visibility::everyone;
+    }
+  }
+  Evaluator ev(g, s, s + l.locals);
+  for (size_t i = 0; i < g.globals.size(); ++i)
+    if (g.globals[i].initial >= 0) s[l.globals + i] = static_cast<int32_t>(ev.eval(g.globals[i].initial));
+    else if (g.globals[i].type == VarType::player) s[l.globals + i] = -1;
+  for (size_t i = 0; i < g.player_vars.size(); ++i)
+    for (int p = 0; p < players; ++p) {
+      int32_t v = g.player_vars[i].initial >= 0 ? static_cast<int32_t>(ev.eval(g.player_vars[i].initial))
+                  : g.player_vars[i].type == VarType::player ? -1 : 0;
+      s[l.player_vars + i * g.max_players + p] = v;
+    }
+  s[Layout::pc] = g.program.flow_entry;
+  Machine(g, st, hooks).run();
+  return st;
+}
+
+void legal_decisions(const Game& g, const State& st, std::vector<Decision>& out) {
+  out.clear();
+  if (st.status() != Status::waiting) return;
+  const int32_t* s = st.slots.data();
+  // Parameters and `player` are locals: enumerate on a scratch copy of the locals.
+  thread_local std::vector<int32_t> scratch;
+  scratch.assign(st.slots.begin() + g.layout.locals, st.slots.end());
+  Evaluator ev(g, s, scratch.data());
+  const ChoiceSite& site = g.program.sites[s[Layout::site]];
+  for (int a : site.actions) {
+    const Action& act = g.program.actions[a];
+    scratch[act.player_slot] = s[Layout::chooser];
+    Decision d;
+    d.action = a;
+    auto leaf = [&]() {
+      for (int w : act.when_nodes)
+        if (!ev.eval(w)) return;
+      out.push_back(d);
+    };
+    auto level = [&](auto& self, size_t k) -> void {
+      if (k == act.params.size()) return leaf();
+      const Param& p = act.params[k];
+      ev.each(p.domain_node, [&](int64_t x) {
+        scratch[p.slot] = static_cast<int32_t>(x);
+        d.args[k] = static_cast<int32_t>(x);
+        self(self, k + 1);
+        return true;
+      });
+    };
+    level(level, 0);
+  }
+  if (out.empty()) {
+    std::string names;
+    for (int a : site.actions) names += (names.empty() ? "" : ", ") + g.program.actions[a].name;
+    throw RuntimeError(site.pos, fmt::format("{} has no legal action here (offered: {})", seat_name(st.chooser()), names));
+  }
+}
+
+void apply(const Game& g, State& st, const Decision& d, Hooks* hooks) {
+  int32_t* s = st.slots.data();
+  const ChoiceSite& site = g.program.sites[s[Layout::site]];
+  if (st.status() != Status::waiting)
+    throw RuntimeError(site.pos, "the game is not waiting for a decision");
+  if (++s[Layout::decisions] > g.max_decisions)
+    throw RuntimeError(site.pos, fmt::format("the game went past {} decisions without ending; raise limits.decisions if this is intended", g.max_decisions));
+  const Action& act = g.program.actions.at(d.action);
+  int32_t* locals = s + g.layout.locals;
+  locals[act.player_slot] = s[Layout::chooser];
+  for (size_t k = 0; k < act.params.size(); ++k) locals[act.params[k].slot] = d.args[k];
+  locals[act.ret_slot] = s[Layout::pc];
+  s[Layout::pc] = act.entry;
+  s[Layout::status] = static_cast<int32_t>(Status::running);
+  if (hooks && hooks->events) {
+    Event e{Event::decision, st.chooser(), -1, -1, -1, 0, {}, d};
+    hooks->events->push_back(e);
+  }
+  Machine(g, st, hooks).run();
+}
+
+std::vector<int64_t> scores(const Game& g, const State& st) {
+  std::vector<int64_t> out;
+  if (g.score_node < 0) return out;
+  const int32_t* s = st.slots.data();
+  for (int p = 0; p < st.players(); ++p) {
+    Evaluator ev(g, s, s + g.layout.locals);
+    out.push_back(ev.eval_with(p, g.score_node));
+  }
+  return out;
+}
+
+uint32_t winners(const State& st) { return static_cast<uint32_t>(st[Layout::winners]); }
+
+int64_t evaluate(const Game& g, const State& st, int node) {
+  const int32_t* s = st.slots.data();
+  return Evaluator(g, s, s + g.layout.locals).eval(node);
+}
+
+bool visible(const Game& g, const State& st, int viewer, int card) {
+  const int32_t* s = st.slots.data();
+  return Evaluator(g, s, s + g.layout.locals).is_visible(viewer, card);
+}
+
+}  // namespace kata
+
+namespace kata {
+
+std::vector<int64_t> parameter_domain(const Game& g, const State& st, const Decision& d, int k) {
+  std::vector<int64_t> out;
+  const Action& act = g.program.actions.at(d.action);
+  std::vector<int32_t> scratch(st.slots.begin() + g.layout.locals, st.slots.end());
+  scratch[act.player_slot] = st.chooser();
+  for (int i = 0; i < k; ++i) scratch[act.params[i].slot] = d.args[i];
+  Evaluator ev(g, st.slots.data(), scratch.data());
+  ev.each(act.params[k].domain_node, [&](int64_t x) {
+    out.push_back(x);
+    return true;
+  });
+  return out;
+}
+
+int failed_condition(const Game& g, const State& st, const Decision& d) {
+  const Action& act = g.program.actions.at(d.action);
+  std::vector<int32_t> scratch(st.slots.begin() + g.layout.locals, st.slots.end());
+  scratch[act.player_slot] = st.chooser();
+  for (size_t i = 0; i < act.params.size(); ++i) scratch[act.params[i].slot] = d.args[i];
+  Evaluator ev(g, st.slots.data(), scratch.data());
+  for (size_t i = 0; i < act.when_nodes.size(); ++i)
+    if (!ev.eval(act.when_nodes[i])) return static_cast<int>(i);
+  return -1;
+}
+
+}  // namespace kata

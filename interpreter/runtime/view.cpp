@@ -1,0 +1,215 @@
+// Views and notation. The notation is produced and read by the same functions, so what
+// a player types, what a script holds and what a log records always agree.
+#include "runtime/view.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+
+namespace kata {
+
+PlayerView make_view(const Game& g, const State& s, int viewer) {
+  const Layout& l = g.layout;
+  PlayerView v;
+  v.viewer = viewer;
+  v.status = s.status();
+  v.chooser = s.status() == Status::waiting ? s.chooser() : -1;
+  v.phase = s[Layout::phase];
+  v.decisions = s.decisions();
+  v.winners = winners(s);
+  int n = s.players();
+  for (size_t i = 0; i < g.globals.size(); ++i) v.globals.push_back(s[l.globals + static_cast<int>(i)]);
+  for (size_t i = 0; i < g.player_vars.size(); ++i) {
+    std::vector<int64_t> row;
+    for (int p = 0; p < n; ++p) row.push_back(s[l.player_vars + static_cast<int>(i) * g.max_players + p]);
+    v.player_vars.push_back(row);
+  }
+  for (int p = 0; p < n; ++p) v.eliminated.push_back(s[l.eliminated + p] != 0);
+  for (size_t z = 0; z < g.instance_zone.size(); ++z) {
+    if (g.instance_owner[z] >= n) continue;
+    ZoneView zv;
+    zv.instance = static_cast<int>(z);
+    int size = s[l.zone_size + static_cast<int>(z)];
+    for (int i = 0; i < size; ++i) {
+      int c = s[l.zone_cards + static_cast<int>(z) * g.card_count + i];
+      zv.cards.push_back({visible(g, s, viewer, c) ? c : -1, s[l.card_face + c] != 0});
+    }
+    v.zones.push_back(std::move(zv));
+  }
+  return v;
+}
+
+std::string card_text(const Game& g, const State& s, int card, int viewer) {
+  if (card < 0 || card >= g.card_count) return "none";
+  if (visible(g, s, viewer, card)) return g.card_names[card];
+  int z = s[g.layout.card_zone + card];
+  if (z < 0) return "a card out of play";
+  const int32_t* cs = s.slots.data() + g.layout.zone_cards + z * g.card_count;
+  int i = static_cast<int>(std::find(cs, cs + s[g.layout.zone_size + z], card) - cs);
+  return fmt::format("{}#{}", g.instance_name(z), i + 1);
+}
+
+std::string value_text(const Game& g, Type t, int64_t v) {
+  if (t == Type::player) return seat_name(static_cast<int>(v));
+  if (t == Type::boolean) return v ? "true" : "false";
+  return g.symbol_name(v);
+}
+
+std::string var_value_text(const Game& g, VarType t, int64_t v) {
+  return value_text(g, t == VarType::player ? Type::player : t == VarType::boolean ? Type::boolean : Type::integer, v);
+}
+
+std::string decision_text(const Game& g, const State& s, const Decision& d) {
+  const Action& a = g.program.actions.at(d.action);
+  std::string out = a.name;
+  for (size_t k = 0; k < a.params.size(); ++k) {
+    out += ' ';
+    out += a.params[k].type == Type::card ? card_text(g, s, d.args[k], s.chooser())
+                                          : value_text(g, a.params[k].type, d.args[k]);
+  }
+  return out;
+}
+
+namespace {
+
+std::string normal(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else {
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+std::vector<std::string> words(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> out;
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+}  // namespace
+
+std::optional<Decision> parse_decision(const Game& g, const State& s, const std::string& text,
+                                       std::string& why) {
+  if (s.status() != Status::waiting) {
+    why = "the game is not waiting for a decision";
+    return std::nullopt;
+  }
+  std::vector<Decision> legal;
+  legal_decisions(g, s, legal);
+  std::string want = normal(text);
+  for (const Decision& d : legal)
+    if (normal(decision_text(g, s, d)) == want) return d;
+
+  // Not legal: say why, as precisely as the text allows.
+  std::vector<std::string> w = words(want);
+  const ChoiceSite& site = g.program.sites[s[Layout::site]];
+  std::string offered;
+  for (int a : site.actions) offered += (offered.empty() ? "" : ", ") + g.program.actions[a].name;
+  if (w.empty()) {
+    why = fmt::format("type an action: {}", offered);
+    return std::nullopt;
+  }
+  int action = -1;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < g.program.actions.size(); ++i) {
+    names.push_back(g.program.actions[i].name);
+    if (normal(g.program.actions[i].name) == w[0]) action = static_cast<int>(i);
+  }
+  if (action < 0) {
+    std::string near = closest_name(w[0], names);
+    why = fmt::format("there is no action '{}'{}", w[0], near.empty() ? "" : fmt::format("; did you mean '{}'?", near));
+    return std::nullopt;
+  }
+  if (std::find(site.actions.begin(), site.actions.end(), action) == site.actions.end()) {
+    why = fmt::format("'{}' is not possible now; {} may: {}", w[0], seat_name(s.chooser()), offered);
+    return std::nullopt;
+  }
+  const Action& a = g.program.actions[action];
+  if (w.size() != a.params.size() + 1) {
+    std::string params;
+    for (auto& p : a.params) params += " " + p.name;
+    why = fmt::format("'{}' takes {} value{}: {}{}", a.name, a.params.size(), a.params.size() == 1 ? "" : "s", a.name, params);
+    return std::nullopt;
+  }
+  Decision d;
+  d.action = action;
+  for (size_t k = 0; k < a.params.size(); ++k) {
+    bool found = false;
+    std::string choices;
+    for (int64_t x : parameter_domain(g, s, d, static_cast<int>(k))) {
+      std::string t = a.params[k].type == Type::card ? card_text(g, s, static_cast<int>(x), s.chooser())
+                                                     : value_text(g, a.params[k].type, x);
+      choices += (choices.empty() ? "" : ", ") + t;
+      if (!found && normal(t) == w[k + 1]) {
+        d.args[k] = static_cast<int32_t>(x);
+        found = true;
+      }
+    }
+    if (!found) {
+      why = fmt::format("'{}' is not a choice for {} (choices: {})", w[k + 1], a.params[k].name, choices.empty() ? "none" : choices);
+      return std::nullopt;
+    }
+  }
+  int failed = failed_condition(g, s, d);
+  if (failed >= 0) why = fmt::format("refused: '{}' requires {}", a.name, normal(a.when_texts[failed]));
+  else why = fmt::format("'{}' is not legal now", normal(text));
+  return std::nullopt;
+}
+
+std::string describe_view(const Game& g, const PlayerView& v) {
+  std::string out;
+  int n = static_cast<int>(v.eliminated.size());
+  out += fmt::format("{} — {}", g.name, v.viewer < 0 ? "everything" : fmt::format("as {} sees it", seat_name(v.viewer)));
+  if (v.phase >= 0 && v.phase < static_cast<int>(g.phases.size())) out += fmt::format(" — phase: {}", g.phases[v.phase]);
+  out += '\n';
+  for (size_t i = 0; i < g.globals.size(); ++i)
+    out += fmt::format("  {} = {}\n", g.globals[i].name, var_value_text(g, g.globals[i].type, v.globals[i]));
+  for (int p = 0; p < n; ++p) {
+    out += fmt::format("  {}{}{}:", seat_name(p), p == v.viewer ? " (you)" : "", v.eliminated[p] ? " [eliminated]" : "");
+    for (size_t i = 0; i < g.player_vars.size(); ++i)
+      out += fmt::format(" {}={}", g.player_vars[i].name, var_value_text(g, g.player_vars[i].type, v.player_vars[i][p]));
+    out += '\n';
+  }
+  for (const ZoneView& z : v.zones) {
+    out += fmt::format("  {:<14}", g.instance_name(z.instance));
+    if (z.cards.empty()) out += " (empty)";
+    const ZoneInfo& info = g.zones[g.instance_zone[z.instance]];
+    int hidden = 0;
+    std::string shown;
+    for (const CardView& c : z.cards) {
+      if (c.card < 0) {
+        ++hidden;
+        continue;
+      }
+      shown += " " + g.card_names[c.card] + (c.face_up ? "" : "*");
+    }
+    if (info.order == ZoneOrder::stack && !z.cards.empty() && hidden == static_cast<int>(z.cards.size()))
+      out += fmt::format(" {} card{} face down", hidden, hidden == 1 ? "" : "s");
+    else {
+      out += shown;
+      if (hidden) out += fmt::format(" +{} hidden", hidden);
+    }
+    if (info.order == ZoneOrder::stack && !z.cards.empty() && z.cards.back().card >= 0 && z.cards.size() > 1)
+      out += "  (top: " + g.card_names[z.cards.back().card] + ")";
+    out += '\n';
+  }
+  if (v.status == Status::over) {
+    std::string w;
+    for (int p = 0; p < n; ++p)
+      if (v.winners & (1u << p)) w += (w.empty() ? "" : ", ") + seat_name(p);
+    out += fmt::format("Game over. Winner{}: {}\n", std::popcount(v.winners) == 1 ? "" : "s", w.empty() ? "none" : w);
+  } else if (v.chooser >= 0) {
+    out += fmt::format("{} to choose.\n", seat_name(v.chooser));
+  }
+  return out;
+}
+
+}  // namespace kata

@@ -1,0 +1,67 @@
+// What one player may know of a state, and the written notation of decisions. A view is
+// built only from what the visibility rules let that player see; everything shown to a
+// player (screens, filtered logs, bots' inputs) is made from a view or from events
+// filtered the same way.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/engine.hpp"
+
+namespace kata {
+
+struct CardView {
+  int32_t card = -1;  // -1: hidden from this viewer
+  bool face_up = false;
+  bool operator==(const CardView&) const = default;
+};
+
+struct ZoneView {
+  int instance = -1;
+  std::vector<CardView> cards;  // bottom first
+  bool operator==(const ZoneView&) const = default;
+};
+
+struct PlayerView {
+  int viewer = -1;  // a seat, or -1 for an onlooker who sees everything
+  Status status = Status::running;
+  int chooser = -1;
+  int phase = -1;
+  int decisions = 0;
+  uint32_t winners = 0;
+  std::vector<int64_t> globals;
+  std::vector<std::vector<int64_t>> player_vars;  // [variable][seat]
+  std::vector<bool> eliminated;
+  std::vector<ZoneView> zones;
+  bool operator==(const PlayerView&) const = default;
+};
+
+PlayerView make_view(const Game& g, const State& s, int viewer);
+
+// A card as `viewer` may name it: its name if they know it, else where it lies
+// ("P2.hand#3", counted from the bottom).
+std::string card_text(const Game& g, const State& s, int card, int viewer);
+// A value of a variable or parameter, as text.
+std::string value_text(const Game& g, Type t, int64_t v);
+std::string var_value_text(const Game& g, VarType t, int64_t v);
+
+// "discard 7", "fight": the decision in the chooser's notation.
+std::string decision_text(const Game& g, const State& s, const Decision& d);
+
+// The legal decision the text names (in the chooser's notation, case and spacing aside),
+// or nothing and, in `why`, the reason it is refused.
+std::optional<Decision> parse_decision(const Game& g, const State& s, const std::string& text,
+                                       std::string& why);
+
+// A readable page of the view: phase, variables, zones, and whose turn it is.
+std::string describe_view(const Game& g, const PlayerView& v);
+
+// Internal to the runtime but shared with the notation: the values a parameter may take
+// (given the earlier ones in `d`), and the first `when` condition a decision fails (-1 if
+// none).
+std::vector<int64_t> parameter_domain(const Game& g, const State& s, const Decision& d, int k);
+int failed_condition(const Game& g, const State& s, const Decision& d);
+
+}  // namespace kata

@@ -1,0 +1,301 @@
+// Running a scenario. Its expectations are compiled together with the rule file, as extra
+// invariants, so they are checked by the same checker and evaluated by the same machine
+// as the rules, and their errors point into the scenario file.
+#include "scenario/scenario.hpp"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "check/checker.hpp"
+#include "compile/compiler.hpp"
+#include "runtime/engine.hpp"
+#include "runtime/view.hpp"
+
+namespace kata {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Step {
+  std::string kind;  // play, refuse, expect, over, winners
+  std::string text;
+  std::string because;
+  std::vector<std::string> list;
+  Pos pos;        // of the value
+  int invariant = -1;
+};
+
+class Runner {
+ public:
+  explicit Runner(ScenarioResult& r) : r_(r), d_(r.diags) {}
+
+  void run(const std::string& path) {
+    r_.sources = std::make_shared<Sources>();
+    r_.name = fs::path(path).stem().string();
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    if (!in) return d_.error(Pos{}, fmt::format("cannot read '{}'", path));
+    file_ = r_.sources->add(path, path, ss.str());
+    YAML::Node root;
+    try {
+      root = YAML::Load(r_.sources->at(file_).text);
+    } catch (const YAML::Exception& e) {
+      return d_.error(Pos{file_, e.mark.line + 1, e.mark.column + 1}, fmt::format("malformed YAML: {}", e.msg));
+    }
+    if (!root.IsMap()) return d_.error(Pos{file_, 1, 1}, "a scenario is a YAML mapping (scenario:, rules:, steps:)");
+    if (!read(root, path)) return;
+    if (!setup()) return;
+    play();
+  }
+
+ private:
+  Pos pos(const YAML::Node& n) const { return Pos{file_, n.Mark().line + 1, n.Mark().column + 1}; }
+
+  bool read(const YAML::Node& root, const std::string& path) {
+    static const std::vector<std::string> keys = {"scenario", "rules", "players", "seed", "options", "shuffles", "steps"};
+    for (auto it = root.begin(); it != root.end(); ++it) {
+      std::string k = it->first.as<std::string>("");
+      if (std::find(keys.begin(), keys.end(), k) == keys.end()) {
+        std::string near = closest_name(k, keys);
+        d_.error(pos(it->first), fmt::format("unknown key '{}' in a scenario{}", k, near.empty() ? "" : fmt::format("; did you mean '{}'?", near)));
+      }
+    }
+    try {
+      if (root["scenario"]) r_.name = root["scenario"].as<std::string>();
+      if (!root["rules"]) return d_.error(Pos{file_, 1, 1}, "a scenario needs 'rules:', the rule file it tests"), false;
+      rules_ = (fs::path(path).parent_path() / root["rules"].as<std::string>()).lexically_normal().string();
+      rules_pos_ = pos(root["rules"]);
+      if (root["players"]) players_ = root["players"].as<int>(), players_pos_ = pos(root["players"]);
+      if (root["seed"]) seed_ = root["seed"].as<uint64_t>();
+      if (auto o = root["options"]; o && o.IsMap())
+        for (auto it = o.begin(); it != o.end(); ++it)
+          options_.push_back({it->first.as<std::string>(), it->second.as<std::string>(), pos(it->first)});
+      if (auto s = root["shuffles"]; s && s.IsSequence())
+        for (const auto& order : s) {
+          std::vector<std::string> names;
+          for (const auto& c : order) names.push_back(c.as<std::string>());
+          shuffles_.push_back({names, pos(order)});
+        }
+      if (auto s = root["steps"]; s && s.IsSequence())
+        for (const auto& step : s) read_step(step);
+    } catch (const YAML::Exception& e) {
+      d_.error(Pos{file_, e.mark.line + 1, e.mark.column + 1}, fmt::format("malformed scenario: {}", e.msg));
+    }
+    return !d_.has_errors();
+  }
+
+  void read_step(const YAML::Node& n) {
+    if (!n.IsMap() || n.size() == 0) return d_.error(pos(n), "a step is one of: play:, refuse:, expect:, over:, winners:");
+    Step st;
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      std::string k = it->first.as<std::string>();
+      if (k == "because") {
+        st.because = it->second.as<std::string>();
+        continue;
+      }
+      if (!st.kind.empty() || (k != "play" && k != "refuse" && k != "expect" && k != "over" && k != "winners"))
+        return d_.error(pos(it->first), fmt::format("unknown step '{}'; expected play, refuse, expect, over or winners", k));
+      st.kind = k;
+      st.pos = pos(it->second);
+      if (k == "winners") {
+        if (it->second.IsSequence())
+          for (const auto& w : it->second) st.list.push_back(w.as<std::string>());
+        else st.list.push_back(it->second.as<std::string>());
+      } else {
+        st.text = it->second.as<std::string>();
+      }
+      if (k == "expect") {
+        auto m = it->second.Mark();
+        expects_.push_back({st.text, st.pos, Locator(*r_.sources, file_, m.pos, st.text)});
+        st.invariant = static_cast<int>(expects_.size()) - 1;
+      }
+    }
+    steps_.push_back(st);
+  }
+
+  bool setup() {
+    auto rf = load_rule_file(rules_, *r_.sources, d_);
+    if (!rf) return d_.error(rules_pos_, fmt::format("cannot load the rule file '{}'", rules_)), false;
+    first_invariant_ = static_cast<int>(rf->invariants.size());
+    for (size_t i = 0; i < expects_.size(); ++i) {
+      InvariantDecl inv{fmt::format("expect {}", i + 1), expects_[i].pos, expects_[i], nullptr};
+      inv.expr = parse_expression(inv.text.text, inv.text.where, d_);
+      if (inv.expr) rf->invariants.push_back(std::move(inv));
+    }
+    if (d_.has_errors()) return false;
+    Symbols symbols;
+    Diagnostics check_diags;
+    if (!check_rules(*rf, symbols, check_diags)) {
+      for (auto& d : check_diags.items())
+        if (d.severity == Severity::error) d_.add(d);
+      return false;
+    }
+    game_ = compile_rules(*rf, symbols, r_.sources);
+    if (players_ < game_->min_players || players_ > game_->max_players)
+      return d_.error(players_pos_, fmt::format("{} plays with {} to {} players", game_->name, game_->min_players, game_->max_players)), false;
+    options_values_ = default_options(*game_);
+    for (auto& [k, v, p] : options_) {
+      std::string why;
+      if (!set_option(*game_, options_values_, k, v, why)) d_.error(p, why);
+    }
+    for (auto& [names, p] : shuffles_) {
+      std::vector<int32_t> ids;
+      for (auto& name : names) {
+        auto it = std::find(game_->card_names.begin(), game_->card_names.end(), name);
+        if (it == game_->card_names.end()) d_.error(p, fmt::format("no card is named '{}'", name));
+        ids.push_back(static_cast<int32_t>(it - game_->card_names.begin()));
+      }
+      forced_.push_back(std::move(ids));
+    }
+    return !d_.has_errors();
+  }
+
+  void play() {
+    const Game& g = *game_;
+    Hooks hooks{nullptr, &forced_};
+    State s;
+    try {
+      s = new_game(g, players_, seed_, options_values_, &hooks);
+      if (!invariants_hold(g, s, Pos{file_, 1, 1})) return;
+      for (const Step& st : steps_) {
+        if (!step(g, s, st, hooks)) return;
+        ++r_.steps;
+      }
+    } catch (const RuntimeError& e) {
+      d_.error(e.pos, fmt::format("the game stopped: {}", e.what()), {{steps_.empty() ? Pos{} : steps_[std::min<size_t>(r_.steps, steps_.size() - 1)].pos, "while running this step"}});
+      return;
+    }
+    r_.passed = true;
+  }
+
+  bool invariants_hold(const Game& g, const State& s, Pos at) {
+    for (int i = 0; i < first_invariant_; ++i)
+      if (!evaluate(g, s, g.invariants[i].node)) {
+        d_.error(at, fmt::format("the rule file's invariant '{}' does not hold after this step", g.invariants[i].name),
+                 {{g.invariants[i].pos, "the invariant"}});
+        return false;
+      }
+    return true;
+  }
+
+  // "P1 flip" -> seat 0, "flip".
+  bool split(const Step& st, int& seat, std::string& action) {
+    std::istringstream in(st.text);
+    std::string who;
+    in >> who;
+    std::getline(in, action);
+    if (who.size() < 2 || who[0] != 'P' || who.find_first_not_of("0123456789", 1) != std::string::npos)
+      return d_.error(st.pos, fmt::format("a decision starts with the player who makes it, like 'P1 {}'", st.text)), false;
+    seat = std::stoi(who.substr(1)) - 1;
+    return true;
+  }
+
+  bool step(const Game& g, State& s, const Step& st, Hooks& hooks) {
+    if (st.kind == "play" || st.kind == "refuse") {
+      int seat;
+      std::string action;
+      if (!split(st, seat, action)) return false;
+      bool turn = s.status() == Status::waiting && s.chooser() == seat;
+      std::string why = s.over() ? "the game is over" : fmt::format("it is {}'s decision", seat_name(s.chooser()));
+      std::optional<Decision> d;
+      if (turn) d = parse_decision(g, s, action, why);
+      if (st.kind == "refuse") {
+        if (d) return d_.error(st.pos, fmt::format("expected '{}' to be refused, but it is legal", st.text)), false;
+        if (!st.because.empty() && why.find(st.because) == std::string::npos)
+          return d_.error(st.pos, fmt::format("refused, but not because of '{}': {}", st.because, why)), false;
+        return true;
+      }
+      if (!d) return d_.error(st.pos, fmt::format("cannot play '{}': {}", st.text, why)), false;
+      apply(g, s, *d, &hooks);
+      return invariants_hold(g, s, st.pos);
+    }
+    if (st.kind == "expect") {
+      const Invariant& inv = g.invariants[first_invariant_ + st.invariant];
+      if (evaluate(g, s, inv.node)) return true;
+      std::vector<Note> notes;
+      const Node& n = g.program.nodes[inv.node];
+      if (n.kid_count == 2 && n.op >= NodeOp::eq && n.op <= NodeOp::ge) {
+        int64_t a = evaluate(g, s, g.program.kids[n.first_kid]);
+        int64_t b = evaluate(g, s, g.program.kids[n.first_kid + 1]);
+        notes.push_back({Pos{}, fmt::format("actual: the left side is {}, the right side is {}", g.symbol_name(a), g.symbol_name(b))});
+      }
+      d_.error(st.pos, fmt::format("expected {}", st.text), notes);
+      return false;
+    }
+    if (st.kind == "over") {
+      bool want = st.text == "true" || st.text == "yes";
+      if (s.over() == want) return true;
+      return d_.error(st.pos, want ? fmt::format("expected the game to be over, but {} is to decide", seat_name(s.chooser()))
+                                   : "expected the game to go on, but it is over"), false;
+    }
+    // winners
+    if (!s.over()) return d_.error(st.pos, "expected winners, but the game is not over"), false;
+    std::vector<std::string> actual;
+    for (int p = 0; p < s.players(); ++p)
+      if (winners(s) & (1u << p)) actual.push_back(seat_name(p));
+    std::vector<std::string> want = st.list;
+    std::sort(want.begin(), want.end());
+    if (want == actual) return true;
+    auto join = [](const std::vector<std::string>& v) {
+      std::string out;
+      for (auto& x : v) out += (out.empty() ? "" : ", ") + x;
+      return out.empty() ? std::string("none") : out;
+    };
+    return d_.error(st.pos, fmt::format("expected winners {}, actual winners {}", join(want), join(actual))), false;
+  }
+
+  ScenarioResult& r_;
+  Diagnostics& d_;
+  int file_ = -1;
+  std::string rules_;
+  Pos rules_pos_, players_pos_;
+  int players_ = 0;
+  uint64_t seed_ = 1;
+  std::vector<std::tuple<std::string, std::string, Pos>> options_;
+  std::vector<std::pair<std::vector<std::string>, Pos>> shuffles_;
+  std::vector<Step> steps_;
+  std::vector<Text> expects_;
+  int first_invariant_ = 0;
+  std::shared_ptr<const Game> game_;
+  std::vector<int64_t> options_values_;
+  std::deque<std::vector<int32_t>> forced_;
+};
+
+}  // namespace
+
+ScenarioResult run_scenario(const std::string& path) {
+  ScenarioResult r;
+  Runner(r).run(path);
+  r.diags.sort();
+  return r;
+}
+
+std::vector<std::string> scenario_files(const std::vector<std::string>& args, std::string& error) {
+  std::vector<std::string> out;
+  for (const auto& a : args) {
+    std::error_code ec;
+    if (fs::is_directory(a, ec)) {
+      std::vector<std::string> found;
+      for (const auto& e : fs::directory_iterator(a, ec))
+        if (e.path().extension() == ".yaml" || e.path().extension() == ".yml") found.push_back(e.path().string());
+      std::sort(found.begin(), found.end());
+      if (found.empty()) error = fmt::format("no scenario files (*.yaml) in '{}'", a);
+      out.insert(out.end(), found.begin(), found.end());
+    } else if (fs::is_regular_file(a, ec)) {
+      out.push_back(a);
+    } else {
+      error = fmt::format("cannot find '{}'", a);
+    }
+  }
+  return out;
+}
+
+}  // namespace kata

@@ -1,0 +1,29 @@
+// Scenario tests: a short YAML file that names a rule file, the player count and options,
+// the chance outcomes it fixes, then steps — decisions to play, decisions that must be
+// refused, and expectations written in the rules language — checked in order. Designers
+// use them to pin rules down; docs/scenarios.md is the format.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "syntax/diagnostics.hpp"
+
+namespace kata {
+
+struct ScenarioResult {
+  std::string name;     // the scenario's title
+  bool passed = false;
+  int steps = 0;        // steps run
+  std::shared_ptr<Sources> sources;
+  Diagnostics diags;    // why it failed (expected against actual), positioned in the file
+};
+
+ScenarioResult run_scenario(const std::string& path);
+
+// Scenario files named on the command line: files as they are, directories searched
+// (not recursively) for *.yaml, in name order.
+std::vector<std::string> scenario_files(const std::vector<std::string>& args, std::string& error);
+
+}  // namespace kata

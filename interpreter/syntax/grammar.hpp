@@ -1,0 +1,249 @@
+// The grammar of the text language inside rule files: expressions (conditions, values)
+// and statements (effects and flow). PEGTL rules only; the parse tree they produce is
+// turned into the AST by parse.cpp, and each `must<>` has its message in errors.hpp.
+#pragma once
+
+#include <tao/pegtl.hpp>
+
+namespace kata::grammar {
+
+namespace pegtl = tao::pegtl;
+using namespace pegtl;
+
+// A comment runs from '#' to the end of the line.
+struct comment : seq<one<'#'>, until<eolf>> {};
+// Blank space is spaces, tabs, line ends and comments; it may separate any two tokens.
+struct sp : star<sor<space, comment>> {};
+
+// A keyword is its letters not followed by another identifier character.
+template <typename Word>
+struct key : seq<Word, not_at<identifier_other>> {};
+
+#define KATA_KEYWORD(id, text) \
+  struct kw_##id : key<TAO_PEGTL_STRING(text)> {};
+KATA_KEYWORD(let, "let")
+KATA_KEYWORD(if, "if")
+KATA_KEYWORD(then, "then")
+KATA_KEYWORD(else, "else")
+KATA_KEYWORD(for, "for")
+KATA_KEYWORD(each, "each")
+KATA_KEYWORD(in, "in")
+KATA_KEYWORD(where, "where")
+KATA_KEYWORD(repeat, "repeat")
+KATA_KEYWORD(times, "times")
+KATA_KEYWORD(until, "until")
+KATA_KEYWORD(while, "while")
+KATA_KEYWORD(move, "move")
+KATA_KEYWORD(to, "to")
+KATA_KEYWORD(face, "face")
+KATA_KEYWORD(shuffle, "shuffle")
+KATA_KEYWORD(flip, "flip")
+KATA_KEYWORD(reveal, "reveal")
+KATA_KEYWORD(look, "look")
+KATA_KEYWORD(eliminate, "eliminate")
+KATA_KEYWORD(choose, "choose")
+KATA_KEYWORD(phase, "phase")
+KATA_KEYWORD(win, "win")
+KATA_KEYWORD(end, "end")
+KATA_KEYWORD(and, "and")
+KATA_KEYWORD(or, "or")
+KATA_KEYWORD(not, "not")
+KATA_KEYWORD(true, "true")
+KATA_KEYWORD(false, "false")
+KATA_KEYWORD(none, "none")
+KATA_KEYWORD(from, "from")
+// Contextual words: reserved only where they stand.
+KATA_KEYWORD(all, "all")
+KATA_KEYWORD(up, "up")
+KATA_KEYWORD(down, "down")
+KATA_KEYWORD(at, "at")
+KATA_KEYWORD(bottom, "bottom")
+KATA_KEYWORD(game, "game")
+KATA_KEYWORD(sum, "sum")
+KATA_KEYWORD(count, "count")
+KATA_KEYWORD(min, "min")
+KATA_KEYWORD(max, "max")
+KATA_KEYWORD(any, "any")
+KATA_KEYWORD(best, "best")
+KATA_KEYWORD(worst, "worst")
+#undef KATA_KEYWORD
+
+// The reserved words, which no name may be.
+struct keyword
+    : sor<kw_let, kw_if, kw_then, kw_else, kw_for, kw_each, kw_in, kw_where, kw_repeat, kw_times,
+          kw_until, kw_while, kw_move, kw_to, kw_face, kw_shuffle, kw_flip, kw_reveal, kw_look,
+          kw_eliminate, kw_choose, kw_phase, kw_win, kw_end, kw_and, kw_or, kw_not, kw_true,
+          kw_false, kw_none, kw_from> {};
+
+// A name is an identifier (a letter or '_', then letters, digits, '_') that is not reserved.
+struct name : seq<not_at<keyword>, identifier> {};
+// An integer is a non-empty sequence of decimal digits.
+struct integer : plus<digit> {};
+
+struct expr;
+
+// Punctuation, each followed by blank space.
+template <char C>
+struct sym : seq<one<C>, sp> {};
+struct close_paren : sym<')'> {};
+struct comma : sym<','> {};
+struct colon : sym<':'> {};
+struct close_brace : sym<'}'> {};
+
+// Operands that must follow something, each a rule of its own so its error says what;
+// they are defined once `expr` is.
+struct paren_body;
+struct then_body;
+struct else_body;
+struct condition;
+struct agg_domain;
+struct agg_where;
+struct agg_value;
+struct neg_operand;
+struct not_operand;
+struct member_name : seq<identifier, sp> {};
+
+// A parenthesised expression.
+struct paren : seq<sym<'('>, must<paren_body>, must<close_paren>> {};
+struct int_lit : seq<integer, sp> {};
+struct true_lit : seq<kw_true, sp> {};
+struct false_lit : seq<kw_false, sp> {};
+struct none_lit : seq<kw_none, sp> {};
+// `if C then A else B` chooses a value.
+struct then_word : seq<kw_then, sp> {};
+struct else_word : seq<kw_else, sp> {};
+struct if_expr
+    : seq<kw_if, sp, must<condition>, must<then_word>, must<then_body>, must<else_word>,
+          must<else_body>> {};
+// An aggregate ranges a variable over a list, like a comprehension:
+// `sum(p.kamons for p in players where p.alive)`, `count(p in players where p.fought)`.
+struct agg_op : sor<kw_sum, kw_count, kw_min, kw_max, kw_any, kw_all, kw_best, kw_worst> {};
+struct agg_var : seq<name, sp> {};
+struct in_word : seq<kw_in, sp> {};
+struct where_part : seq<kw_where, sp, must<agg_where>> {};
+struct value_part : seq<agg_value, kw_for, sp> {};
+struct aggregate
+    : seq<agg_op, sp, sym<'('>, opt<value_part>, agg_var, in_word, must<agg_domain>,
+          opt<where_part>, must<close_paren>> {};
+// A call names a function and gives its arguments in parentheses.
+struct callee : seq<name, sp> {};
+struct call_args : seq<sym<'('>, opt<list<expr, comma>>, must<close_paren>> {};
+struct call : seq<callee, call_args> {};
+struct name_ref : seq<name, sp> {};
+struct postfix_head : sor<paren, int_lit, true_lit, false_lit, none_lit, if_expr, aggregate, call,
+                          name_ref> {};
+// `x.y` reads a property of a card, or a variable or zone of a player.
+struct member : seq<one<'.'>, not_at<one<'.'>>, sp, must<member_name>> {};
+struct postfix : seq<postfix_head, star<member>> {};
+struct from_start : seq<postfix_head, star<member>> {};
+// `players from p` lists the players in turn order starting with p.
+struct from_op : seq<kw_from, sp, must<from_start>> {};
+struct from_expr : seq<postfix, opt<from_op>> {};
+struct unary;
+struct neg : seq<one<'-'>, sp, must<neg_operand>> {};
+struct unary : sor<neg, from_expr> {};
+struct neg_operand : seq<unary> {};
+// Products, sums, ranges and comparisons, tightest first; chains are left-associative.
+struct mul_op : seq<one<'*', '/', '%'>, sp> {};
+struct mul_operand : seq<unary> {};
+struct product : seq<unary, star<mul_op, must<mul_operand>>> {};
+struct add_op : seq<one<'+', '-'>, not_at<one<'='>>, sp> {};
+struct add_operand : seq<product> {};
+struct sum : seq<product, star<add_op, must<add_operand>>> {};
+struct range_end : seq<sum> {};
+struct range : seq<sum, opt<string<'.', '.'>, sp, must<range_end>>> {};
+struct cmp_op
+    : seq<sor<string<'=', '='>, string<'!', '='>, string<'<', '='>, string<'>', '='>, one<'<'>,
+              one<'>'>>,
+          sp> {};
+struct cmp_operand : seq<range> {};
+struct comparison : seq<range, opt<cmp_op, must<cmp_operand>>> {};
+struct not_form : seq<kw_not, sp, must<not_operand>> {};
+struct negation : sor<not_form, comparison> {};
+struct not_operand : seq<negation> {};
+struct and_operand : seq<negation> {};
+struct conjunction : seq<negation, star<kw_and, sp, must<and_operand>>> {};
+struct or_operand : seq<conjunction> {};
+struct disjunction : seq<conjunction, star<kw_or, sp, must<or_operand>>> {};
+struct expr : seq<disjunction> {};
+
+struct paren_body : seq<expr> {};
+struct then_body : seq<expr> {};
+struct else_body : seq<expr> {};
+struct condition : seq<expr> {};
+struct agg_domain : seq<expr> {};
+struct agg_where : seq<expr> {};
+struct agg_value : seq<expr> {};
+
+// A whole expression text, as in `when:` or a function's body.
+struct expression_text : seq<sp, must<expr>, must<eof>> {};
+
+// ---- Statements ----
+struct stmt;
+struct stmt_list : star<sor<stmt, sym<';'>>> {};
+// A block is statements between braces.
+struct block : seq<sym<'{'>, stmt_list, must<close_brace>> {};
+
+struct let_name : seq<name, sp> {};
+struct equals : seq<one<'='>, not_at<one<'='>>, sp> {};
+struct let_stmt : seq<kw_let, sp, must<let_name>, must<equals>, must<expr>> {};
+// `target = value`, `target += value`, `target -= value`; or a procedure call alone.
+struct assign_op : seq<sor<string<'+', '='>, string<'-', '='>, seq<one<'='>, not_at<one<'='>>>>, sp> {};
+struct assign_value : seq<expr> {};
+struct assign_or_call : seq<postfix, opt<assign_op, must<assign_value>>> {};
+struct if_block : block {};
+struct else_block : block {};
+struct if_stmt;
+struct else_tail : sor<if_stmt, else_block> {};
+struct else_part : seq<kw_else, sp, must<else_tail>> {};
+struct if_stmt : seq<kw_if, sp, must<condition>, must<if_block>, opt<else_part>> {};
+struct loop_var : seq<name, sp> {};
+struct loop_body : block {};
+struct loop_where : seq<kw_where, sp, must<condition>> {};
+struct for_stmt
+    : seq<kw_for, sp, opt<kw_each, sp>, must<loop_var>, must<in_word>, must<expr>, opt<loop_where>,
+          must<loop_body>> {};
+struct times_word : seq<kw_times, sp> {};
+struct repeat_until : seq<kw_until, sp, must<condition>, must<loop_body>> {};
+struct repeat_times : seq<expr, must<times_word>, must<loop_body>> {};
+struct repeat_tail : sor<repeat_until, repeat_times> {};
+struct repeat_stmt : seq<kw_repeat, sp, must<repeat_tail>> {};
+struct while_stmt : seq<kw_while, sp, must<condition>, must<loop_body>> {};
+// `move CARD to ZONE [face up|face down] [at bottom]`; `move all LIST to ZONE ...`.
+struct move_all : seq<kw_all, sp> {};
+struct to_word : seq<kw_to, sp> {};
+struct face_up : seq<kw_up, sp> {};
+struct face_down : seq<kw_down, sp> {};
+struct face_which : sor<face_up, face_down> {};
+struct face_clause : seq<kw_face, sp, must<face_which>> {};
+struct bottom_word : seq<kw_bottom, sp> {};
+struct at_bottom : seq<kw_at, sp, must<bottom_word>> {};
+struct move_stmt
+    : seq<kw_move, sp, opt<move_all>, must<expr>, must<to_word>, must<expr>, opt<face_clause>,
+          opt<at_bottom>> {};
+struct shuffle_stmt : seq<kw_shuffle, sp, must<expr>> {};
+struct flip_stmt : seq<kw_flip, sp, must<expr>, opt<face_clause>> {};
+struct reveal_stmt : seq<kw_reveal, sp, must<expr>> {};
+struct at_word : seq<kw_at, sp> {};
+struct look_stmt : seq<kw_look, sp, must<expr>, must<at_word>, must<expr>> {};
+struct eliminate_stmt : seq<kw_eliminate, sp, must<expr>> {};
+// `choose P: a | b` waits for player P to pick one of the legal instances of the actions.
+struct action_name : seq<identifier, sp> {};
+struct choose_stmt
+    : seq<kw_choose, sp, must<expr>, must<colon>, must<action_name>,
+          star<sym<'|'>, must<action_name>>> {};
+struct phase_name : seq<identifier, sp> {};
+struct phase_stmt : seq<kw_phase, sp, must<phase_name>> {};
+struct win_stmt : seq<kw_win, sp, must<expr>> {};
+struct game_word : seq<kw_game, sp> {};
+struct end_stmt : seq<kw_end, sp, must<game_word>> {};
+struct stmt
+    : sor<let_stmt, if_stmt, for_stmt, repeat_stmt, while_stmt, move_stmt, shuffle_stmt,
+          flip_stmt, reveal_stmt, look_stmt, eliminate_stmt, choose_stmt, phase_stmt, win_stmt,
+          end_stmt, assign_or_call> {};
+
+// A whole block of effects, as in `flow:`, a phase or an action's `do:`.
+struct end_of_program : eof {};
+struct program : seq<sp, stmt_list, must<end_of_program>> {};
+
+}  // namespace kata::grammar

@@ -1,0 +1,589 @@
+// Reading a rule file's YAML into declarations. Every key is checked against what its
+// section allows, every value against the type it must have; each problem becomes a
+// positioned diagnostic and reading goes on, so one run reports every error.
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "syntax/rulefile.hpp"
+
+namespace kata {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr size_t max_file_size = 4 << 20;
+constexpr int max_import_depth = 16;
+
+bool read_file(const std::string& path, std::string& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  out = ss.str();
+  return true;
+}
+
+class Loader {
+ public:
+  Loader(Sources& sources, Diagnostics& diags, int file, RuleFile& rf, int depth)
+      : sources_(sources), diags_(diags), file_(file), rf_(rf), depth_(depth) {}
+
+  void load_root(const YAML::Node& root) {
+    if (!root.IsMap()) {
+      error(root, "a rule file is a YAML mapping of sections (game:, players:, zones:, ...)");
+      return;
+    }
+    static const std::vector<std::string> keys = {
+        "kata",     "game",       "doc",    "players",    "import",  "options",
+        "components", "zones",    "variables", "actions", "functions", "procedures",
+        "phases",   "flow",       "invariants", "scoring", "limits"};
+    check_keys(root, keys, "a rule file");
+    if (auto n = root["import"]) imports(n);
+    if (auto n = root["game"]) rf_.game = scalar(n, "the game's name"), rf_.game_pos = pos(n);
+    if (auto n = root["doc"]) rf_.doc = scalar(n, "a description");
+    if (auto n = root["players"]) players(n);
+    for_each_entry(root["options"], "options", [&](auto& k, auto& v) { option(k, v); });
+    for_each_entry(root["components"], "components", [&](auto& k, auto& v) { component(k, v); });
+    for_each_entry(root["zones"], "zones", [&](auto& k, auto& v) { zone(k, v); });
+    for_each_entry(root["variables"], "variables", [&](auto& k, auto& v) { variable(k, v); });
+    for_each_entry(root["actions"], "actions", [&](auto& k, auto& v) { action(k, v); });
+    for_each_entry(root["functions"], "functions",
+                   [&](auto& k, auto& v) { routine(k, v, rf_.functions, true); });
+    for_each_entry(root["procedures"], "procedures",
+                   [&](auto& k, auto& v) { routine(k, v, rf_.procedures, false); });
+    for_each_entry(root["phases"], "phases",
+                   [&](auto& k, auto& v) { routine(k, v, rf_.phases, false); });
+    for_each_entry(root["invariants"], "invariants", [&](auto& k, auto& v) { invariant(k, v); });
+    if (auto n = root["flow"]) {
+      rf_.flow = text(n);
+      if (rf_.flow.present()) parse_program(rf_.flow.text, rf_.flow.where, diags_, rf_.flow_block);
+    }
+    if (auto n = root["scoring"]) scoring(n);
+    if (auto n = root["limits"]) limits(n);
+  }
+
+ private:
+  Pos pos(const YAML::Node& n) const {
+    auto m = n.Mark();
+    if (m.is_null()) return Pos{file_, 1, 1};
+    return Pos{file_, m.line + 1, m.column + 1};
+  }
+  void error(const YAML::Node& n, std::string message, std::vector<Note> notes = {}) {
+    diags_.error(pos(n), std::move(message), std::move(notes));
+  }
+
+  void check_keys(const YAML::Node& map, const std::vector<std::string>& allowed,
+                  const std::string& what) {
+    std::set<std::string> seen;
+    for (auto it = map.begin(); it != map.end(); ++it) {
+      if (!it->first.IsScalar()) {
+        error(it->first, "keys must be plain names");
+        continue;
+      }
+      std::string key = it->first.Scalar();
+      if (!seen.insert(key).second) error(it->first, fmt::format("duplicate key '{}'", key));
+      if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+      std::string near = closest_name(key, allowed);
+      error(it->first, fmt::format("unknown key '{}' in {}{}", key, what,
+                                   near.empty() ? "" : fmt::format("; did you mean '{}'?", near)));
+    }
+  }
+
+  template <typename F>
+  void for_each_entry(const YAML::Node& n, const char* section, F f) {
+    if (!n || n.IsNull()) return;
+    if (!n.IsMap()) {
+      error(n, fmt::format("'{}' must be a mapping of names to declarations", section));
+      return;
+    }
+    std::set<std::string> seen;
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      if (!it->first.IsScalar()) {
+        error(it->first, "names must be plain words");
+        continue;
+      }
+      if (!seen.insert(it->first.Scalar()).second)
+        error(it->first, fmt::format("'{}' is declared twice in '{}'", it->first.Scalar(), section));
+      f(it->first, it->second);
+    }
+  }
+
+  std::string scalar(const YAML::Node& n, const char* what) {
+    if (!n.IsScalar()) {
+      error(n, fmt::format("expected {} (a single value)", what));
+      return {};
+    }
+    return n.Scalar();
+  }
+
+  Text text(const YAML::Node& n) {
+    if (!n.IsScalar()) {
+      error(n, "expected text in the rules language");
+      return {};
+    }
+    auto m = n.Mark();
+    Text t{n.Scalar(), pos(n), Locator(sources_, file_, m.is_null() ? 0 : m.pos, n.Scalar())};
+    if (t.text.find_first_not_of(" \t\r\n") == std::string::npos) t.pos = t.where.at(0);
+    return t;
+  }
+
+  std::optional<int64_t> integer(const YAML::Node& n, const char* what) {
+    std::string s = scalar(n, what);
+    static const std::regex re("-?[0-9]{1,15}");
+    if (!n.IsScalar()) return std::nullopt;
+    if (!std::regex_match(s, re)) {
+      error(n, fmt::format("expected {} (a whole number), found '{}'", what, s));
+      return std::nullopt;
+    }
+    return std::stoll(s);
+  }
+
+  std::optional<bool> boolean(const YAML::Node& n, const char* what) {
+    std::string s = scalar(n, what);
+    if (s == "true" || s == "yes") return true;
+    if (s == "false" || s == "no") return false;
+    if (n.IsScalar()) error(n, fmt::format("expected {} (true or false), found '{}'", what, s));
+    return std::nullopt;
+  }
+
+  Value value(const YAML::Node& n) {
+    Value v;
+    v.pos = pos(n);
+    std::string s = scalar(n, "a number or a word");
+    static const std::regex num("-?[0-9]{1,15}");
+    static const std::regex word("[A-Za-z_][A-Za-z0-9_]*");
+    if (std::regex_match(s, num)) {
+      v.number = std::stoll(s);
+    } else if (s == "true" || s == "false") {
+      v.number = s == "true";
+      v.is_bool = true;
+    } else if (std::regex_match(s, word)) {
+      v.is_symbol = true;
+      v.symbol = s;
+    } else if (n.IsScalar()) {
+      error(n, fmt::format("expected a number or a word, found '{}'", s));
+    }
+    return v;
+  }
+
+  // A list of values: [a, b], or "lo..hi", or one value.
+  std::vector<Value> values(const YAML::Node& n) {
+    std::vector<Value> out;
+    if (n.IsSequence()) {
+      for (const auto& e : n) out.push_back(value(e));
+      return out;
+    }
+    static const std::regex range("(-?[0-9]{1,9})\\s*\\.\\.\\s*(-?[0-9]{1,9})");
+    std::smatch m;
+    std::string s = n.IsScalar() ? n.Scalar() : std::string();
+    if (std::regex_match(s, m, range)) {
+      int64_t lo = std::stoll(m[1]), hi = std::stoll(m[2]);
+      if (hi < lo || hi - lo > 4096) {
+        error(n, "a range must go from low to high and hold at most 4096 values");
+        return out;
+      }
+      for (int64_t i = lo; i <= hi; ++i) out.push_back(Value{false, false, i, {}, pos(n)});
+      return out;
+    }
+    out.push_back(value(n));
+    return out;
+  }
+
+  void imports(const YAML::Node& n) {
+    std::vector<YAML::Node> items;
+    if (n.IsSequence()) {
+      for (const auto& e : n) items.push_back(e);
+    } else {
+      items.push_back(n);
+    }
+    for (const auto& e : items) {
+      std::string name = scalar(e, "a file to import");
+      if (name.empty()) continue;
+      if (depth_ >= max_import_depth) {
+        error(e, "imports nested too deeply (a file importing itself?)");
+        continue;
+      }
+      std::string path = resolve(name);
+      if (path.empty()) {
+        error(e, fmt::format("cannot find '{}' (looked beside this file and in the stdlib)", name));
+        continue;
+      }
+      std::string source;
+      if (!read_file(path, source) || source.size() > max_file_size) {
+        error(e, fmt::format("cannot read '{}'", path));
+        continue;
+      }
+      int file = sources_.add(name, path, source, pos(e));
+      load_yaml(sources_, diags_, file, rf_, depth_ + 1);
+    }
+  }
+
+  std::string resolve(const std::string& name) const {
+    fs::path here = fs::path(sources_.at(file_).path).parent_path();
+    std::vector<fs::path> tries = {here / name};
+    const char* env = std::getenv("KATA_STDLIB");
+    std::string lib = env ? env : KATA_STDLIB_DIR;
+    std::string rest = name.rfind("stdlib/", 0) == 0 ? name.substr(7) : name;
+    tries.push_back(fs::path(lib) / rest);
+    for (const auto& p : tries) {
+      std::error_code ec;
+      if (fs::is_regular_file(p, ec)) return p.string();
+    }
+    return {};
+  }
+
+  void players(const YAML::Node& n) {
+    rf_.players_pos = pos(n);
+    static const std::regex range("([0-9]{1,3})\\s*\\.\\.\\s*([0-9]{1,3})");
+    std::smatch m;
+    std::string s = n.IsScalar() ? n.Scalar() : std::string();
+    if (std::regex_match(s, m, range)) {
+      rf_.min_players = std::stoi(m[1]);
+      rf_.max_players = std::stoi(m[2]);
+    } else if (auto v = integer(n, "the number of players, or a range such as 3..6")) {
+      rf_.min_players = rf_.max_players = static_cast<int>(*v);
+    }
+    if (rf_.min_players < 1 || rf_.max_players < rf_.min_players || rf_.max_players > 16)
+      error(n, "players must be between 1 and 16, the smaller number first");
+  }
+
+  void option(const YAML::Node& key, const YAML::Node& n) {
+    OptionDecl o;
+    o.name = key.Scalar();
+    o.pos = pos(key);
+    if (n.IsMap()) {
+      check_keys(n, {"default", "values", "min", "max", "doc"}, "an option");
+      if (auto d = n["default"]) o.default_value = value(d);
+      else error(key, fmt::format("option '{}' needs a default", o.name));
+      if (auto v = n["values"]) o.choices = values(v);
+      if (auto v = n["min"]) o.min = integer(v, "a minimum");
+      if (auto v = n["max"]) o.max = integer(v, "a maximum");
+      if (auto v = n["doc"]) o.doc = scalar(v, "a description");
+    } else {
+      o.default_value = value(n);
+    }
+    replace(rf_.options, std::move(o));
+  }
+
+  void component(const YAML::Node& key, const YAML::Node& n) {
+    ComponentDecl c;
+    c.kind = key.Scalar();
+    c.pos = pos(key);
+    if (!n.IsMap()) {
+      error(n, "a component kind is a mapping with 'each:' or 'list:'");
+      return;
+    }
+    check_keys(n, {"each", "list", "per_player", "name", "in", "doc"}, "a component kind");
+    if (auto v = n["in"]) c.start_zone = scalar(v, "a zone"), c.start_pos = pos(v);
+    if (auto v = n["per_player"]) c.per_player = boolean(v, "per_player").value_or(false);
+    if (auto v = n["name"]) c.name_template = scalar(v, "a name template"), c.name_pos = pos(v);
+    if (auto v = n["doc"]) c.doc = scalar(v, "a description");
+    if (auto each = n["each"]) {
+      component_product(each, c);
+    } else if (auto list = n["list"]) {
+      component_list(list, c);
+    } else {
+      error(key, fmt::format("component kind '{}' needs 'each:' or 'list:'", c.kind));
+    }
+    if (c.rows.size() > 1024) error(key, "at most 1024 components of one kind");
+    replace(rf_.components, std::move(c), &ComponentDecl::kind);
+  }
+
+  // `each: {clan: [a, b], rank: 1..4}`: one component per combination.
+  void component_product(const YAML::Node& each, ComponentDecl& c) {
+    if (!each.IsMap()) {
+      error(each, "'each' maps property names to their values");
+      return;
+    }
+    std::vector<std::vector<Value>> columns;
+    for (auto it = each.begin(); it != each.end(); ++it) {
+      c.properties.push_back(it->first.Scalar());
+      columns.push_back(values(it->second));
+    }
+    size_t total = 1;
+    for (const auto& col : columns) total *= std::max<size_t>(col.size(), 1);
+    if (total > 1024) {
+      error(each, "at most 1024 components of one kind");
+      return;
+    }
+    for (size_t i = 0; i < total; ++i) {
+      std::vector<Value> row;
+      size_t rest = i;
+      for (size_t k = columns.size(); k-- > 0;) {
+        size_t size = std::max<size_t>(columns[k].size(), 1);
+        row.insert(row.begin(), columns[k].empty() ? Value{} : columns[k][rest % size]);
+        rest /= size;
+      }
+      c.rows.push_back(std::move(row));
+    }
+  }
+
+  // `list: [{name: Lord, strength: 2, count: 1}, ...]`: rows given one by one.
+  void component_list(const YAML::Node& list, ComponentDecl& c) {
+    if (!list.IsSequence()) {
+      error(list, "'list' is a sequence of components");
+      return;
+    }
+    for (const auto& e : list) {
+      if (!e.IsMap()) {
+        error(e, "each entry of 'list' maps property names to values");
+        continue;
+      }
+      for (auto it = e.begin(); it != e.end(); ++it) {
+        std::string k = it->first.Scalar();
+        if (k != "count" && std::find(c.properties.begin(), c.properties.end(), k) == c.properties.end())
+          c.properties.push_back(k);
+      }
+    }
+    for (const auto& e : list) {
+      if (!e.IsMap()) continue;
+      int64_t count = 1;
+      if (auto v = e["count"]) count = integer(v, "a count").value_or(1);
+      if (count < 0 || count > 1024) {
+        error(e["count"], "a count must be between 0 and 1024");
+        continue;
+      }
+      std::vector<Value> row;
+      for (const auto& p : c.properties) row.push_back(e[p] ? value(e[p]) : Value{});
+      for (int64_t i = 0; i < count && c.rows.size() <= 1024; ++i) c.rows.push_back(row);
+    }
+  }
+
+  void zone(const YAML::Node& key, const YAML::Node& n) {
+    ZoneDecl z;
+    z.name = key.Scalar();
+    z.pos = pos(key);
+    if (n.IsMap()) {
+      check_keys(n, {"per_player", "order", "visibility", "doc"}, "a zone");
+      if (auto v = n["per_player"]) z.per_player = boolean(v, "per_player").value_or(false);
+      if (auto v = n["order"]) {
+        std::string s = scalar(v, "an order");
+        if (s == "stack") z.order = ZoneOrder::stack;
+        else if (s == "row") z.order = ZoneOrder::row;
+        else if (s == "set") z.order = ZoneOrder::set;
+        else error(v, fmt::format("unknown order '{}'; expected stack, row or set", s));
+      }
+      if (auto v = n["visibility"]) {
+        std::string s = scalar(v, "a visibility");
+        if (s == "everyone") z.visibility = Visibility::everyone;
+        else if (s == "owner") z.visibility = Visibility::owner;
+        else if (s == "nobody") z.visibility = Visibility::nobody;
+        else if (s == "top") z.visibility = Visibility::top;
+        else error(v, fmt::format("unknown visibility '{}'; expected everyone, owner, nobody or top", s));
+      }
+      if (auto v = n["doc"]) z.doc = scalar(v, "a description");
+    } else if (!n.IsNull()) {
+      error(n, "a zone is a mapping (per_player:, order:, visibility:, doc:)");
+    }
+    replace(rf_.zones, std::move(z));
+  }
+
+  void variable(const YAML::Node& key, const YAML::Node& n) {
+    VarDecl v;
+    v.name = key.Scalar();
+    v.pos = pos(key);
+    if (n.IsMap()) {
+      check_keys(n, {"per_player", "type", "initial", "doc"}, "a variable");
+      if (auto x = n["per_player"]) v.per_player = boolean(x, "per_player").value_or(false);
+      if (auto x = n["type"]) {
+        std::string s = scalar(x, "a type");
+        if (s == "int") v.type = VarType::integer;
+        else if (s == "bool") v.type = VarType::boolean;
+        else if (s == "player") v.type = VarType::player;
+        else error(x, fmt::format("unknown type '{}'; expected int, bool or player", s));
+      }
+      if (auto x = n["initial"]) v.initial = text(x);
+      if (auto x = n["doc"]) v.doc = scalar(x, "a description");
+    } else {
+      v.initial = text(n);
+    }
+    replace(rf_.variables, std::move(v));
+  }
+
+  void action(const YAML::Node& key, const YAML::Node& n) {
+    ActionDecl a;
+    a.name = key.Scalar();
+    a.pos = pos(key);
+    if (!n.IsMap()) {
+      a.effect = text(n);
+    } else {
+      check_keys(n, {"params", "when", "do", "doc"}, "an action");
+      if (auto x = n["doc"]) a.doc = scalar(x, "a description");
+      if (auto x = n["params"]) {
+        if (!x.IsMap()) error(x, "'params' maps each parameter to the list it is chosen from");
+        else
+          for (auto it = x.begin(); it != x.end(); ++it)
+            a.params.push_back({it->first.Scalar(), pos(it->first), text(it->second), nullptr});
+      }
+      if (auto x = n["when"]) {
+        if (x.IsSequence()) {
+          for (const auto& e : x) a.when.push_back(text(e));
+        } else {
+          a.when.push_back(text(x));
+        }
+      }
+      if (auto x = n["do"]) a.effect = text(x);
+    }
+    for (auto& p : a.params)
+      if (p.domain.present()) p.domain_expr = parse_expression(p.domain.text, p.domain.where, diags_);
+    for (auto& w : a.when)
+      if (w.present()) a.when_exprs.push_back(parse_expression(w.text, w.where, diags_));
+    if (a.effect.present()) parse_program(a.effect.text, a.effect.where, diags_, a.body);
+    replace(rf_.actions, std::move(a));
+  }
+
+  // `name: body`, `name(a, b): body`, or `name: {params: [a, b], do: body, doc: ...}`.
+  void routine(const YAML::Node& key, const YAML::Node& n, std::vector<RoutineDecl>& into,
+               bool is_function) {
+    RoutineDecl r;
+    r.pos = pos(key);
+    static const std::regex sig("\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*(?:\\(([^)]*)\\))?\\s*");
+    std::smatch m;
+    std::string k = key.Scalar();
+    if (!std::regex_match(k, m, sig)) {
+      error(key, fmt::format("'{}' is not a name, or a name with parameters like total(p)", k));
+      return;
+    }
+    r.name = m[1];
+    std::string params = m[2];
+    static const std::regex word("[A-Za-z_][A-Za-z0-9_]*");
+    for (auto it = std::sregex_iterator(params.begin(), params.end(), word);
+         it != std::sregex_iterator(); ++it)
+      r.params.push_back(it->str());
+    if (n.IsMap()) {
+      check_keys(n, {"params", "do", "value", "doc"}, is_function ? "a function" : "a procedure");
+      if (auto x = n["params"]; x && x.IsSequence())
+        for (const auto& e : x) r.params.push_back(scalar(e, "a parameter name"));
+      if (auto x = n[is_function ? "value" : "do"]) r.body = text(x);
+      else error(key, fmt::format("'{}' needs '{}:'", r.name, is_function ? "value" : "do"));
+      if (auto x = n["doc"]) r.doc = scalar(x, "a description");
+    } else {
+      r.body = text(n);
+    }
+    if (r.body.present()) {
+      if (is_function) r.expr = parse_expression(r.body.text, r.body.where, diags_);
+      else parse_program(r.body.text, r.body.where, diags_, r.block);
+    }
+    replace(into, std::move(r));
+  }
+
+  void invariant(const YAML::Node& key, const YAML::Node& n) {
+    InvariantDecl inv{key.Scalar(), pos(key), text(n), nullptr};
+    if (inv.text.present()) inv.expr = parse_expression(inv.text.text, inv.text.where, diags_);
+    replace(rf_.invariants, std::move(inv));
+  }
+
+  void scoring(const YAML::Node& n) {
+    if (!n.IsMap()) {
+      error(n, "'scoring' is a mapping (score:, tiebreak:, winners:)");
+      return;
+    }
+    check_keys(n, {"score", "tiebreak", "winners"}, "scoring");
+    ScoringDecl& s = rf_.scoring;
+    s.pos = pos(n);
+    if (auto x = n["score"]) {
+      s.score = text(x);
+      if (s.score.present()) s.score_expr = parse_expression(s.score.text, s.score.where, diags_);
+    }
+    if (auto x = n["tiebreak"]) {
+      std::vector<YAML::Node> items;
+      if (x.IsSequence()) for (const auto& e : x) items.push_back(e);
+      else items.push_back(x);
+      s.tiebreak.clear();
+      s.tiebreak_exprs.clear();
+      for (const auto& e : items) {
+        s.tiebreak.push_back(text(e));
+        if (s.tiebreak.back().present())
+          s.tiebreak_exprs.push_back(parse_expression(s.tiebreak.back().text, s.tiebreak.back().where, diags_));
+      }
+    }
+    if (auto x = n["winners"]) {
+      std::string w = scalar(x, "highest or lowest");
+      if (w == "lowest") s.lowest_wins = true;
+      else if (w != "highest") error(x, fmt::format("unknown winners rule '{}'; expected highest or lowest", w));
+    }
+  }
+
+  void limits(const YAML::Node& n) {
+    if (!n.IsMap()) {
+      error(n, "'limits' is a mapping (decisions:, steps:)");
+      return;
+    }
+    check_keys(n, {"decisions", "steps"}, "limits");
+    if (auto x = n["decisions"]) rf_.max_decisions = integer(x, "a number of decisions").value_or(10000);
+    if (auto x = n["steps"]) rf_.max_steps = integer(x, "a number of steps").value_or(1000000);
+    if (rf_.max_decisions < 1 || rf_.max_decisions > 100000000) error(n, "decisions must be 1 to 100000000");
+    if (rf_.max_steps < 1 || rf_.max_steps > 100000000) error(n, "steps must be 1 to 100000000");
+  }
+
+  // A later declaration with the same name replaces an earlier one: this is how a file
+  // overrides what it imported.
+  template <typename T, typename Field = std::string T::*>
+  static void replace(std::vector<T>& into, T item, Field field = &T::name) {
+    for (auto& e : into)
+      if (e.*field == item.*field) {
+        e = std::move(item);
+        return;
+      }
+    into.push_back(std::move(item));
+  }
+
+ public:
+  static void load_yaml(Sources& sources, Diagnostics& diags, int file, RuleFile& rf, int depth) {
+    YAML::Node root;
+    try {
+      root = YAML::Load(sources.at(file).text);
+    } catch (const YAML::Exception& e) {
+      Pos p{file, e.mark.is_null() ? 1 : e.mark.line + 1, e.mark.is_null() ? 1 : e.mark.column + 1};
+      diags.error(p, fmt::format("malformed YAML: {}", e.msg));
+      return;
+    }
+    Loader(sources, diags, file, rf, depth).load_root(root);
+  }
+
+ private:
+  Sources& sources_;
+  Diagnostics& diags_;
+  int file_;
+  RuleFile& rf_;
+  int depth_;
+};
+
+std::unique_ptr<RuleFile> load(int file, Sources& sources, Diagnostics& diags) {
+  auto rf = std::make_unique<RuleFile>();
+  rf->file = file;
+  Loader::load_yaml(sources, diags, file, *rf, 0);
+  if (rf->game.empty() && !diags.has_errors())
+    diags.error(Pos{file, 1, 1}, "a rule file needs 'game:', the game's name");
+  return rf;
+}
+
+}  // namespace
+
+std::unique_ptr<RuleFile> load_rule_file(const std::string& path, Sources& sources,
+                                         Diagnostics& diags) {
+  std::string text;
+  if (!read_file(path, text)) {
+    diags.error(Pos{}, fmt::format("cannot read '{}'", path));
+    return nullptr;
+  }
+  if (text.size() > max_file_size) {
+    diags.error(Pos{}, fmt::format("'{}' is larger than 4 MiB", path));
+    return nullptr;
+  }
+  return load(sources.add(path, path, std::move(text)), sources, diags);
+}
+
+std::unique_ptr<RuleFile> load_rule_text(const std::string& name, const std::string& text,
+                                         Sources& sources, Diagnostics& diags) {
+  return load(sources.add(name, name, text), sources, diags);
+}
+
+}  // namespace kata

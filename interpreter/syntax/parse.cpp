@@ -1,0 +1,380 @@
+// From text to AST: PEGTL builds a parse tree of the rules that carry meaning (selector
+// below), then small functions turn each kind of tree node into an Expr or a Stmt.
+#include "syntax/parse.hpp"
+
+#include <fmt/format.h>
+
+#include <cctype>
+
+#include <tao/pegtl/contrib/limit_depth.hpp>
+#include <tao/pegtl/contrib/parse_tree.hpp>
+
+#include "syntax/errors.hpp"
+#include "syntax/grammar.hpp"
+
+namespace kata {
+
+namespace pegtl = tao::pegtl;
+namespace g = grammar;
+namespace pt = pegtl::parse_tree;
+
+Locator::Locator(const Sources& sources, int file, size_t start, const std::string& value)
+    : source_(&sources.at(file)), file_(file) {
+  const std::string& src = source_->text;
+  size_t j = std::min(start, src.size());
+  if (j < src.size() && (src[j] == '|' || src[j] == '>')) {  // block scalar: skip its header
+    while (j < src.size() && src[j] != '\n') ++j;
+    if (j < src.size()) ++j;
+  } else if (j < src.size() && (src[j] == '"' || src[j] == '\'')) {
+    ++j;
+  }
+  offsets_.reserve(value.size() + 1);
+  for (char c : value) {
+    size_t k = j;
+    // Skip what the YAML layer dropped: indentation, quotes, escapes, folded line breaks.
+    while (k < src.size() && k - j < 256 && src[k] != c && !(c == ' ' && src[k] == '\n')) ++k;
+    if (k < src.size() && k - j < 256) j = k;
+    offsets_.push_back(j);
+    if (j < src.size()) ++j;
+  }
+  offsets_.push_back(j);
+}
+
+Locator Locator::plain(int file) {
+  Locator l;
+  l.file_ = file;
+  return l;
+}
+
+Pos Locator::at(size_t offset) const {
+  if (!source_) return Pos{file_, 1, static_cast<int>(offset) + 1};
+  size_t o = offsets_.empty() ? 0 : offsets_[std::min(offset, offsets_.size() - 1)];
+  return source_->pos_at(file_, o);
+}
+
+namespace {
+
+template <typename Rule>
+using selector = pt::selector<
+    Rule,
+    pt::store_content::on<g::int_lit, g::true_lit, g::false_lit, g::none_lit, g::name_ref, g::callee,
+                          g::call, g::aggregate, g::agg_op, g::agg_var, g::where_part,
+                          g::value_part, g::member_name, g::from_op, g::neg, g::not_form,
+                          g::mul_op, g::add_op, g::cmp_op, g::if_expr, g::let_stmt, g::let_name,
+                          g::assign_or_call, g::assign_op, g::if_stmt, g::if_block, g::else_block,
+                          g::loop_body, g::block, g::for_stmt, g::loop_var, g::loop_where,
+                          g::repeat_until, g::repeat_times, g::while_stmt, g::move_stmt,
+                          g::move_all, g::face_up, g::face_down, g::at_bottom, g::shuffle_stmt,
+                          g::flip_stmt, g::reveal_stmt, g::look_stmt, g::eliminate_stmt,
+                          g::choose_stmt, g::action_name, g::phase_stmt, g::phase_name,
+                          g::win_stmt, g::end_stmt>,
+    pt::fold_one::on<g::product, g::sum, g::range, g::comparison, g::conjunction, g::disjunction,
+                     g::postfix, g::from_expr, g::from_start>>;
+
+using Node = pt::node;
+
+// Every rule counts towards a nesting limit, so chains of prefix operators ("not not
+// not ...") cannot exhaust the stack either.
+template <typename Rule>
+struct depth_limit : pegtl::limit_depth<3000> {};
+
+// Rejects nesting deeper than max_nesting before PEGTL recurses into it.
+bool nesting_ok(const std::string& text, const Locator& where, Diagnostics& diags) {
+  int depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '#') {
+      while (i < text.size() && text[i] != '\n') ++i;
+    } else if (c == '(' || c == '{') {
+      if (++depth > max_nesting) {
+        diags.error(where.at(i), fmt::format("nesting deeper than {} levels", max_nesting));
+        return false;
+      }
+    } else if (c == ')' || c == '}') {
+      --depth;
+    }
+  }
+  if (text.size() > max_text_length) {
+    diags.error(where.at(0), "text longer than 1 MiB");
+    return false;
+  }
+  return true;
+}
+
+class Builder {
+ public:
+  explicit Builder(const Locator& where) : where_(where) {}
+
+  Pos pos(const Node& n) const { return where_.at(n.begin().byte); }
+  // The node's first token: its text up to blank space or a comment.
+  static std::string word(const Node& n) {
+    std::string_view s = n.string_view();
+    size_t end = 0;
+    while (end < s.size() && !std::isspace(static_cast<unsigned char>(s[end])) && s[end] != '#')
+      ++end;
+    return std::string(s.substr(0, end));
+  }
+
+  ExprPtr make(ExprKind kind, const Node& n) {
+    auto e = std::make_unique<Expr>();
+    e->kind = kind;
+    e->pos = pos(n);
+    return e;
+  }
+
+  ExprPtr expr(const Node& n) {
+    if (n.is_type<g::int_lit>()) {
+      auto e = make(ExprKind::integer, n);
+      std::string digits = word(n);
+      if (digits.size() > 15) throw pegtl::parse_error("integer too large", n.begin());
+      e->value = std::stoll(digits);
+      return e;
+    }
+    if (n.is_type<g::true_lit>() || n.is_type<g::false_lit>()) {
+      auto e = make(ExprKind::boolean, n);
+      e->value = n.is_type<g::true_lit>();
+      return e;
+    }
+    if (n.is_type<g::none_lit>()) return make(ExprKind::none, n);
+    if (n.is_type<g::name_ref>()) {
+      auto e = make(ExprKind::name, n);
+      e->name = word(n);
+      return e;
+    }
+    if (n.is_type<g::call>()) return call(n);
+    if (n.is_type<g::aggregate>()) return aggregate(n);
+    if (n.is_type<g::if_expr>()) {
+      auto e = make(ExprKind::conditional, n);
+      for (const auto& c : n.children) e->args.push_back(expr(*c));
+      return e;
+    }
+    if (n.is_type<g::neg>() || n.is_type<g::not_form>()) {
+      auto e = make(ExprKind::unary, n);
+      e->op = n.is_type<g::neg>() ? "-" : "not";
+      e->args.push_back(expr(*n.children.at(0)));
+      return e;
+    }
+    if (n.is_type<g::postfix>() || n.is_type<g::from_start>()) return members(n);
+    if (n.is_type<g::from_expr>()) {
+      auto e = make(ExprKind::from, *n.children.at(1));
+      e->args.push_back(expr(*n.children.at(0)));
+      e->args.push_back(expr(*n.children.at(1)->children.at(0)));
+      return e;
+    }
+    if (n.is_type<g::range>()) {
+      auto e = make(ExprKind::range, n);
+      e->args.push_back(expr(*n.children.at(0)));
+      e->args.push_back(expr(*n.children.at(1)));
+      return e;
+    }
+    if (n.is_type<g::product>() || n.is_type<g::sum>() || n.is_type<g::comparison>())
+      return chain(n, "");
+    if (n.is_type<g::conjunction>()) return chain(n, "and");
+    if (n.is_type<g::disjunction>()) return chain(n, "or");
+    throw pegtl::parse_error("unexpected syntax in expression", n.begin());
+  }
+
+  // a OP b OP c, left-associative; `op` names the operator when the tree has no node for it.
+  ExprPtr chain(const Node& n, const char* op) {
+    ExprPtr left = expr(*n.children.at(0));
+    for (size_t i = 1; i < n.children.size(); ++i) {
+      std::string o = op;
+      const Node* at = n.children[i].get();
+      if (o.empty()) {
+        o = word(*at);
+        at = n.children.at(++i).get();
+      }
+      auto e = make(ExprKind::binary, *at);
+      e->pos = left->pos;
+      e->op = o;
+      e->args.push_back(std::move(left));
+      e->args.push_back(expr(*at));
+      left = std::move(e);
+    }
+    return left;
+  }
+
+  ExprPtr members(const Node& n) {
+    ExprPtr e = expr(*n.children.at(0));
+    for (size_t i = 1; i < n.children.size(); ++i) {
+      auto m = make(ExprKind::member, *n.children[i]);
+      m->name = word(*n.children[i]);
+      m->args.push_back(std::move(e));
+      e = std::move(m);
+    }
+    return e;
+  }
+
+  ExprPtr call(const Node& n) {
+    auto e = make(ExprKind::call, n);
+    e->name = word(*n.children.at(0));
+    for (size_t i = 1; i < n.children.size(); ++i) e->args.push_back(expr(*n.children[i]));
+    return e;
+  }
+
+  ExprPtr aggregate(const Node& n) {
+    auto e = make(ExprKind::aggregate, n);
+    e->op = word(*n.children.at(0));
+    e->args.resize(3);
+    size_t i = 1;
+    if (n.children.at(i)->is_type<g::value_part>()) e->args[2] = expr(*n.children[i++]->children.at(0));
+    e->name = word(*n.children.at(i++));
+    e->args[0] = expr(*n.children.at(i++));
+    if (i < n.children.size()) e->args[1] = expr(*n.children[i]->children.at(0));
+    return e;
+  }
+
+  // ---- statements ----
+  StmtPtr make_stmt(StmtKind kind, const Node& n) {
+    auto s = std::make_unique<Stmt>();
+    s->kind = kind;
+    s->pos = pos(n);
+    return s;
+  }
+
+  void block(const Node& n, Block& out) {
+    for (const auto& c : n.children) out.push_back(stmt(*c));
+  }
+
+  StmtPtr stmt(const Node& n) {
+    const auto& ch = n.children;
+    if (n.is_type<g::let_stmt>()) {
+      auto s = make_stmt(StmtKind::let, n);
+      s->name = word(*ch.at(0));
+      s->exprs.push_back(expr(*ch.at(1)));
+      return s;
+    }
+    if (n.is_type<g::assign_or_call>()) {
+      if (ch.size() == 1) {
+        auto s = make_stmt(StmtKind::call, n);
+        s->exprs.push_back(expr(*ch[0]));
+        return s;
+      }
+      auto s = make_stmt(StmtKind::assign, n);
+      s->name = word(*ch.at(1));
+      s->exprs.push_back(expr(*ch[0]));
+      s->exprs.push_back(expr(*ch.at(2)));
+      return s;
+    }
+    if (n.is_type<g::if_stmt>()) {
+      auto s = make_stmt(StmtKind::if_, n);
+      s->exprs.push_back(expr(*ch.at(0)));
+      block(*ch.at(1), s->body);
+      if (ch.size() > 2) {
+        const Node& alt = *ch[2];
+        if (alt.is_type<g::if_stmt>()) s->orelse.push_back(stmt(alt));
+        else block(alt, s->orelse);
+      }
+      return s;
+    }
+    if (n.is_type<g::for_stmt>()) {
+      auto s = make_stmt(StmtKind::for_, n);
+      s->name = word(*ch.at(0));
+      s->exprs.push_back(expr(*ch.at(1)));
+      size_t i = 2;
+      if (ch.at(i)->is_type<g::loop_where>()) s->exprs.push_back(expr(*ch[i++]->children.at(0)));
+      block(*ch.at(i), s->body);
+      return s;
+    }
+    if (n.is_type<g::repeat_until>() || n.is_type<g::repeat_times>() ||
+        n.is_type<g::while_stmt>()) {
+      auto kind = n.is_type<g::repeat_until>()   ? StmtKind::repeat_until
+                  : n.is_type<g::repeat_times>() ? StmtKind::repeat_times
+                                                 : StmtKind::while_;
+      auto s = make_stmt(kind, n);
+      s->exprs.push_back(expr(*ch.at(0)));
+      block(*ch.at(1), s->body);
+      return s;
+    }
+    if (n.is_type<g::move_stmt>()) {
+      size_t i = 0;
+      bool all = ch.at(0)->is_type<g::move_all>();
+      auto s = make_stmt(all ? StmtKind::move_all : StmtKind::move, n);
+      if (all) ++i;
+      s->exprs.push_back(expr(*ch.at(i++)));
+      s->exprs.push_back(expr(*ch.at(i++)));
+      for (; i < ch.size(); ++i) {
+        if (ch[i]->is_type<g::face_up>()) s->face = Face::up;
+        if (ch[i]->is_type<g::face_down>()) s->face = Face::down;
+        if (ch[i]->is_type<g::at_bottom>()) s->bottom = true;
+      }
+      return s;
+    }
+    if (n.is_type<g::flip_stmt>()) {
+      auto s = make_stmt(StmtKind::flip, n);
+      s->exprs.push_back(expr(*ch.at(0)));
+      if (ch.size() > 1) s->face = ch[1]->is_type<g::face_up>() ? Face::up : Face::down;
+      return s;
+    }
+    if (n.is_type<g::shuffle_stmt>() || n.is_type<g::reveal_stmt>() ||
+        n.is_type<g::eliminate_stmt>() || n.is_type<g::win_stmt>() || n.is_type<g::look_stmt>()) {
+      auto kind = n.is_type<g::shuffle_stmt>()  ? StmtKind::shuffle
+                  : n.is_type<g::reveal_stmt>() ? StmtKind::reveal
+                  : n.is_type<g::win_stmt>()    ? StmtKind::win
+                  : n.is_type<g::look_stmt>()   ? StmtKind::look
+                                                : StmtKind::eliminate;
+      auto s = make_stmt(kind, n);
+      for (const auto& c : ch) s->exprs.push_back(expr(*c));
+      return s;
+    }
+    if (n.is_type<g::choose_stmt>()) {
+      auto s = make_stmt(StmtKind::choose, n);
+      s->exprs.push_back(expr(*ch.at(0)));
+      for (size_t i = 1; i < ch.size(); ++i) {
+        s->names.push_back(word(*ch[i]));
+        s->name_pos.push_back(pos(*ch[i]));
+      }
+      return s;
+    }
+    if (n.is_type<g::phase_stmt>()) {
+      auto s = make_stmt(StmtKind::phase, n);
+      s->name = word(*ch.at(0));
+      s->name_pos.push_back(pos(*ch.at(0)));
+      return s;
+    }
+    if (n.is_type<g::end_stmt>()) return make_stmt(StmtKind::end_game, n);
+    throw pegtl::parse_error("unexpected syntax in statement", n.begin());
+  }
+
+ private:
+  const Locator& where_;
+};
+
+template <typename Rule, typename Build>
+bool run(const std::string& text, const Locator& where, Diagnostics& diags, Build build) {
+  if (!nesting_ok(text, where, diags)) return false;
+  pegtl::memory_input in(text, "text");
+  try {
+    auto root = pt::parse<Rule, selector, depth_limit, g::control>(in);
+    if (!root) {
+      diags.error(where.at(0), "could not parse this text");
+      return false;
+    }
+    Builder b(where);
+    build(b, *root);
+    return true;
+  } catch (const pegtl::parse_error& e) {
+    size_t at = e.positions().empty() ? 0 : e.positions().front().byte;
+    std::string message(e.message());
+    if (message.find("nesting depth") != std::string::npos) message = "text nested too deeply";
+    diags.error(where.at(at), message);
+    return false;
+  }
+}
+
+}  // namespace
+
+ExprPtr parse_expression(const std::string& text, const Locator& where, Diagnostics& diags) {
+  ExprPtr out;
+  run<g::expression_text>(text, where, diags, [&](Builder& b, const Node& root) {
+    out = b.expr(*root.children.at(0));
+  });
+  return out;
+}
+
+bool parse_program(const std::string& text, const Locator& where, Diagnostics& diags, Block& out) {
+  return run<g::program>(text, where, diags,
+                         [&](Builder& b, const Node& root) { b.block(root, out); });
+}
+
+}  // namespace kata

@@ -1,0 +1,41 @@
+// Parsing the text language: expression and statement strings taken from the YAML layer,
+// with a Locator that maps each character back to its line and column in the rule file,
+// so an error in the middle of an expression points at that column of that line.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "syntax/ast.hpp"
+#include "syntax/diagnostics.hpp"
+
+namespace kata {
+
+// Maps offsets in a text value to positions in its source file.
+class Locator {
+ public:
+  Locator() = default;
+  // For a value that stands in `file` as written from `start` on (a YAML scalar: plain,
+  // quoted or block), aligns the value's characters with the file's.
+  Locator(const Sources& sources, int file, size_t start, const std::string& value);
+  // For text with no file behind it (typed at a prompt): offsets are columns of line 1.
+  static Locator plain(int file = -1);
+
+  Pos at(size_t offset) const;
+
+ private:
+  const SourceFile* source_ = nullptr;
+  int file_ = -1;
+  std::vector<size_t> offsets_;
+};
+
+// Longest text and deepest nesting the parser accepts, so untrusted input cannot exhaust
+// the stack or memory.
+inline constexpr size_t max_text_length = 1 << 20;
+inline constexpr int max_nesting = 64;
+
+ExprPtr parse_expression(const std::string& text, const Locator& where, Diagnostics& diags);
+// Returns false (with diagnostics) when the text is not a valid program.
+bool parse_program(const std::string& text, const Locator& where, Diagnostics& diags, Block& out);
+
+}  // namespace kata

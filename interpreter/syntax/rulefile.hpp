@@ -1,0 +1,159 @@
+// The declarations of a rule file, as read from its YAML: names, positions and the text
+// of every expression and effect, parsed into AST. This layer knows YAML and the shape of
+// a rule file; what names mean is the checker's business.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "syntax/ast.hpp"
+#include "syntax/diagnostics.hpp"
+#include "syntax/parse.hpp"
+
+namespace kata {
+
+// A value written in YAML that the text language reads: its raw text and where it stands.
+struct Text {
+  std::string text;
+  Pos pos;
+  Locator where;
+  bool present() const { return pos.valid(); }
+};
+
+// A property value of a component or an option: a number or a symbol (a bare word).
+struct Value {
+  bool is_symbol = false;
+  bool is_bool = false;
+  int64_t number = 0;
+  std::string symbol;
+  Pos pos;
+};
+
+struct OptionDecl {
+  std::string name;
+  Pos pos;
+  Value default_value;
+  std::vector<Value> choices;  // if not empty: the allowed values
+  std::optional<int64_t> min, max;
+  std::string doc;
+};
+
+struct ComponentDecl {
+  std::string kind;
+  Pos pos;
+  bool per_player = false;  // one set of these components for each player (property `owner`)
+  std::string name_template;  // "{clan} {rank}"; default: the kind and a number
+  Pos name_pos;
+  std::vector<std::string> properties;
+  // One row a component: its property values, in `properties` order.
+  std::vector<std::vector<Value>> rows;
+  std::string start_zone;  // `in:` the zone they start in (the owner's, if per player)
+  Pos start_pos;
+  std::string doc;
+};
+
+enum class ZoneOrder : uint8_t { stack, row, set };
+enum class Visibility : uint8_t { everyone, owner, nobody, top };
+
+struct ZoneDecl {
+  std::string name;
+  Pos pos;
+  bool per_player = false;
+  ZoneOrder order = ZoneOrder::stack;
+  Visibility visibility = Visibility::nobody;
+  std::string doc;
+};
+
+enum class VarType : uint8_t { integer, boolean, player };
+
+struct VarDecl {
+  std::string name;
+  Pos pos;
+  bool per_player = false;
+  VarType type = VarType::integer;
+  Text initial;  // an expression; options may appear in it
+  ExprPtr initial_expr;  // parsed and checked by the checker
+  std::string doc;
+};
+
+struct ParamDecl {
+  std::string name;
+  Pos pos;
+  Text domain;
+  ExprPtr domain_expr;
+};
+
+struct ActionDecl {
+  std::string name;
+  Pos pos;
+  std::string doc;
+  std::vector<ParamDecl> params;
+  std::vector<Text> when;
+  std::vector<ExprPtr> when_exprs;
+  Text effect;
+  Block body;
+};
+
+// A named function (a pure expression with parameters) or procedure (a block of effects).
+struct RoutineDecl {
+  std::string name;
+  Pos pos;
+  std::vector<std::string> params;
+  Text body;
+  ExprPtr expr;  // functions
+  Block block;   // procedures and phases
+  std::string doc;
+};
+
+struct InvariantDecl {
+  std::string name;
+  Pos pos;
+  Text text;
+  ExprPtr expr;
+};
+
+struct ScoringDecl {
+  Pos pos;
+  Text score;  // per player, with `p` bound
+  ExprPtr score_expr;
+  std::vector<Text> tiebreak;  // per player; compared in order when scores tie
+  std::vector<ExprPtr> tiebreak_exprs;
+  bool lowest_wins = false;
+};
+
+struct RuleFile {
+  int file = -1;
+  std::string game;
+  Pos game_pos;
+  std::string doc;
+  int min_players = 2, max_players = 2;
+  Pos players_pos;
+  std::vector<OptionDecl> options;
+  std::vector<ComponentDecl> components;
+  std::vector<ZoneDecl> zones;
+  std::vector<VarDecl> variables;
+  std::vector<ActionDecl> actions;
+  std::vector<RoutineDecl> functions;
+  std::vector<RoutineDecl> procedures;
+  std::vector<RoutineDecl> phases;
+  std::vector<InvariantDecl> invariants;
+  ScoringDecl scoring;
+  Text flow;
+  Block flow_block;
+  int64_t max_decisions = 10000;  // a game that has not ended by then stops with an error
+  int64_t max_steps = 1000000;    // effect steps between two decisions
+};
+
+// Reads a rule file and the files it imports; every problem goes to `diags`. Returns the
+// declarations even when there were errors, so the checker can report more.
+std::unique_ptr<RuleFile> load_rule_file(const std::string& path, Sources& sources,
+                                         Diagnostics& diags);
+
+// Reads YAML text (for scenario files and tests). `name` is used in messages.
+std::unique_ptr<RuleFile> load_rule_text(const std::string& name, const std::string& text,
+                                         Sources& sources, Diagnostics& diags);
+
+}  // namespace kata

@@ -1,0 +1,43 @@
+// Source files and positions. Every AST node, diagnostic and runtime error carries a Pos
+// into one of the files held by a Sources table; nothing else in kata owns source text.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kata {
+
+// A position in a source file: 1-based line and column; file indexes Sources.
+struct Pos {
+  int file = -1;
+  int line = 0;
+  int col = 0;
+  bool valid() const { return file >= 0; }
+};
+
+struct SourceFile {
+  std::string name;  // as the user named it (for messages)
+  std::string path;  // resolved path on disk
+  std::string text;
+  Pos imported_from;  // where an `import:` brought this file in, if it did
+  std::vector<size_t> line_starts;
+
+  std::string_view line(int n) const;  // 1-based, without the newline
+  Pos pos_at(int file_index, size_t offset) const;
+};
+
+// Owns every source file read during one load; shared by the compiled game so runtime
+// errors can quote the rule file.
+class Sources {
+ public:
+  int add(std::string name, std::string path, std::string text, Pos imported_from = {});
+  const SourceFile& at(int index) const { return files_.at(index); }
+  int size() const { return static_cast<int>(files_.size()); }
+
+ private:
+  std::vector<SourceFile> files_;
+};
+
+}  // namespace kata

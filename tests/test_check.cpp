@@ -1,0 +1,133 @@
+// The checker: every error in a file is reported at once, each with its exact text and
+// position, and with a hint where one helps. Warnings for what is declared but unused.
+#include <catch2/catch.hpp>
+
+#include "support.hpp"
+
+using namespace kata;
+using kata::test::load_text;
+
+namespace {
+
+// A small valid game the tests below break in one place each.
+const std::string base = R"(game: Tiny
+players: 2..3
+components:
+  card:
+    each: {value: 1..6}
+    in: deck
+zones:
+  deck: {visibility: nobody}
+  hand: {per_player: true, visibility: owner}
+variables:
+  score: {per_player: true, initial: 0}
+flow: |
+  shuffle deck
+  for p in players { move top(deck) to p.hand }
+  for p in players { choose p: keep }
+actions:
+  keep:
+    params: {c: player.hand}
+    do: player.score += c.value
+scoring:
+  score: p.score
+)";
+
+std::string with(const std::string& from, const std::string& to) {
+  std::string s = base;
+  auto at = s.find(from);
+  REQUIRE(at != std::string::npos);
+  return s.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("a valid file has no diagnostics", "[check]") {
+  auto l = load_text(base);
+  CHECK(l.messages().empty());
+  CHECK(l.game != nullptr);
+}
+
+TEST_CASE("unknown names get a hint", "[check]") {
+  auto l = load_text(with("move top(deck) to p.hand", "move top(deck) to p.hnad"));
+  CHECK(l.messages() == std::vector<std::string>{
+                            "14:42: error: unknown player variable or zone 'hnad'; did you mean 'hand'?"});
+  l = load_text(with("shuffle deck", "shuffle dekc"));
+  CHECK(l.messages() == std::vector<std::string>{"13:11: error: unknown name 'dekc'; did you mean 'deck'?"});
+  l = load_text(with("choose p: keep", "choose p: kep"));
+  CHECK(l.messages() == std::vector<std::string>{
+                            "15:32: error: unknown action 'kep'; did you mean 'keep'?"});
+}
+
+TEST_CASE("every error in a file is reported in one run", "[check]") {
+  std::string s = with("shuffle deck", "shuffle dekc");
+  s.replace(s.find("player.score += c.value"), 23, "player.score += c.valeu");
+  s.replace(s.find("players: 2..3"), 13, "plyers: 2..3");
+  auto l = load_text(s);
+  CHECK(l.messages() == std::vector<std::string>{
+                            "2:1: error: unknown key 'plyers' in a rule file; did you mean 'players'?",
+                            "13:11: error: unknown name 'dekc'; did you mean 'deck'?",
+                            "19:27: error: unknown card property 'valeu'; did you mean 'value'?"});
+}
+
+TEST_CASE("types are checked", "[check]") {
+  auto l = load_text(with("player.score += c.value", "player.score += c"));
+  CHECK(l.messages() == std::vector<std::string>{"19:25: error: the assigned value must be a number, but this is a card"});
+  l = load_text(with("shuffle deck", "shuffle deck + 1"));
+  CHECK(l.messages() == std::vector<std::string>{"13:11: error: the operand of '+' must be a number, but this is a zone"});
+  l = load_text(with("shuffle deck", "if deck { shuffle deck }"));
+  CHECK(l.messages() == std::vector<std::string>{"13:6: error: the condition of 'if' must be true or false, but this is a zone"});
+  l = load_text(with("shuffle deck", "shuffle deck\n  let n = top(deck) == 3"));
+  CHECK(l.messages() == std::vector<std::string>{"14:11: error: '==' compares a card with a number"});
+}
+
+TEST_CASE("arities and per-player names are checked", "[check]") {
+  auto l = load_text(with("move top(deck) to p.hand", "move top(deck, deck) to p.hand"));
+  CHECK(l.messages() == std::vector<std::string>{"14:27: error: 'top' takes 1 argument, not 2"});
+  l = load_text(with("move top(deck) to p.hand", "move top(deck) to hand"));
+  CHECK(l.messages() == std::vector<std::string>{"14:40: error: each player has a zone 'hand': write p.hand for player p"});
+}
+
+TEST_CASE("YAML problems are positioned diagnostics", "[check]") {
+  auto l = load_text("game: [unclosed\n");
+  REQUIRE(l.messages().size() == 1);
+  CHECK(l.messages()[0].rfind("2:1: error: malformed YAML", 0) == 0);
+  l = load_text(with("players: 2..3", "players: many"));
+  CHECK(l.messages() == std::vector<std::string>{"2:10: error: expected the number of players, or a range such as 3..6 (a whole number), found 'many'"});
+  l = load_text(with("players: 2..3", "players: 5..2"));
+  CHECK(l.messages() == std::vector<std::string>{"2:10: error: players must be between 1 and 16, the smaller number first"});
+  l = load_text(with("  deck: {visibility: nobody}", "  deck: {visibility: hidden}"));
+  CHECK(l.messages() == std::vector<std::string>{"8:22: error: unknown visibility 'hidden'; expected everyone, owner, nobody or top"});
+}
+
+TEST_CASE("an error inside an expression points at its column in the file", "[check]") {
+  auto l = load_text(with("for p in players { move top(deck) to p.hand }", "for p in players { move top(deck) to p.hand) }"));
+  CHECK(l.messages() == std::vector<std::string>{"14:46: error: expected a statement or '}'"});
+}
+
+TEST_CASE("recursion is refused", "[check]") {
+  auto l = load_text(with("scoring:", "procedures:\n  again: again()\nscoring:"));
+  CHECK(l.messages() == std::vector<std::string>{
+                            "21:3: error: procedure 'again' calls itself; recursion is not allowed"});
+  l = load_text(with("scoring:", "functions:\n  f(x): f(x)\nscoring:"));
+  CHECK(l.messages() == std::vector<std::string>{
+                            "21:3: warning: function 'f' is never used",
+                            "21:9: error: function 'f' calls itself; recursion is not allowed"});
+}
+
+TEST_CASE("warnings for what is never used or reached", "[check]") {
+  auto l = load_text(with("  hand: {per_player: true, visibility: owner}",
+                          "  hand: {per_player: true, visibility: owner}\n  spare: {}") +
+                     "phases:\n  lost: shuffle deck\n");
+  CHECK(l.messages() == std::vector<std::string>{
+                            "10:3: warning: zone 'spare' is never used",
+                            "24:3: warning: phase 'lost' can never be reached: no 'phase lost' enters it"});
+  CHECK(l.game != nullptr);
+}
+
+TEST_CASE("a rule file needs a game and a flow", "[check]") {
+  auto l = load_text("players: 2\n");
+  CHECK(l.messages() == std::vector<std::string>{"1:1: error: a rule file needs 'game:', the game's name"});
+  l = load_text("game: x\nplayers: 2\n");
+  CHECK(l.messages() == std::vector<std::string>{"1:7: error: a rule file needs 'flow:', the game's program"});
+}
