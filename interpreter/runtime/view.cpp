@@ -201,6 +201,7 @@ std::string describe_view(const Game& g, const PlayerView& v) {
       out += "  (top: " + g.card_names[z.cards.back().card] + ")";
     out += '\n';
   }
+  if (out.find('*') != std::string::npos) out += "  (* face down, but known to you)\n";
   if (v.status == Status::over) {
     std::string w;
     for (int p = 0; p < n; ++p)

@@ -37,7 +37,8 @@ const char* severity_name(Severity s) {
 void quote(std::string& out, const Sources& sources, Pos pos, Severity sev,
            const std::string& message, bool color) {
   if (!pos.valid()) {
-    out += fmt::format("kata: {}: {}\n", severity_name(sev), message);
+    out += sev == Severity::note ? fmt::format("      = note: {}\n", message)
+                                 : fmt::format("kata: {}: {}\n", severity_name(sev), message);
     return;
   }
   const SourceFile& f = sources.at(pos.file);

@@ -19,8 +19,8 @@ namespace g = grammar;
 namespace pt = pegtl::parse_tree;
 
 Locator::Locator(const Sources& sources, int file, size_t start, const std::string& value)
-    : source_(&sources.at(file)), file_(file) {
-  const std::string& src = source_->text;
+    : sources_(&sources), file_(file) {
+  const std::string& src = sources.at(file).text;
   size_t j = std::min(start, src.size());
   if (j < src.size() && (src[j] == '|' || src[j] == '>')) {  // block scalar: skip its header
     while (j < src.size() && src[j] != '\n') ++j;
@@ -47,9 +47,9 @@ Locator Locator::plain(int file) {
 }
 
 Pos Locator::at(size_t offset) const {
-  if (!source_) return Pos{file_, 1, static_cast<int>(offset) + 1};
+  if (!sources_) return Pos{file_, 1, static_cast<int>(offset) + 1};
   size_t o = offsets_.empty() ? 0 : offsets_[std::min(offset, offsets_.size() - 1)];
-  return source_->pos_at(file_, o);
+  return sources_->at(file_).pos_at(file_, o);
 }
 
 namespace {

@@ -24,7 +24,8 @@ class Locator {
   Pos at(size_t offset) const;
 
  private:
-  const SourceFile* source_ = nullptr;
+  // The table, not the file: the table grows as imports are read, moving its files.
+  const Sources* sources_ = nullptr;
   int file_ = -1;
   std::vector<size_t> offsets_;
 };

@@ -1,0 +1,216 @@
+// The runtime: effects, visibility, turn order, limits and the decision interface, each on
+// a rule file small enough to read in the test.
+#include <catch2/catch.hpp>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "support.hpp"
+
+using namespace kata;
+using kata::test::load_text;
+
+namespace {
+
+std::shared_ptr<const Game> game(const std::string& yaml) {
+  auto l = load_text(yaml);
+  INFO(fmt::format("{}", fmt::join(l.messages(), "\n")));
+  REQUIRE(l.game);
+  return l.game;
+}
+
+std::vector<std::string> labels(const Game& g, const State& s) {
+  std::vector<Decision> legal;
+  legal_decisions(g, s, legal);
+  std::vector<std::string> out;
+  for (auto& d : legal) out.push_back(decision_text(g, s, d));
+  return out;
+}
+
+const std::string cards = R"(game: Cards
+players: 2..4
+components:
+  card:
+    each: {value: 1..5}
+    in: deck
+zones:
+  deck: {visibility: nobody}
+  pile: {visibility: top}
+  hand: {per_player: true, visibility: owner, order: set}
+  table: {visibility: everyone}
+variables:
+  total: {per_player: true, initial: 0}
+flow: |
+  for p in players { move top(deck) to p.hand }
+  move top(deck) to pile
+  move top(deck) to pile
+  for p in players from P2 { choose p: take | play }
+actions:
+  take:
+    do: move top(deck) to player.hand
+  play:
+    params: {c: player.hand}
+    when: c.value > 1
+    do: |
+      move c to table
+      player.total += c.value
+scoring:
+  score: p.total
+)";
+
+}  // namespace
+
+TEST_CASE("cards move, and owners see their own zones only", "[runtime]") {
+  auto g = game(cards);
+  State s = new_game(*g, 2, 1, default_options(*g));
+  REQUIRE(s.status() == Status::waiting);
+  CHECK(s.chooser() == 1);  // players from P2
+  int p1_card = s[g->layout.zone_cards + g->zone_instance(2, 0) * g->card_count];
+  CHECK(visible(*g, s, 0, p1_card));
+  CHECK_FALSE(visible(*g, s, 1, p1_card));
+  CHECK(visible(*g, s, -1, p1_card));
+  // The pile shows its top card only.
+  int pile = g->zone_instance(1, 0);
+  int bottom = s[g->layout.zone_cards + pile * g->card_count];
+  int top = s[g->layout.zone_cards + pile * g->card_count + 1];
+  CHECK(visible(*g, s, 0, top));
+  CHECK_FALSE(visible(*g, s, 0, bottom));
+}
+
+TEST_CASE("the same seed gives the same game; a copy equals its original", "[runtime]") {
+  auto g = game(cards);
+  State a = new_game(*g, 2, 42, default_options(*g));
+  State b = new_game(*g, 2, 42, default_options(*g));
+  CHECK(a == b);
+  State c = a;
+  CHECK(c == a);
+  std::vector<Decision> legal;
+  legal_decisions(*g, c, legal);
+  apply(*g, c, legal.front());
+  CHECK_FALSE(c == a);
+}
+
+TEST_CASE("legal decisions enumerate parameters and respect 'when'", "[runtime]") {
+  auto g = game(cards);
+  auto s = kata::test::play(*g, 2, {"take"});  // P2 takes a second card
+  REQUIRE(s.chooser() == 0);
+  std::vector<Decision> legal;
+  legal_decisions(*g, s, legal);
+  int card = s[g->layout.zone_cards + g->zone_instance(2, 0) * g->card_count];
+  int value = static_cast<int>(g->card_props[card]);
+  auto l = labels(*g, s);
+  CHECK(l.front() == "take");
+  CHECK(l.size() == (value > 1 ? 2u : 1u));
+  std::string why;
+  if (value == 1) {
+    CHECK_FALSE(parse_decision(*g, s, "play 1", why));
+    CHECK(why == "refused: 'play' requires c.value > 1");
+  }
+  CHECK_FALSE(parse_decision(*g, s, "plya", why));
+  CHECK(why == "there is no action 'plya'; did you mean 'play'?");
+  CHECK_FALSE(parse_decision(*g, s, "play 9", why));
+  CHECK(why.rfind("'9' is not a choice for c (choices: ", 0) == 0);
+}
+
+TEST_CASE("views hide what a player may not know", "[runtime]") {
+  auto g = game(cards);
+  State s = new_game(*g, 2, 7, default_options(*g));
+  PlayerView v0 = make_view(*g, s, 0);
+  PlayerView all = make_view(*g, s, -1);
+  for (size_t z = 0; z < v0.zones.size(); ++z) {
+    REQUIRE(v0.zones[z].cards.size() == all.zones[z].cards.size());
+    const auto& name = g->zones[g->instance_zone[v0.zones[z].instance]].name;
+    for (size_t i = 0; i < v0.zones[z].cards.size(); ++i) {
+      bool hidden = v0.zones[z].cards[i].card < 0;
+      if (name == "deck") CHECK(hidden);
+      if (g->instance_name(v0.zones[z].instance) == "P2.hand") CHECK(hidden);
+      if (g->instance_name(v0.zones[z].instance) == "P1.hand") CHECK_FALSE(hidden);
+    }
+  }
+  CHECK(card_text(*g, s, s[g->layout.zone_cards + g->zone_instance(2, 1) * g->card_count], 0) == "P2.hand#1");
+}
+
+TEST_CASE("an endless loop stops with a positioned error", "[runtime]") {
+  auto g = game("game: Loop\nplayers: 1\nvariables:\n  n: 0\nflow: |\n  while true { n += 1 }\nlimits: {steps: 1000}\n");
+  try {
+    new_game(*g, 1, 1, default_options(*g));
+    FAIL("no error");
+  } catch (const RuntimeError& e) {
+    CHECK(e.pos.line == 6);
+    CHECK(std::string(e.what()) == "the effects ran more than 1000 steps without a decision (an endless loop?); raise limits.steps if this is intended");
+  }
+}
+
+TEST_CASE("a game that never ends stops at the decision limit", "[runtime]") {
+  auto g = game("game: Forever\nplayers: 1\nflow: |\n  while true { choose P1: wait }\nactions:\n  wait: {do: ''}\nlimits: {decisions: 5}\n");
+  State s = new_game(*g, 1, 1, default_options(*g));
+  std::vector<Decision> legal;
+  for (int i = 0; i < 5; ++i) {
+    legal_decisions(*g, s, legal);
+    apply(*g, s, legal[0]);
+  }
+  legal_decisions(*g, s, legal);
+  CHECK_THROWS_AS(apply(*g, s, legal[0]), RuntimeError);
+}
+
+TEST_CASE("turn order skips eliminated players; best() breaks ties by list order", "[runtime]") {
+  auto g = game(R"(game: Order
+players: 4
+variables:
+  seen: 0
+  winner: {type: player}
+  n: 0
+flow: |
+  eliminate P3
+  for p in players from P3 { seen = seen * 10 + seat(p) }
+  winner = best(0 for p in players from P4)
+  n = count(p in all_players where not alive(p))
+)");
+  State s = new_game(*g, 4, 1, default_options(*g));
+  CHECK(s.over());
+  CHECK(s[g->layout.globals + 0] == 412);
+  CHECK(s[g->layout.globals + 1] == 3);
+  CHECK(s[g->layout.globals + 2] == 1);
+}
+
+TEST_CASE("a shuffle can be fixed in advance", "[runtime]") {
+  auto g = game(cards);
+  std::deque<std::vector<int32_t>> forced = {{4, 2}};  // cards "5" then "3" on top
+  Hooks hooks{nullptr, &forced};
+  auto g2 = game(std::string(cards).replace(cards.find("flow: |\n"), 8, "flow: |\n  shuffle deck\n"));
+  State s = new_game(*g2, 2, 1, default_options(*g2), &hooks);
+  int h1 = s[g2->layout.zone_cards + g2->zone_instance(2, 0) * g2->card_count];
+  int h2 = s[g2->layout.zone_cards + g2->zone_instance(2, 1) * g2->card_count];
+  CHECK(g2->card_names[h1] == "5");
+  CHECK(g2->card_names[h2] == "3");
+}
+
+TEST_CASE("runtime errors name the problem", "[runtime]") {
+  auto g = game("game: Empty\nplayers: 1\ncomponents:\n  card: {each: {v: 1..2}}\nzones:\n  deck: {}\n  pile: {}\nflow: |\n  move top(deck) to pile\n");
+  try {
+    new_game(*g, 1, 1, default_options(*g));
+    FAIL("no error");
+  } catch (const RuntimeError& e) {
+    CHECK(e.pos.line == 9);
+    CHECK(e.pos.col == 8);
+    CHECK(std::string(e.what()) == "no card here (the value is none: an empty zone?)");
+  }
+}
+
+TEST_CASE("options are set by name, with their values checked", "[runtime]") {
+  auto g = game("game: Opt\nplayers: 1\noptions:\n  n: {default: 3, min: 1, max: 5}\n  rule: {default: french, values: [french, english]}\n  fast: false\nflow: ''\n");
+  auto v = default_options(*g);
+  std::string why;
+  CHECK(set_option(*g, v, "n", "5", why));
+  CHECK(v[0] == 5);
+  CHECK_FALSE(set_option(*g, v, "n", "6", why));
+  CHECK(why == "option 'n' must be between 1 and 5");
+  CHECK(set_option(*g, v, "rule", "english", why));
+  CHECK(g->symbol_name(v[1]) == "english");
+  CHECK_FALSE(set_option(*g, v, "rule", "german", why));
+  CHECK(why == "option 'rule' has no value 'german'");
+  CHECK_FALSE(set_option(*g, v, "fast", "maybe", why));
+  CHECK(why == "option 'fast' is true or false, not 'maybe'");
+  CHECK_FALSE(set_option(*g, v, "nn", "1", why));
+  CHECK(why == "unknown option 'nn'; did you mean 'n'?");
+}
