@@ -2,6 +2,7 @@
 // round trip play -> log -> replay, run on the built binary.
 #include <catch2/catch.hpp>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -19,7 +20,10 @@ struct Run {
 Run run_kata(const std::string& args, const std::string& input = "") {
   std::string cmd = std::string(KATA_BINARY) + " " + args + " 2>&1";
   if (!input.empty()) {
-    std::string in = (std::filesystem::temp_directory_path() / "kata-cli-input.txt").string();
+    // ctest runs tests in parallel processes: each input gets a name of its own.
+    static int count = 0;
+    std::string in = (std::filesystem::temp_directory_path() /
+                      ("kata-cli-input-" + std::to_string(getpid()) + "-" + std::to_string(++count) + ".txt")).string();
     std::ofstream(in) << input;
     cmd = "cd " KATA_SOURCE_DIR " && " + cmd + " < " + in;
   } else {
@@ -35,7 +39,7 @@ Run run_kata(const std::string& args, const std::string& input = "") {
 }
 
 std::string temp(const std::string& name, const std::string& text = "") {
-  std::string p = (std::filesystem::temp_directory_path() / name).string();
+  std::string p = (std::filesystem::temp_directory_path() / (std::to_string(getpid()) + "-" + name)).string();
   if (!text.empty()) std::ofstream(p) << text;
   return p;
 }

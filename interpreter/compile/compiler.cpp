@@ -192,9 +192,12 @@ class Compiler {
 
   // ---- expressions ----
   int node(NodeOp op, Pos pos, int32_t a = 0, int32_t b = 0, std::initializer_list<int> kids = {}) {
-    Node n{op, a, b, static_cast<int32_t>(p_.kids.size()), static_cast<int32_t>(kids.size()), pos};
+    Node n{op, a, b, {-1, -1, -1}, static_cast<int32_t>(p_.kids.size()), static_cast<int32_t>(kids.size())};
+    int i = 0;
+    for (int k : kids) n.kid[i++] = k;
     p_.kids.insert(p_.kids.end(), kids.begin(), kids.end());
     p_.nodes.push_back(n);
+    p_.node_pos.push_back(pos);
     return static_cast<int>(p_.nodes.size()) - 1;
   }
 
@@ -258,7 +261,9 @@ class Compiler {
     switch (r.kind) {
       case SymKind::option: return node(NodeOp::option, e.pos, r.index);
       case SymKind::global: return node(NodeOp::global, e.pos, r.index);
-      case SymKind::local: return node(NodeOp::local, e.pos, local_slot_[r.index]);
+      case SymKind::local:
+        if (auto it = as_arg_.find(r.index); it != as_arg_.end()) return node(NodeOp::arg, e.pos, it->second);
+        return node(NodeOp::local, e.pos, local_slot_[r.index]);
       case SymKind::bound: return node(NodeOp::bound, e.pos, r.index);
       case SymKind::zone: return node(NodeOp::zone, e.pos, g_.zones[r.index].first_instance);
       case SymKind::constant: return node(NodeOp::constant, e.pos, static_cast<int32_t>(r.value));
@@ -270,13 +275,14 @@ class Compiler {
 
   int call(const Expr& e) {
     if (e.sym.kind == SymKind::function) {
-      Node n{NodeOp::call, e.sym.index, static_cast<int32_t>(e.sym.value), 0, 0, e.pos};
+      Node n{NodeOp::call, e.sym.index, static_cast<int32_t>(e.sym.value), {-1, -1, -1}, 0, 0};
       std::vector<int> args;
       for (auto& a : e.args) args.push_back(expr(*a));
       n.first_kid = static_cast<int32_t>(p_.kids.size());
       n.kid_count = static_cast<int32_t>(args.size());
       p_.kids.insert(p_.kids.end(), args.begin(), args.end());
       p_.nodes.push_back(n);
+      p_.node_pos.push_back(e.pos);
       return static_cast<int>(p_.nodes.size()) - 1;
     }
     static const std::map<std::string, NodeOp> ops = {
@@ -341,9 +347,10 @@ class Compiler {
         return;
       }
       case StmtKind::for_: {
-        int cap = std::max({g_.max_players, g_.card_count, 64});
+        Type t = s.exprs[0]->type;
+        int cap = t == Type::player_list ? g_.max_players : t == Type::int_list ? 64 : std::max(g_.card_count, 1);
         Loop loop{expr(*s.exprs[0]), s.exprs.size() > 1 ? expr(*s.exprs[1]) : -1, local_slot_[s.sym.index],
-                  alloc(cap), alloc(1), alloc(1)};
+                  alloc(cap), alloc(1), alloc(1), cap};
         int id = static_cast<int>(p_.loops.size());
         p_.loops.push_back(loop);
         int init = emit({Op::for_init, id, 0, 0, 0, 0, s.pos});
@@ -424,15 +431,20 @@ class Compiler {
     a.doc = decl.doc;
     a.pos = decl.pos;
     a.player_slot = local_slot_[s_.action_player_local[i]];
+    // Legality is decided before anything is written to the state: in the parameters'
+    // choices and in `when`, the chooser and the parameters are arguments, not locals.
+    as_arg_ = {{s_.action_player_local[i], 0}};
     for (size_t k = 0; k < decl.params.size(); ++k) {
       const auto& pd = decl.params[k];
       int id = s_.action_param_locals[i][k];
       a.params.push_back({pd.name, local_slot_[id], pd.domain_expr ? expr(*pd.domain_expr) : -1, s_.local_types[id]});
+      as_arg_[id] = static_cast<int>(k) + 1;
     }
     for (size_t k = 0; k < decl.when_exprs.size(); ++k) {
       a.when_nodes.push_back(expr(*decl.when_exprs[k]));
       a.when_texts.push_back(decl.when[k].text);
     }
+    as_arg_.clear();
     a.entry = here();
     a.ret_slot = alloc(1);
     block(decl.body);
@@ -453,6 +465,7 @@ class Compiler {
   int locals_ = 0;
   std::vector<int> calls_, phase_calls_, phase_procs_;
   std::vector<int> pvar_index_, global_index_;
+  std::map<int, int> as_arg_;  // local id -> argument index, while compiling legality
 };
 
 }  // namespace

@@ -38,15 +38,18 @@ enum class NodeOp : uint8_t {
   // builtins
   player_count, top, bottom, size, next_player, left, right, alive, sees, face_up, zone_owner,
   card_zone, contains, seat,
+  arg,  // a: argument of the decision being checked (0: the chooser, 1..: parameters)
 };
 
+// Up to three children are held in the node itself, the common case; calls keep theirs
+// in Program::kids. Positions are kept aside (Program::node_pos): only errors need them.
 struct Node {
   NodeOp op;
   int32_t a = 0;
   int32_t b = 0;
+  int32_t kid[3] = {-1, -1, -1};
   int32_t first_kid = 0;  // into Program::kids
   int32_t kid_count = 0;
-  Pos pos;
 };
 
 // ---- compiled statements: a flat instruction array with jumps ----
@@ -88,12 +91,13 @@ struct Loop {
   int32_t buffer_slot;
   int32_t count_slot;
   int32_t index_slot;
+  int32_t capacity;  // of the buffer: players, cards, or 64 numbers
 };
 
 struct Param {
   std::string name;
   int32_t slot;
-  int32_t domain_node;
+  int32_t domain_node;  // with the chooser and earlier parameters as `arg` nodes
   Type type;
 };
 
@@ -102,7 +106,7 @@ struct Action {
   std::string doc;
   Pos pos;
   std::vector<Param> params;
-  std::vector<int32_t> when_nodes;
+  std::vector<int32_t> when_nodes;  // with the chooser and parameters as `arg` nodes
   std::vector<std::string> when_texts;
   int32_t player_slot;  // the local `player`: who chose it
   int32_t entry;
@@ -130,6 +134,7 @@ struct ChoiceSite {
 
 struct Program {
   std::vector<Node> nodes;
+  std::vector<Pos> node_pos;
   std::vector<int32_t> kids;
   std::vector<Instr> code;
   std::vector<Loop> loops;

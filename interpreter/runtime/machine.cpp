@@ -23,28 +23,62 @@ class Evaluator {
       : g_(g), p_(g.program), s_(s), locals_(locals), n_(s[Layout::players]), mp_(g.max_players) {}
 
   [[noreturn]] void fail(int node, const std::string& message) const {
-    throw RuntimeError(p_.nodes[node].pos, message);
+    throw RuntimeError(p_.node_pos[node], message);
   }
+  // The messages are built out of line, so the evaluator's hot path stays small.
+  [[noreturn, gnu::cold, gnu::noinline]] void bad_player(int node, int64_t p) const {
+    fail(node, p < 0 ? "no player here (the value is none)" : fmt::format("there is no player {}", p + 1));
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void bad_zone(int node, int64_t z) const {
+    if (z < 0 || z >= static_cast<int64_t>(g_.instance_zone.size())) fail(node, "no zone here");
+    fail(node, fmt::format("there is no player {} in this game", g_.instance_owner[z] + 1));
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void bad_card(int node) const {
+    fail(node, "no card here (the value is none: an empty zone?)");
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void bad_division(int node) const { fail(node, "division by zero"); }
+  [[noreturn, gnu::cold, gnu::noinline]] void not_a_value(int node) const { fail(node, "a list cannot stand here"); }
 
-  int kid(const Node& n, int i) const { return p_.kids[n.first_kid + i]; }
+  static int kid(const Node& n, int i) { return n.kid[i]; }
+
+  // The chooser and parameters of the decision whose legality is being decided.
+  void set_args(const int32_t* args) { args_ = args; }
 
   int player(int node) {
-    int64_t p = eval(node);
-    if (p < 0 || p >= n_) fail(node, p < 0 ? "no player here (the value is none)" : fmt::format("there is no player {}", p + 1));
+    int64_t p = ev(node);
+    if (p < 0 || p >= n_) [[unlikely]] bad_player(node, p);
     return static_cast<int>(p);
   }
   int card(int node) {
-    int64_t c = eval(node);
-    if (c < 0 || c >= g_.card_count) fail(node, "no card here (the value is none: an empty zone?)");
+    int64_t c = ev(node);
+    if (c < 0 || c >= g_.card_count) [[unlikely]] bad_card(node);
     return static_cast<int>(c);
   }
   int zone(int node) {
-    int64_t z = eval(node);
-    if (z < 0 || z >= static_cast<int64_t>(g_.instance_zone.size())) fail(node, "no zone here");
-    int owner = g_.instance_owner[z];
-    if (owner >= n_) fail(node, fmt::format("there is no player {} in this game", owner + 1));
+    int64_t z = ev(node);
+    if (z < 0 || z >= static_cast<int64_t>(g_.instance_zone.size()) || g_.instance_owner[z] >= n_) [[unlikely]]
+      bad_zone(node, z);
     return static_cast<int>(z);
   }
+
+  // A child's value: leaves (constants, variables, arguments) are read here without a
+  // call; about half of all nodes evaluated are leaves. A bound variable is always written
+  // by its aggregate or call before it is read (the checker scopes them), so the frame is
+  // not cleared on construction; GCC cannot see that.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+  int64_t ev(int node) {
+    const Node& k = p_.nodes[node];
+    switch (k.op) {
+      case NodeOp::constant: return k.a;
+      case NodeOp::local: return locals_[k.a];
+      case NodeOp::arg: return args_[k.a];
+      case NodeOp::bound: return env_[base_ + k.a];
+      case NodeOp::global: return s_[g_.layout.globals + k.a];
+      default: return eval(node);
+    }
+  }
+#pragma GCC diagnostic pop
 
   int size(int z) const { return s_[g_.layout.zone_size + z]; }
   const int32_t* cards(int z) const { return s_ + g_.layout.zone_cards + z * g_.card_count; }
@@ -63,26 +97,26 @@ class Evaluator {
       case NodeOp::zone_of: return g_.zones[n.a].first_instance + player(kid(n, 0));
       case NodeOp::prop: return g_.card_props[n.a * g_.card_count + card(kid(n, 0))];
       case NodeOp::card_owner: return g_.card_owner[card(kid(n, 0))];
-      case NodeOp::neg: return -eval(kid(n, 0));
-      case NodeOp::not_: return !eval(kid(n, 0));
-      case NodeOp::add: return eval(kid(n, 0)) + eval(kid(n, 1));
-      case NodeOp::sub: return eval(kid(n, 0)) - eval(kid(n, 1));
-      case NodeOp::mul: return eval(kid(n, 0)) * eval(kid(n, 1));
+      case NodeOp::neg: return -ev(kid(n, 0));
+      case NodeOp::not_: return !ev(kid(n, 0));
+      case NodeOp::add: return ev(kid(n, 0)) + ev(kid(n, 1));
+      case NodeOp::sub: return ev(kid(n, 0)) - ev(kid(n, 1));
+      case NodeOp::mul: return ev(kid(n, 0)) * ev(kid(n, 1));
       case NodeOp::div:
       case NodeOp::mod: {
-        int64_t a = eval(kid(n, 0)), b = eval(kid(n, 1));
-        if (b == 0) fail(node, "division by zero");
+        int64_t a = ev(kid(n, 0)), b = ev(kid(n, 1));
+        if (b == 0) [[unlikely]] bad_division(node);
         return n.op == NodeOp::div ? a / b : a % b;
       }
-      case NodeOp::eq: return eval(kid(n, 0)) == eval(kid(n, 1));
-      case NodeOp::ne: return eval(kid(n, 0)) != eval(kid(n, 1));
-      case NodeOp::lt: return eval(kid(n, 0)) < eval(kid(n, 1));
-      case NodeOp::le: return eval(kid(n, 0)) <= eval(kid(n, 1));
-      case NodeOp::gt: return eval(kid(n, 0)) > eval(kid(n, 1));
-      case NodeOp::ge: return eval(kid(n, 0)) >= eval(kid(n, 1));
-      case NodeOp::and_: return eval(kid(n, 0)) && eval(kid(n, 1));
-      case NodeOp::or_: return eval(kid(n, 0)) || eval(kid(n, 1));
-      case NodeOp::cond: return eval(kid(n, 0)) ? eval(kid(n, 1)) : eval(kid(n, 2));
+      case NodeOp::eq: return ev(kid(n, 0)) == ev(kid(n, 1));
+      case NodeOp::ne: return ev(kid(n, 0)) != ev(kid(n, 1));
+      case NodeOp::lt: return ev(kid(n, 0)) < ev(kid(n, 1));
+      case NodeOp::le: return ev(kid(n, 0)) <= ev(kid(n, 1));
+      case NodeOp::gt: return ev(kid(n, 0)) > ev(kid(n, 1));
+      case NodeOp::ge: return ev(kid(n, 0)) >= ev(kid(n, 1));
+      case NodeOp::and_: return ev(kid(n, 0)) && ev(kid(n, 1));
+      case NodeOp::or_: return ev(kid(n, 0)) || ev(kid(n, 1));
+      case NodeOp::cond: return ev(kid(n, 0)) ? ev(kid(n, 1)) : ev(kid(n, 2));
       case NodeOp::sum:
       case NodeOp::count:
       case NodeOp::min:
@@ -123,7 +157,8 @@ class Evaluator {
         return s_[g_.layout.card_zone + card(kid(n, 1))] == z;
       }
       case NodeOp::seat: return player(kid(n, 0)) + 1;
-      default: fail(node, "a list cannot stand here");
+      case NodeOp::arg: return args_[n.a];
+      default: not_a_value(node);
     }
   }
 
@@ -151,7 +186,7 @@ class Evaluator {
       }
       case NodeOp::list_range: {
         int64_t lo = eval(kid(n, 0)), hi = eval(kid(n, 1));
-        if (hi - lo >= max_list) fail(node, fmt::format("a range of more than {} numbers", max_list));
+        if (hi - lo >= max_list) [[unlikely]] fail(node, "a range of more than 4096 numbers");
         for (int64_t i = lo; i <= hi; ++i)
           if (!f(i)) return;
         return;
@@ -221,7 +256,7 @@ class Evaluator {
     const Function& f = p_.functions[n.a];
     int new_base = base_ + n.b;
     if (new_base + f.params + 1 >= frame_size) fail(node, "functions nested too deeply");
-    for (int i = 0; i < n.kid_count; ++i) env_[new_base + i] = eval(kid(n, i));
+    for (int i = 0; i < n.kid_count; ++i) env_[new_base + i] = eval(p_.kids[n.first_kid + i]);
     int saved = base_;
     base_ = new_base;
     int64_t r = eval(f.body);
@@ -251,11 +286,20 @@ class Evaluator {
     return false;
   }
 
+  // The seats that see card c: is_visible for every seat at once.
   uint32_t seen_mask(int c) const {
-    uint32_t m = 0;
-    for (int p = 0; p < n_; ++p)
-      if (is_visible(p, c)) m |= 1u << p;
-    return m;
+    uint32_t all = (1u << n_) - 1;
+    int z = s_[g_.layout.card_zone + c];
+    if (z < 0) return 0;
+    uint32_t m = static_cast<uint32_t>(s_[g_.layout.card_known + c]);
+    if (s_[g_.layout.card_face + c]) return all;
+    switch (g_.zones[g_.instance_zone[z]].visibility) {
+      case Visibility::everyone: return all;
+      case Visibility::owner: return (m | (1u << g_.instance_owner[z])) & all;
+      case Visibility::top: return cards(z)[size(z) - 1] == c ? all : m & all;
+      case Visibility::nobody: return m & all;
+    }
+    return m & all;
   }
 
  protected:
@@ -264,6 +308,7 @@ class Evaluator {
   const int32_t* s_;
   const int32_t* locals_;
   int n_, mp_;
+  const int32_t* args_ = nullptr;
   int64_t env_[frame_size];
   int base_ = 0;
 };
@@ -416,15 +461,16 @@ class Machine : public Evaluator {
     if (events) hooks_->events->push_back({Event::move, -1, c, from, z, before | seen_mask(c), {}, {}});
   }
 
+  // The cards are listed first, then moved: moving changes the list being read.
   void move_all(const Instr& in) {
-    int32_t buf[max_list];
-    int k = 0;
+    thread_local std::vector<int32_t> buf;
+    buf.clear();
     each(in.a, [&](int64_t x) {
-      if (k < max_list) buf[k++] = static_cast<int32_t>(x);
+      buf.push_back(static_cast<int32_t>(x));
       return true;
     });
     int z = zone(in.b);
-    for (int i = 0; i < k; ++i) move_card(buf[i], z, in.c, in.d != 0);
+    for (int32_t c : buf) move_card(c, z, in.c, in.d != 0);
   }
 
   void shuffle(int z, const Instr& in) {
@@ -464,7 +510,7 @@ class Machine : public Evaluator {
 
   void for_init(const Loop& l, const Instr&) {
     int k = 0;
-    int cap = std::max({g_.max_players, g_.card_count, 64});
+    int cap = l.capacity;
     int32_t* buf = wl_ + l.buffer_slot;
     each(l.list_node, [&](int64_t x) {
       if (k >= cap) fail(l.list_node, fmt::format("a loop over more than {} elements", cap));
@@ -612,14 +658,12 @@ void legal_decisions(const Game& g, const State& st, std::vector<Decision>& out)
   out.clear();
   if (st.status() != Status::waiting) return;
   const int32_t* s = st.slots.data();
-  // Parameters and `player` are locals: enumerate on a scratch copy of the locals.
-  thread_local std::vector<int32_t> scratch;
-  scratch.assign(st.slots.begin() + g.layout.locals, st.slots.end());
-  Evaluator ev(g, s, scratch.data());
+  Evaluator ev(g, s, s + g.layout.locals);
+  int32_t args[5] = {s[Layout::chooser], 0, 0, 0, 0};
+  ev.set_args(args);
   const ChoiceSite& site = g.program.sites[s[Layout::site]];
   for (int a : site.actions) {
     const Action& act = g.program.actions[a];
-    scratch[act.player_slot] = s[Layout::chooser];
     Decision d;
     d.action = a;
     auto leaf = [&]() {
@@ -629,10 +673,8 @@ void legal_decisions(const Game& g, const State& st, std::vector<Decision>& out)
     };
     auto level = [&](auto& self, size_t k) -> void {
       if (k == act.params.size()) return leaf();
-      const Param& p = act.params[k];
-      ev.each(p.domain_node, [&](int64_t x) {
-        scratch[p.slot] = static_cast<int32_t>(x);
-        d.args[k] = static_cast<int32_t>(x);
+      ev.each(act.params[k].domain_node, [&](int64_t x) {
+        args[k + 1] = d.args[k] = static_cast<int32_t>(x);
         self(self, k + 1);
         return true;
       });
@@ -697,10 +739,9 @@ namespace kata {
 std::vector<int64_t> parameter_domain(const Game& g, const State& st, const Decision& d, int k) {
   std::vector<int64_t> out;
   const Action& act = g.program.actions.at(d.action);
-  std::vector<int32_t> scratch(st.slots.begin() + g.layout.locals, st.slots.end());
-  scratch[act.player_slot] = st.chooser();
-  for (int i = 0; i < k; ++i) scratch[act.params[i].slot] = d.args[i];
-  Evaluator ev(g, st.slots.data(), scratch.data());
+  int32_t args[5] = {st.chooser(), d.args[0], d.args[1], d.args[2], d.args[3]};
+  Evaluator ev(g, st.slots.data(), st.slots.data() + g.layout.locals);
+  ev.set_args(args);
   ev.each(act.params[k].domain_node, [&](int64_t x) {
     out.push_back(x);
     return true;
@@ -710,10 +751,9 @@ std::vector<int64_t> parameter_domain(const Game& g, const State& st, const Deci
 
 int failed_condition(const Game& g, const State& st, const Decision& d) {
   const Action& act = g.program.actions.at(d.action);
-  std::vector<int32_t> scratch(st.slots.begin() + g.layout.locals, st.slots.end());
-  scratch[act.player_slot] = st.chooser();
-  for (size_t i = 0; i < act.params.size(); ++i) scratch[act.params[i].slot] = d.args[i];
-  Evaluator ev(g, st.slots.data(), scratch.data());
+  int32_t args[5] = {st.chooser(), d.args[0], d.args[1], d.args[2], d.args[3]};
+  Evaluator ev(g, st.slots.data(), st.slots.data() + g.layout.locals);
+  ev.set_args(args);
   for (size_t i = 0; i < act.when_nodes.size(); ++i)
     if (!ev.eval(act.when_nodes[i])) return static_cast<int>(i);
   return -1;

@@ -1,0 +1,36 @@
+// Random playouts of rules/kobayakawa.yaml run by the interpreter, reported beside the
+// native implementation's (bench_native.cpp) so the ratio can be read off one run:
+// items_per_second is playouts per second in both.
+#include <benchmark/benchmark.h>
+
+#include "agents/runner.hpp"
+#include "compile/compiler.hpp"
+
+namespace {
+
+std::shared_ptr<const kata::Game> load(const char* file) {
+  std::shared_ptr<kata::Sources> sources;
+  kata::Diagnostics diags;
+  auto g = kata::load_game(std::string(KATA_SOURCE_DIR) + "/rules/" + file, sources, diags);
+  if (!g) throw std::runtime_error(std::string("cannot load rules/") + file);
+  return g;
+}
+
+void BM_interpreted_kobayakawa(benchmark::State& state) {
+  static auto game = load("kobayakawa.yaml");
+  int players = static_cast<int>(state.range(0));
+  auto options = kata::default_options(*game);
+  uint64_t seed = 1;
+  int64_t decisions = 0;
+  for (auto _ : state) {
+    kata::State s = kata::random_playout(*game, players, seed++, options);
+    decisions += s.decisions();
+    benchmark::DoNotOptimize(s);
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["decisions"] = benchmark::Counter(static_cast<double>(decisions), benchmark::Counter::kIsRate);
+}
+
+}  // namespace
+
+BENCHMARK(BM_interpreted_kobayakawa)->Arg(4);
