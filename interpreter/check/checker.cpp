@@ -108,7 +108,8 @@ class Checker {
       if (proc_state_[i] == 0) check_procedure(static_cast<int>(i), {});
     for (size_t i = 0; i < rf_.functions.size(); ++i)
       if (func_state_[i] == 0) {
-        d_.warning(rf_.functions[i].pos, fmt::format("function '{}' is never used", rf_.functions[i].name));
+        if (own(rf_.functions[i].pos))
+          d_.warning(rf_.functions[i].pos, fmt::format("function '{}' is never used", rf_.functions[i].name));
         check_function(static_cast<int>(i), std::vector<Type>(rf_.functions[i].params.size(), Type::error));
       }
     for (auto& inv : rf_.invariants) expect(inv.expr.get(), Type::boolean, "an invariant");
@@ -184,16 +185,14 @@ class Checker {
   }
 
   void check_initial(VarDecl& v) {
-    if (!v.initial.present()) return;
-    ExprPtr e = parse_expression(v.initial.text, v.initial.where, d_);
+    Expr* e = v.initial_expr.get();
     if (!e) return;
     Type want = v.type == VarType::boolean ? Type::boolean
                 : v.type == VarType::player ? Type::player
                                             : Type::integer;
     in_initial_ = true;
-    expect(e.get(), want, fmt::format("the initial value of '{}'", v.name).c_str());
+    expect(e, want, fmt::format("the initial value of '{}'", v.name).c_str());
     in_initial_ = false;
-    initials_.push_back(std::move(e));
   }
 
   void check_components() {
@@ -663,7 +662,7 @@ class Checker {
     auto& decl = rf_.procedures[p];
     proc_state_[p] = 1;
     if (types.empty() && !decl.params.empty()) {
-      d_.warning(decl.pos, fmt::format("procedure '{}' is never used", decl.name));
+      if (own(decl.pos)) d_.warning(decl.pos, fmt::format("procedure '{}' is never used", decl.name));
       types.assign(decl.params.size(), Type::error);
     }
     s_.procedure_params[p] = types;
@@ -744,13 +743,17 @@ class Checker {
       d_.error(rf_.phases[n - a - p].pos, fmt::format("phase '{}' enters itself; recursion is not allowed", rf_.phases[n - a - p].name));
   }
 
+  // Whether a declaration is the file's own, not imported: a library piece a game does not
+  // use is no mistake of the game's.
+  bool own(Pos p) const { return p.file == rf_.file; }
+
   void warn_unused() {
     for (size_t i = 0; i < rf_.zones.size(); ++i)
-      if (!zone_used_[i]) d_.warning(rf_.zones[i].pos, fmt::format("zone '{}' is never used", rf_.zones[i].name));
+      if (!zone_used_[i] && own(rf_.zones[i].pos)) d_.warning(rf_.zones[i].pos, fmt::format("zone '{}' is never used", rf_.zones[i].name));
     for (size_t i = 0; i < rf_.phases.size(); ++i)
-      if (!phase_used_[i]) d_.warning(rf_.phases[i].pos, fmt::format("phase '{}' can never be reached: no 'phase {}' enters it", rf_.phases[i].name, rf_.phases[i].name));
+      if (!phase_used_[i] && own(rf_.phases[i].pos)) d_.warning(rf_.phases[i].pos, fmt::format("phase '{}' can never be reached: no 'phase {}' enters it", rf_.phases[i].name, rf_.phases[i].name));
     for (size_t i = 0; i < rf_.actions.size(); ++i)
-      if (!action_used_[i]) d_.warning(rf_.actions[i].pos, fmt::format("action '{}' is never offered by a 'choose'", rf_.actions[i].name));
+      if (!action_used_[i] && own(rf_.actions[i].pos)) d_.warning(rf_.actions[i].pos, fmt::format("action '{}' is never offered by a 'choose'", rf_.actions[i].name));
   }
 
   RuleFile& rf_;
@@ -765,21 +768,13 @@ class Checker {
   std::vector<int> func_state_, proc_state_;
   std::vector<std::vector<int>> edges_;
   std::vector<bool> zone_used_, phase_used_, action_used_;
-
- public:
-  std::vector<ExprPtr> initials_;  // variables' initial values, in declaration order
 };
 
 }  // namespace
 
 bool check_rules(RuleFile& rf, Symbols& out, Diagnostics& diags) {
   int before = diags.error_count();
-  Checker c(rf, out, diags);
-  c.run();
-  // The compiler needs the parsed initial values: keep them on the declarations.
-  size_t k = 0;
-  for (auto& v : rf.variables)
-    if (v.initial.present() && k < c.initials_.size()) v.initial_expr = std::move(c.initials_[k++]);
+  Checker(rf, out, diags).run();
   return diags.error_count() == before;
 }
 

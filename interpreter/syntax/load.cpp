@@ -196,6 +196,9 @@ class Loader {
     return out;
   }
 
+  // `import: [FILE, {file: FILE, rename: {old: new}}]`: each file's declarations are read
+  // first, renamed if asked, and then this file's own declarations replace any of the same
+  // name (that is how a file overrides what it imports).
   void imports(const YAML::Node& n) {
     std::vector<YAML::Node> items;
     if (n.IsSequence()) {
@@ -204,7 +207,22 @@ class Loader {
       items.push_back(n);
     }
     for (const auto& e : items) {
-      std::string name = scalar(e, "a file to import");
+      // (A YAML::Node assigned to writes through to the node it refers to: never reassign.)
+      const YAML::Node file_node = e.IsMap() ? e["file"] : e;
+      std::map<std::string, std::string> rename;
+      if (e.IsMap()) {
+        check_keys(e, {"file", "rename"}, "an import");
+        if (!file_node) {
+          error(e, "an import needs 'file:'");
+          continue;
+        }
+        if (auto r = e["rename"]) {
+          if (!r.IsMap()) error(r, "'rename' maps names in the imported file to names in this one");
+          else
+            for (auto it = r.begin(); it != r.end(); ++it) rename[it->first.Scalar()] = scalar(it->second, "a new name");
+        }
+      }
+      std::string name = scalar(file_node, "a file to import");
       if (name.empty()) continue;
       if (depth_ >= max_import_depth) {
         error(e, "imports nested too deeply (a file importing itself?)");
@@ -212,17 +230,38 @@ class Loader {
       }
       std::string path = resolve(name);
       if (path.empty()) {
-        error(e, fmt::format("cannot find '{}' (looked beside this file and in the stdlib)", name));
+        error(file_node, fmt::format("cannot find '{}' (looked beside this file and in the stdlib)", name));
         continue;
       }
       std::string source;
       if (!read_file(path, source) || source.size() > max_file_size) {
-        error(e, fmt::format("cannot read '{}'", path));
+        error(file_node, fmt::format("cannot read '{}'", path));
         continue;
       }
       int file = sources_.add(name, path, source, pos(e));
-      load_yaml(sources_, diags_, file, rf_, depth_ + 1);
+      RuleFile imported;
+      imported.file = file;
+      load_yaml(sources_, diags_, file, imported, depth_ + 1);
+      if (!rename.empty()) rename_all(imported, rename);
+      merge(std::move(imported));
     }
+  }
+
+  void merge(RuleFile&& from) {
+    if (!from.game.empty() && rf_.game.empty()) rf_.game = from.game, rf_.game_pos = from.game_pos;
+    if (from.players_pos.valid() && !rf_.players_pos.valid())
+      rf_.min_players = from.min_players, rf_.max_players = from.max_players, rf_.players_pos = from.players_pos;
+    for (auto& x : from.options) replace(rf_.options, std::move(x));
+    for (auto& x : from.components) replace(rf_.components, std::move(x), &ComponentDecl::kind);
+    for (auto& x : from.zones) replace(rf_.zones, std::move(x));
+    for (auto& x : from.variables) replace(rf_.variables, std::move(x));
+    for (auto& x : from.actions) replace(rf_.actions, std::move(x));
+    for (auto& x : from.functions) replace(rf_.functions, std::move(x));
+    for (auto& x : from.procedures) replace(rf_.procedures, std::move(x));
+    for (auto& x : from.phases) replace(rf_.phases, std::move(x));
+    for (auto& x : from.invariants) replace(rf_.invariants, std::move(x));
+    if (from.flow.present() && !rf_.flow.present()) rf_.flow = from.flow, rf_.flow_block = std::move(from.flow_block);
+    if (from.scoring.score_expr && !rf_.scoring.score_expr) rf_.scoring = std::move(from.scoring);
   }
 
   std::string resolve(const std::string& name) const {
@@ -404,6 +443,7 @@ class Loader {
     } else {
       v.initial = text(n);
     }
+    if (v.initial.present()) v.initial_expr = parse_expression(v.initial.text, v.initial.where, diags_);
     replace(rf_.variables, std::move(v));
   }
 
@@ -545,7 +585,13 @@ class Loader {
       diags.error(p, fmt::format("malformed YAML: {}", e.msg));
       return;
     }
-    Loader(sources, diags, file, rf, depth).load_root(root);
+    try {
+      Loader(sources, diags, file, rf, depth).load_root(root);
+    } catch (const YAML::Exception& e) {
+      // Every access is guarded; this is the net under them, so no input can crash kata.
+      Pos p{file, e.mark.is_null() ? 1 : e.mark.line + 1, e.mark.is_null() ? 1 : e.mark.column + 1};
+      diags.error(p, fmt::format("unexpected YAML here: {}", e.msg));
+    }
   }
 
  private:

@@ -152,6 +152,9 @@ struct RuleFile {
 std::unique_ptr<RuleFile> load_rule_file(const std::string& path, Sources& sources,
                                          Diagnostics& diags);
 
+// Renames declarations and every use of them (an import's `rename:`).
+void rename_all(RuleFile& rf, const std::map<std::string, std::string>& map);
+
 // Reads YAML text (for scenario files and tests). `name` is used in messages.
 std::unique_ptr<RuleFile> load_rule_text(const std::string& name, const std::string& text,
                                          Sources& sources, Diagnostics& diags);

@@ -1,0 +1,78 @@
+// Renaming an imported file's declarations, and every use of them, so that one library
+// piece (a betting round staking from `reserve`) can serve games with other words for
+// things (`kamons`). It works on the AST, so positions stay those of the imported text.
+#include "syntax/rulefile.hpp"
+
+namespace kata {
+
+namespace {
+
+struct Renamer {
+  const std::map<std::string, std::string>& map;
+
+  void name(std::string& n) const {
+    if (auto it = map.find(n); it != map.end()) n = it->second;
+  }
+
+  void expr(Expr* e) const {
+    if (!e) return;
+    if (e->kind == ExprKind::name || e->kind == ExprKind::member || e->kind == ExprKind::call ||
+        e->kind == ExprKind::aggregate)
+      name(e->name);
+    for (auto& a : e->args) expr(a.get());
+  }
+
+  void block(Block& b) const {
+    for (auto& s : b) stmt(*s);
+  }
+
+  void stmt(Stmt& s) const {
+    if (s.kind == StmtKind::let || s.kind == StmtKind::for_ || s.kind == StmtKind::phase) name(s.name);
+    for (auto& n : s.names) name(n);
+    for (auto& e : s.exprs) expr(e.get());
+    block(s.body);
+    block(s.orelse);
+  }
+};
+
+}  // namespace
+
+void rename_all(RuleFile& rf, const std::map<std::string, std::string>& map) {
+  Renamer r{map};
+  for (auto& o : rf.options) r.name(o.name);
+  for (auto& c : rf.components) {
+    r.name(c.kind);
+    r.name(c.start_zone);
+    for (auto& p : c.properties) r.name(p);
+  }
+  for (auto& z : rf.zones) r.name(z.name);
+  for (auto& v : rf.variables) {
+    r.name(v.name);
+    r.expr(v.initial_expr.get());
+  }
+  for (auto& a : rf.actions) {
+    r.name(a.name);
+    for (auto& p : a.params) {
+      r.name(p.name);
+      r.expr(p.domain_expr.get());
+    }
+    for (auto& w : a.when_exprs) r.expr(w.get());
+    r.block(a.body);
+  }
+  for (auto* list : {&rf.functions, &rf.procedures, &rf.phases})
+    for (auto& f : *list) {
+      r.name(f.name);
+      for (auto& p : f.params) r.name(p);
+      r.expr(f.expr.get());
+      r.block(f.block);
+    }
+  for (auto& i : rf.invariants) {
+    r.name(i.name);
+    r.expr(i.expr.get());
+  }
+  r.block(rf.flow_block);
+  r.expr(rf.scoring.score_expr.get());
+  for (auto& t : rf.scoring.tiebreak_exprs) r.expr(t.get());
+}
+
+}  // namespace kata

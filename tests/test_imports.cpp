@@ -1,0 +1,97 @@
+// Imports: a rule file reads pieces from other files (beside it, or in stdlib/),
+// overrides them by declaring the same names, and renames them to its own words; an error
+// inside an imported file says where it was imported from.
+#include <catch2/catch.hpp>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "support.hpp"
+
+using namespace kata;
+
+namespace {
+
+std::string dir() {
+  static std::string d = [] {
+    auto p = std::filesystem::temp_directory_path() / ("kata-imports-" + std::to_string(getpid()));
+    std::filesystem::create_directories(p);
+    return p.string();
+  }();
+  return d;
+}
+
+std::string write(const std::string& name, const std::string& text) {
+  std::string p = dir() + "/" + name;
+  std::ofstream(p) << text;
+  return p;
+}
+
+kata::test::Loaded load(const std::string& path) {
+  kata::test::Loaded l;
+  l.game = load_game(path, l.sources, l.diags);
+  return l;
+}
+
+}  // namespace
+
+TEST_CASE("an imported piece is used, and overridden by a declaration of the same name", "[imports]") {
+  write("piece.yaml", "variables:\n  count: {initial: 5}\nprocedures:\n  bump: count += 1\n");
+  auto l = load(write("main.yaml", "game: G\nplayers: 1\nimport: [piece.yaml]\nvariables:\n  count: {initial: 10}\nflow: bump()\n"));
+  REQUIRE(l.game);
+  State s = new_game(*l.game, 1, 1, default_options(*l.game));
+  CHECK(s[l.game->layout.globals] == 11);
+}
+
+TEST_CASE("rename gives an imported piece the game's own words", "[imports]") {
+  auto l = load(write("renamed.yaml", "game: G\nplayers: 2\nimport:\n  - file: " KATA_SOURCE_DIR "/stdlib/betting.yaml\n"
+                                      "    rename: {reserve: chips, join: call}\n"
+                                      "variables:\n  chips: {per_player: true, initial: 3}\n"
+                                      "flow: betting_round(P2)\n"));
+  INFO(l.messages().size());
+  REQUIRE(l.game);
+  State s = new_game(*l.game, 2, 1, default_options(*l.game));
+  std::string why;
+  CHECK(parse_decision(*l.game, s, "call", why));
+  CHECK_FALSE(parse_decision(*l.game, s, "join", why));
+  CHECK(why == "there is no action 'join'");
+  CHECK(l.messages().empty());  // unused library pieces are not warned about
+}
+
+TEST_CASE("the stdlib is found by name", "[imports]") {
+  auto l = load(write("deck.yaml", "game: G\nplayers: 2\nimport: [stdlib/deck.yaml, stdlib/turns.yaml]\n"
+                                   "components:\n  card: {each: {v: 1..4}, in: deck}\n"
+                                   "flow: shuffle_and_deal(2, first)\n"));
+  REQUIRE(l.game);
+  State s = new_game(*l.game, 2, 1, default_options(*l.game));
+  CHECK(s[l.game->layout.zone_size + l.game->zone_instance(1, 0)] == 2);
+  CHECK(s[l.game->layout.zone_size + l.game->zone_instance(1, 1)] == 2);
+}
+
+TEST_CASE("an error in an imported file says where it was imported from", "[imports]") {
+  write("broken.yaml", "procedures:\n  oops: shuffle nowhere\n");
+  std::string main = write("uses_broken.yaml", "game: G\nplayers: 1\nimport: [broken.yaml]\nflow: oops()\n");
+  auto l = load(main);
+  REQUIRE(l.diags.items().size() == 1);
+  std::string text = format_diagnostic(*l.sources, l.diags.items()[0]);
+  CHECK(text == "broken.yaml:2:17: error: unknown name 'nowhere'\n"
+                "    2 |   oops: shuffle nowhere\n"
+                "      |                 ^\n" +
+                main + ":3:10: note: in the file imported from here\n"
+                "    3 | import: [broken.yaml]\n"
+                "      |          ^\n");
+}
+
+TEST_CASE("missing and circular imports are errors, not crashes", "[imports]") {
+  auto l = load(write("missing.yaml", "game: G\nplayers: 1\nimport: [nothere.yaml]\nflow: ''\n"));
+  CHECK(l.messages() == std::vector<std::string>{
+                            "3:10: error: cannot find 'nothere.yaml' (looked beside this file and in the stdlib)"});
+  write("a.yaml", "import: [b.yaml]\n");
+  write("b.yaml", "import: [a.yaml]\n");
+  l = load(write("cycle.yaml", "game: G\nplayers: 1\nimport: [a.yaml]\nflow: ''\n"));
+  REQUIRE_FALSE(l.messages().empty());
+  CHECK(l.messages().back().find("imports nested too deeply (a file importing itself?)") != std::string::npos);
+  l = load(write("badimport.yaml", "game: G\nplayers: 1\nimport: [{rename: {a: b}}]\nflow: ''\n"));
+  CHECK(l.messages() == std::vector<std::string>{"3:10: error: an import needs 'file:'"});
+}
