@@ -232,13 +232,14 @@ int replay(const ReplayArgs& a) {
   Diagnostics diags;
   ReplayResult r = replay_log(a.log, viewer, sources, diags);
   if (sources) print_diags(*sources, diags);
-  if (r.game && viewer >= r.final.players() && !r.final.slots.empty()) {
+  bool ran = r.game && !r.final.slots.empty();
+  if (ran && viewer >= r.final.players()) {
     std::cerr << fmt::format("kata: error: the game has {} players; there is no {}\n", r.final.players(), a.as);
     return usage_error;
   }
   if (!a.quiet) {
     for (auto& line : r.shown) std::cout << line << '\n';
-    if (r.game && !r.final.slots.empty()) std::cout << describe_view(*r.game, make_view(*r.game, r.final, viewer));
+    if (ran) std::cout << describe_view(*r.game, make_view(*r.game, r.final, viewer));
   }
   if (!r.ok) {
     std::cerr << "kata: replay failed: " << r.error << '\n';

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "support.hpp"
 
@@ -147,4 +148,40 @@ TEST_CASE("kata test reports a failing scenario with expected against actual", "
   CHECK(has(r.out, "kata-failing.yaml:5:13: error: expected P1.kamons == 5"));
   CHECK(has(r.out, "actual: the left side is 4, the right side is 5"));
   CHECK(has(r.out, "0 passed, 1 failed"));
+}
+
+TEST_CASE("a log shown to a player reveals only what that player may know", "[cli]") {
+  std::string log = temp("kata-hidden.jsonl");
+  REQUIRE(run_kata("play rules/kobayakawa.yaml --players 3 --agents random --seed 21 -q --log " + log).status == 0);
+  auto as = run_kata("replay " + log + " --as P2");
+  REQUIRE(as.status == 0);
+  std::istringstream lines(as.out);
+  int own = 0, others = 0;
+  for (std::string line; std::getline(lines, line);) {
+    bool dealt = line.find(" moves from deck to ") != std::string::npos;
+    if (dealt && line.find("to P2.hand") != std::string::npos) {
+      CHECK(line.rfind("a card", 0) != 0);  // P2 sees their own cards
+      ++own;
+    } else if (dealt && line.find(".hand") != std::string::npos) {
+      CHECK(line.rfind("a card moves", 0) == 0);  // and not the others'
+      ++others;
+    }
+  }
+  CHECK(own >= 7);
+  CHECK(others >= 14);
+  // The full log, for the record, names every card.
+  auto all = run_kata("replay " + log);
+  CHECK(all.out.find("a card moves") == std::string::npos);
+}
+
+TEST_CASE("a log made with another rule file is refused, not replayed", "[cli]") {
+  std::string log = temp("kata-sha.jsonl");
+  REQUIRE(run_kata("play rules/kobayakawa.yaml --players 3 --agents random -q --log " + log).status == 0);
+  std::ifstream in(log);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto at = text.find("\"sha256\":\"") + 10;
+  text[at] = text[at] == '0' ? '1' : '0';
+  auto r = run_kata("replay -q --as P2 " + temp("kata-sha-bad.jsonl", text));
+  CHECK(r.status == 1);
+  CHECK(has(r.out, "is not the rule file this log was made with (SHA-256 differs)"));
 }

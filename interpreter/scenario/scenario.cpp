@@ -104,16 +104,18 @@ class Runner {
       if (!st.kind.empty() || (k != "play" && k != "refuse" && k != "expect" && k != "over" && k != "winners"))
         return d_.error(pos(it->first), fmt::format("unknown step '{}'; expected play, refuse, expect, over or winners", k));
       st.kind = k;
-      st.pos = pos(it->second);
+      // A copy: `it->second` belongs to a temporary that a range-for would outlive.
+      const YAML::Node value = it->second;
+      st.pos = pos(value);
       if (k == "winners") {
-        if (it->second.IsSequence())
-          for (const auto& w : it->second) st.list.push_back(w.as<std::string>());
-        else st.list.push_back(it->second.as<std::string>());
+        if (value.IsSequence())
+          for (const auto& w : value) st.list.push_back(w.as<std::string>());
+        else st.list.push_back(value.as<std::string>());
       } else {
-        st.text = it->second.as<std::string>();
+        st.text = value.as<std::string>();
       }
       if (k == "expect") {
-        auto m = it->second.Mark();
+        auto m = value.Mark();
         expects_.push_back({st.text, st.pos, Locator(*r_.sources, file_, m.pos, st.text)});
         st.invariant = static_cast<int>(expects_.size()) - 1;
       }
