@@ -177,6 +177,13 @@ class Evaluator {
         return;
       case NodeOp::list_from: {
         int start = player(kid(n, 1));
+        if (p_.nodes[kid(n, 0)].op == NodeOp::list_players) {  // the common case, directly
+          for (int i = 0; i < n_; ++i) {
+            int p = (start + i) % n_;
+            if (!eliminated(p) && !f(p)) return;
+          }
+          return;
+        }
         int32_t buf[16];
         int k = collect_players(kid(n, 0), buf);
         std::stable_partition(buf, buf + k, [&](int32_t x) { return x >= start; });
@@ -325,10 +332,15 @@ class Machine : public Evaluator {
     int pc = w_[Layout::pc];
     int64_t steps = 0;
     const int64_t budget = g_.max_steps;
+    // Steps are counted where execution can come back: jumps and calls. Straight-line code
+    // between them is bounded by the program's length, so this still stops any endless
+    // loop, without a check on every instruction.
+    auto step = [&](const Instr& in) {
+      if (++steps > budget) [[unlikely]]
+        throw RuntimeError(in.pos, fmt::format("the effects ran more than {} steps without a decision (an endless loop?); raise limits.steps if this is intended", budget));
+    };
     for (;;) {
       const Instr& in = p_.code[pc];
-      if (++steps > budget)
-        throw RuntimeError(in.pos, fmt::format("the effects ran more than {} steps without a decision (an endless loop?); raise limits.steps if this is intended", budget));
       switch (in.op) {
         case Op::assign: assign(in); break;
         case Op::move: move_card(card(in.a), zone(in.b), in.c, in.d != 0); break;
@@ -353,7 +365,10 @@ class Machine : public Evaluator {
           if (hooks_ && hooks_->events) hooks_->events->push_back({Event::eliminate, p, -1, -1, -1, 0, {}, {}});
           break;
         }
-        case Op::jump: pc = in.a; continue;
+        case Op::jump:
+          step(in);
+          pc = in.a;
+          continue;
         case Op::jump_if_not:
           if (!eval(in.a)) {
             pc = in.b;
@@ -386,6 +401,7 @@ class Machine : public Evaluator {
           w_[Layout::pc] = pc + 1;
           return;
         case Op::call: {
+          step(in);
           const Procedure& proc = p_.procedures[in.a];
           for (size_t i = 0; i < proc.param_slots.size(); ++i)
             wl_[proc.param_slots[i]] = narrow(eval(p_.kids[in.b + i]), in);
@@ -395,6 +411,7 @@ class Machine : public Evaluator {
         }
         case Op::ret: pc = wl_[in.a]; continue;
         case Op::phase: {
+          step(in);
           const Procedure& proc = p_.procedures[in.a];
           w_[Layout::phase] = in.b;
           if (hooks_ && hooks_->events) hooks_->events->push_back({Event::phase, in.b, -1, -1, -1, 0, {}, {}});
