@@ -196,8 +196,8 @@ int simulate(const SimulateArgs& a) {
       seats.push_back({{"seat", seat_name(p)}, {"wins", st.wins[p]}, {"win_rate", st.games > st.errors ? st.wins[p] / (st.games - st.errors) : 0},
                        {"outright_wins", st.outright_wins[p]},
                        {"score", {{"mean", st.score_mean[p]}, {"stdev", st.score_stdev[p]}, {"min", st.score_min[p]}, {"max", st.score_max[p]}}}});
-    nlohmann::json hist = nlohmann::json::object();
-    for (auto& [score, count] : st.score_histogram) hist[std::to_string(score)] = count;
+    nlohmann::json hist = nlohmann::json::array();  // in score order
+    for (auto& [score, count] : st.score_histogram) hist.push_back({{"score", score}, {"count", count}});
     nlohmann::json out = {{"game", g->name}, {"games", st.games}, {"players", players}, {"seed", a.seed},
                           {"seats", seats}, {"score_histogram", hist},
                           {"length", {{"mean", st.length_mean}, {"min", st.length_min}, {"max", st.length_max}}},

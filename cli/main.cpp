@@ -33,8 +33,10 @@ int main(int argc, char** argv) {
   play_cmd->add_option("file", pa.file, "Rule file")->required();
   play_cmd->add_option("-p,--players", pa.players, "Number of players (default: the fewest the game allows)")->check(CLI::Range(1, 16));
   play_cmd->add_option("-s,--seed", pa.seed, "Seed of the chance outcomes (default 1)");
-  play_cmd->add_option("-a,--agents", pa.agents, "Who plays each seat: human, random, script:FILE (comma-separated; one name for all seats). Default: human for P1, random for the others")->delimiter(',');
-  play_cmd->add_option("-o,--option", pa.options, "Set a rule option: NAME=VALUE (repeatable)");
+  // One value per occurrence, so `-o x=1 FILE` leaves FILE to the positional argument.
+  std::string agents;
+  play_cmd->add_option("-a,--agents", agents, "Who plays each seat: human, random, script:FILE (comma-separated; one name for all seats). Default: human for P1, random for the others");
+  play_cmd->add_option("-o,--option", pa.options, "Set a rule option: NAME=VALUE (repeatable)")->allow_extra_args(false);
   play_cmd->add_option("-l,--log", pa.log, "Write the game's log (JSON Lines) to this file");
   play_cmd->add_flag("-q,--quiet", pa.quiet, "Print only the result when no human plays");
   play_cmd->add_flag("--no-clear", pa.no_clear, "Do not clear the screen between human players");
@@ -47,7 +49,7 @@ int main(int argc, char** argv) {
   sim_cmd->add_option("-p,--players", sa.players, "Number of players (default: the fewest the game allows)")->check(CLI::Range(1, 16));
   sim_cmd->add_option("-s,--seed", sa.seed, "Seed (default 1); the same seed gives the same result for any --jobs");
   sim_cmd->add_option("-j,--jobs", sa.jobs, "Threads (default 1)")->check(CLI::Range(1, 256));
-  sim_cmd->add_option("-o,--option", sa.options, "Set a rule option: NAME=VALUE (repeatable)");
+  sim_cmd->add_option("-o,--option", sa.options, "Set a rule option: NAME=VALUE (repeatable)")->allow_extra_args(false);
   sim_cmd->add_flag("--json", sa.json, "Print the statistics as JSON");
   sim_cmd->add_flag("--check-invariants", sa.check_invariants, "Check the file's invariants after every decision");
   sim_cmd->footer(exit_codes);
@@ -78,7 +80,15 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (check_cmd->parsed()) return check(ca);
-  if (play_cmd->parsed()) return play(pa);
+  if (play_cmd->parsed()) {
+    for (size_t start = 0; !agents.empty() && start <= agents.size();) {
+      size_t comma = agents.find(',', start);
+      if (comma == std::string::npos) comma = agents.size();
+      pa.agents.push_back(agents.substr(start, comma - start));
+      start = comma + 1;
+    }
+    return play(pa);
+  }
   if (sim_cmd->parsed()) return simulate(sa);
   if (replay_cmd->parsed()) return replay(ra);
   if (test_cmd->parsed()) return test(ta);

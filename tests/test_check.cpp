@@ -131,3 +131,13 @@ TEST_CASE("a rule file needs a game and a flow", "[check]") {
   l = load_text("game: x\nplayers: 2\n");
   CHECK(l.messages() == std::vector<std::string>{"1:7: error: a rule file needs 'flow:', the game's program"});
 }
+
+TEST_CASE("lists are not compared; builtins are not redefined; option defaults are valid", "[check]") {
+  auto l = load_text(with("shuffle deck", "shuffle deck\n  let same = players == players"));
+  CHECK(l.messages() == std::vector<std::string>{"14:14: error: '==' compares single values; lists cannot be compared"});
+  l = load_text(with("scoring:", "functions:\n  top(z): 1\nscoring:"));
+  CHECK(l.messages() == std::vector<std::string>{"21:3: error: 'top' is a builtin function; choose another name"});
+  l = load_text(with("scoring:", "options:\n  n: {default: 9, min: 1, max: 5}\n  r: {default: x, values: [y, z]}\nscoring:"));
+  CHECK(l.messages() == std::vector<std::string>{"21:3: error: the default of option 'n' is outside its min and max",
+                                                 "22:3: error: the default of option 'r' is not one of its values"});
+}

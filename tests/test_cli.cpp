@@ -185,3 +185,20 @@ TEST_CASE("a log made with another rule file is refused, not replayed", "[cli]")
   CHECK(r.status == 1);
   CHECK(has(r.out, "is not the rule file this log was made with (SHA-256 differs)"));
 }
+
+TEST_CASE("options may come before the rule file", "[cli]") {
+  auto r = run_kata("simulate -o centre_kamons=3 -g 5 rules/kobayakawa.yaml -p 3");
+  CHECK(r.status == 0);
+  auto p = run_kata("play -a random -o first_player=2 rules/kobayakawa.yaml -p 3 -q");
+  CHECK(p.status == 0);
+}
+
+TEST_CASE("a script plays a seat; an illegal line stops it with its line number", "[cli]") {
+  std::string ok;
+  for (int i = 0; i < 7; ++i) ok += "flip   # never draws\npass\n";
+  auto r = run_kata("play rules/kobayakawa.yaml -p 3 -a script:" + temp("kata-script.txt", ok) + ",random,random -q");
+  CHECK(r.status == 0);
+  auto bad = run_kata("play rules/kobayakawa.yaml -p 3 -a script:" + temp("kata-bad-script.txt", "flip\nflip\n") + ",random,random -q");
+  CHECK(bad.status == 1);
+  CHECK(has(bad.out, "kata-bad-script.txt:2: P1's 'flip' is refused: 'flip' is not possible now; P1 may: fight, pass"));
+}

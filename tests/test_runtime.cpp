@@ -69,12 +69,13 @@ TEST_CASE("cards move, and owners see their own zones only", "[runtime]") {
   CHECK(visible(*g, s, 0, p1_card));
   CHECK_FALSE(visible(*g, s, 1, p1_card));
   CHECK(visible(*g, s, -1, p1_card));
-  // The pile shows its top card only.
+  // The pile shows its top card only; the card now covered was seen when it was on top,
+  // and stays known to whoever saw it.
   int pile = g->zone_instance(1, 0);
   int bottom = s[g->layout.zone_cards + pile * g->card_count];
   int top = s[g->layout.zone_cards + pile * g->card_count + 1];
   CHECK(visible(*g, s, 0, top));
-  CHECK_FALSE(visible(*g, s, 0, bottom));
+  CHECK(visible(*g, s, 1, bottom));
 }
 
 TEST_CASE("the same seed gives the same game; a copy equals its original", "[runtime]") {
@@ -104,7 +105,7 @@ TEST_CASE("legal decisions enumerate parameters and respect 'when'", "[runtime]"
   std::string why;
   if (value == 1) {
     CHECK_FALSE(parse_decision(*g, s, "play 1", why));
-    CHECK(why == "refused: 'play' requires c.value > 1");
+    CHECK(why == "'play' requires c.value > 1");
   }
   CHECK_FALSE(parse_decision(*g, s, "plya", why));
   CHECK(why == "there is no action 'plya'; did you mean 'play'?");
@@ -213,4 +214,42 @@ TEST_CASE("options are set by name, with their values checked", "[runtime]") {
   CHECK(why == "option 'fast' is true or false, not 'maybe'");
   CHECK_FALSE(set_option(*g, v, "nn", "1", why));
   CHECK(why == "unknown option 'nn'; did you mean 'n'?");
+}
+
+TEST_CASE("face down hides a card even in a zone everyone sees; flipping it back down keeps it known", "[runtime]") {
+  auto g = game(R"(game: Faces
+players: 2
+components:
+  card: {each: {v: 1..3}, in: deck}
+zones:
+  deck: {}
+  table: {visibility: everyone}
+  shared: {visibility: owner}
+flow: |
+  move top(deck) to table face down
+  move top(deck) to table
+  flip top(table) face down
+  move top(deck) to shared
+)");
+  State s = new_game(*g, 2, 1, default_options(*g));
+  int table = g->zone_instance(1, 0), shared = g->zone_instance(2, 0);
+  int hidden = s[g->layout.zone_cards + table * g->card_count];
+  int flipped = s[g->layout.zone_cards + table * g->card_count + 1];
+  int nobody = s[g->layout.zone_cards + shared * g->card_count];
+  CHECK_FALSE(visible(*g, s, 0, hidden));  // entered face down
+  CHECK(visible(*g, s, 0, flipped));       // seen face up, then turned down: remembered
+  CHECK_FALSE(visible(*g, s, 0, nobody));  // a shared zone has no owner to see it
+  CHECK_FALSE(visible(*g, s, 1, nobody));
+}
+
+TEST_CASE("eliminated players do not win on points", "[runtime]") {
+  auto g = game("game: Out\nplayers: 2\nvariables:\n  pts: {per_player: true, initial: 0}\n"
+                "flow: |\n  P1.pts = 5\n  eliminate P1\nscoring: {score: p.pts}\n");
+  State s = new_game(*g, 2, 1, default_options(*g));
+  CHECK(winners(s) == 2u);  // P2, though P1 had more points
+}
+
+TEST_CASE("numbers beyond 32 bits are refused, not wrapped", "[runtime]") {
+  auto l = load_text("game: Big\nplayers: 1\nvariables:\n  x: 0\nflow: x = 3000000000\n");
+  CHECK(l.messages() == std::vector<std::string>{"5:11: error: number too large (at most 2147483647)"});
 }

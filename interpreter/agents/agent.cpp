@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <fstream>
 #include <iostream>
 
@@ -23,7 +24,13 @@ std::unique_ptr<ScriptAgent> ScriptAgent::load(const std::string& path, std::str
   std::vector<int> numbers;
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
-    if (auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+    // A comment starts with '#' at the start of a line or after blank space, so a hidden
+    // card's place ("deck#2") is not one.
+    for (size_t i = 0; i < line.size(); ++i)
+      if (line[i] == '#' && (i == 0 || std::isspace(static_cast<unsigned char>(line[i - 1])))) {
+        line.erase(i);
+        break;
+      }
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     lines.push_back(line);
     numbers.push_back(n);

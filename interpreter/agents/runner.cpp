@@ -72,9 +72,11 @@ MatchResult play_match(const Game& g, int players, uint64_t seed, const std::vec
       }
     }
     if (log) log->decision(s.decisions() + 1, seat, decision_text(g, s, chosen));
-    std::string said = fmt::format("{} chose: {}", seat_name(seat), decision_text(g, s, chosen));
+    // Each other seat is told the decision as it may know it: a card it cannot see is
+    // named by its place, not by what it is.
     for (size_t other = 0; other < agents.size(); ++other)
-      if (static_cast<int>(other) != seat && agents[other]->needs_view()) agents[other]->observe(said);
+      if (static_cast<int>(other) != seat && agents[other]->needs_view())
+        agents[other]->observe(fmt::format("{} chose: {}", seat_name(seat), decision_text(g, s, chosen, static_cast<int>(other))));
     apply(g, s, chosen, &hooks);
     deliver(g, events, agents, log);
   }

@@ -108,7 +108,7 @@ class Checker {
       if (proc_state_[i] == 0) check_procedure(static_cast<int>(i), {});
     for (size_t i = 0; i < rf_.functions.size(); ++i)
       if (func_state_[i] == 0) {
-        if (own(rf_.functions[i].pos))
+        if (own(rf_.functions[i].pos) && !d_.has_errors())
           d_.warning(rf_.functions[i].pos, fmt::format("function '{}' is never used", rf_.functions[i].name));
         check_function(static_cast<int>(i), std::vector<Type>(rf_.functions[i].params.size(), Type::error));
       }
@@ -144,6 +144,13 @@ class Checker {
       name_once(o.name, o.pos, "an option");
       s_.options[o.name] = static_cast<int>(i);
       Type t = o.default_value.is_bool ? Type::boolean : Type::integer;
+      auto same = [&](const Value& a, const Value& b) {
+        return a.is_symbol == b.is_symbol && (a.is_symbol ? a.symbol == b.symbol : a.number == b.number);
+      };
+      if (!o.choices.empty() && std::none_of(o.choices.begin(), o.choices.end(), [&](auto& c) { return same(c, o.default_value); }))
+        d_.error(o.pos, fmt::format("the default of option '{}' is not one of its values", o.name));
+      if (!o.default_value.is_symbol && ((o.min && o.default_value.number < *o.min) || (o.max && o.default_value.number > *o.max)))
+        d_.error(o.pos, fmt::format("the default of option '{}' is outside its min and max", o.name));
       if (o.default_value.is_symbol) intern(o.default_value.symbol);
       for (auto& c : o.choices)
         if (c.is_symbol) intern(c.symbol);
@@ -170,6 +177,10 @@ class Checker {
       if (v.per_player) s_.player_vars[v.name] = pv++;
       else s_.globals[v.name] = g++;
     }
+    for (auto* list : {&rf_.functions, &rf_.procedures})
+      for (auto& r : *list)
+        for (auto& b : builtins())
+          if (r.name == b.name) d_.error(r.pos, fmt::format("'{}' is a builtin function; choose another name", r.name));
     for (size_t i = 0; i < rf_.functions.size(); ++i) {
       name_once(rf_.functions[i].name, rf_.functions[i].pos, "a function");
       s_.functions[rf_.functions[i].name] = static_cast<int>(i);
@@ -394,6 +405,10 @@ class Checker {
     if (op == "==" || op == "!=") {
       Type a = check(*e.args[0]);
       Type b = check(*e.args[1]);
+      if ((is_list(a) && a != Type::zone) || (is_list(b) && b != Type::zone)) {
+        d_.error(e.pos, fmt::format("'{}' compares single values; lists cannot be compared", op));
+        return Type::boolean;
+      }
       bool none = e.args[0]->kind == ExprKind::none || e.args[1]->kind == ExprKind::none;
       if (!compatible(a, b) && !none)
         d_.error(e.pos, fmt::format("'{}' compares {} with {}", op, type_name(a), type_name(b)));

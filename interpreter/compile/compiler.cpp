@@ -491,7 +491,9 @@ std::shared_ptr<const Game> finish_load(std::unique_ptr<RuleFile> rf, std::share
   if (!ok) return nullptr;
   auto game = std::const_pointer_cast<Game>(compile_rules(*rf, symbols, sources));
   game->path = sources->at(rf->file).path;
-  game->text = sources->at(rf->file).text;
+  // The text a log's checksum covers: the rule file and every file it imported.
+  game->text.clear();
+  for (int i = rf->file; i < sources->size(); ++i) game->text += sources->at(i).name + "\n" + sources->at(i).text;
   return game;
 }
 

@@ -255,8 +255,8 @@ class Replayer {
     std::string why;
     auto d = parse_decision(g, s, action, why);
     if (!d) return fail(l.number, fmt::format("{}'s decision '{}' is not legal: {}", player, action, why));
-    if (viewer_ < 0 || viewer_ == s.chooser()) result_.shown.push_back(fmt::format("{} chose: {}", player, action));
-    else result_.shown.push_back(fmt::format("{} chose: {}", player, action));
+    // Shown as the viewer may know it: a card they cannot see is named by its place.
+    result_.shown.push_back(fmt::format("{} chose: {}", player, viewer_ < 0 ? action : decision_text(g, s, *d, viewer_)));
     ++next_;
     apply(g, s, *d, &hooks_);
     ++result_.decisions;

@@ -283,9 +283,11 @@ class Evaluator {
     if (z < 0) return false;
     if (s_[g_.layout.card_face + c]) return true;
     if (s_[g_.layout.card_known + c] & (1u << viewer)) return true;
+    // A zone's visibility decides who sees its face-down cards: `everyone` only turns cards
+    // face up as they enter (a card put there face down stays hidden).
     const ZoneInfo& info = g_.zones[g_.instance_zone[z]];
     switch (info.visibility) {
-      case Visibility::everyone: return true;
+      case Visibility::everyone: return false;
       case Visibility::owner: return g_.instance_owner[z] == viewer;
       case Visibility::top: return cards(z)[size(z) - 1] == c;
       case Visibility::nobody: return false;
@@ -301,8 +303,11 @@ class Evaluator {
     uint32_t m = static_cast<uint32_t>(s_[g_.layout.card_known + c]);
     if (s_[g_.layout.card_face + c]) return all;
     switch (g_.zones[g_.instance_zone[z]].visibility) {
-      case Visibility::everyone: return all;
-      case Visibility::owner: return (m | (1u << g_.instance_owner[z])) & all;
+      case Visibility::everyone: return m & all;
+      case Visibility::owner: {
+        int owner = g_.instance_owner[z];  // a shared zone has no owner: nobody sees it
+        return (owner < 0 ? m : m | (1u << owner)) & all;
+      }
       case Visibility::top: return cards(z)[size(z) - 1] == c ? all : m & all;
       case Visibility::nobody: return m & all;
     }
@@ -464,6 +469,9 @@ class Machine : public Evaluator {
     remove_from_zone(c);
     int32_t* cs = w_ + g_.layout.zone_cards + z * g_.card_count;
     int32_t& n = w_[g_.layout.zone_size + z];
+    // Covering the top card of a `top` zone: whoever saw it there remembers it.
+    if (n > 0 && !bottom && g_.zones[g_.instance_zone[z]].visibility == Visibility::top)
+      w_[g_.layout.card_known + cs[n - 1]] |= static_cast<int32_t>(seen_mask(cs[n - 1]));
     if (bottom) {
       std::copy_backward(cs, cs + n, cs + n + 1);
       cs[0] = c;
@@ -521,7 +529,8 @@ class Machine : public Evaluator {
     int32_t& f = w_[g_.layout.card_face + c];
     uint32_t before = seen_mask(c);
     f = face == 0 ? !f : face == 1;
-    if (f) w_[g_.layout.card_known + c] = static_cast<int32_t>((1u << n_) - 1);
+    // Turned face down, a card stays known to whoever saw it; face up, to everyone.
+    w_[g_.layout.card_known + c] |= static_cast<int32_t>(f ? (1u << n_) - 1 : before);
     if (hooks_ && hooks_->events) hooks_->events->push_back({Event::flip, -1, c, w_[g_.layout.card_zone + c], -1, before | seen_mask(c), {}, {}});
   }
 
@@ -572,9 +581,14 @@ class Machine : public Evaluator {
         for (int t : g_.tiebreak_nodes) keys[p].push_back(eval(t));
         if (g_.lowest_wins) keys[p][0] = -keys[p][0];
       }
-      auto best = *std::max_element(keys.begin(), keys.end());
+      // An eliminated player cannot win on points, unless everyone was eliminated.
+      bool anyone = false;
+      for (int p = 0; p < n_; ++p) anyone |= !eliminated(p);
+      std::vector<int64_t> best;
       for (int p = 0; p < n_; ++p)
-        if (keys[p] == best) mask |= 1u << p;
+        if ((!anyone || !eliminated(p)) && (best.empty() || keys[p] > best)) best = keys[p];
+      for (int p = 0; p < n_; ++p)
+        if ((!anyone || !eliminated(p)) && keys[p] == best) mask |= 1u << p;
     }
     w_[Layout::winners] = static_cast<int32_t>(mask);
     if (hooks_ && hooks_->events) hooks_->events->push_back({Event::over, -1, -1, -1, -1, mask, {}, {}});

@@ -62,11 +62,15 @@ std::string var_value_text(const Game& g, VarType t, int64_t v) {
 }
 
 std::string decision_text(const Game& g, const State& s, const Decision& d) {
+  return decision_text(g, s, d, s.chooser());
+}
+
+std::string decision_text(const Game& g, const State& s, const Decision& d, int viewer) {
   const Action& a = g.program.actions.at(d.action);
   std::string out = a.name;
   for (size_t k = 0; k < a.params.size(); ++k) {
     out += ' ';
-    out += a.params[k].type == Type::card ? card_text(g, s, d.args[k], s.chooser())
+    out += a.params[k].type == Type::card ? card_text(g, s, d.args[k], viewer)
                                           : value_text(g, a.params[k].type, d.args[k]);
   }
   return out;
@@ -82,6 +86,18 @@ std::string normal(const std::string& text) {
     } else {
       out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     }
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+// Runs of blank space as one space, for quoting rule text on one line.
+std::string spaced(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    bool blank = std::isspace(static_cast<unsigned char>(c));
+    if (blank && (out.empty() || out.back() == ' ')) continue;
+    out += blank ? ' ' : c;
   }
   while (!out.empty() && out.back() == ' ') out.pop_back();
   return out;
@@ -159,7 +175,7 @@ std::optional<Decision> parse_decision(const Game& g, const State& s, const std:
     }
   }
   int failed = failed_condition(g, s, d);
-  if (failed >= 0) why = fmt::format("refused: '{}' requires {}", a.name, normal(a.when_texts[failed]));
+  if (failed >= 0) why = fmt::format("'{}' requires {}", a.name, spaced(a.when_texts[failed]));
   else why = fmt::format("'{}' is not legal now", normal(text));
   return std::nullopt;
 }

@@ -47,8 +47,11 @@ std::string card_text(const Game& g, const State& s, int card, int viewer);
 std::string value_text(const Game& g, Type t, int64_t v);
 std::string var_value_text(const Game& g, VarType t, int64_t v);
 
-// "discard 7", "fight": the decision in the chooser's notation.
+// "discard 7", "fight": the decision in the chooser's notation (the state is the one the
+// decision is made in). With a viewer: as that seat may be told of it, hidden cards named
+// by their place.
 std::string decision_text(const Game& g, const State& s, const Decision& d);
+std::string decision_text(const Game& g, const State& s, const Decision& d, int viewer);
 
 // The legal decision the text names (in the chooser's notation, case and spacing aside),
 // or nothing and, in `why`, the reason it is refused.

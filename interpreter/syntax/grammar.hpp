@@ -116,7 +116,7 @@ struct if_expr
     : seq<kw_if, sp, must<condition>, must<then_word>, must<then_body>, must<else_word>,
           must<else_body>> {};
 // An aggregate ranges a variable over a list, like a comprehension:
-// `sum(p.kamons for p in players where p.alive)`, `count(p in players where p.fought)`.
+// `sum(p.chips for p in players where alive(p))`, `count(p in players where p.folded)`.
 struct agg_op : sor<kw_sum, kw_count, kw_min, kw_max, kw_any, kw_all, kw_best, kw_worst> {};
 struct agg_var : seq<name, sp> {};
 struct in_word : seq<kw_in, sp> {};

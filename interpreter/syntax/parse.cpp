@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <climits>
 
 #include <tao/pegtl/contrib/limit_depth.hpp>
 #include <tao/pegtl/contrib/parse_tree.hpp>
@@ -126,7 +127,8 @@ class Builder {
     if (n.is_type<g::int_lit>()) {
       auto e = make(ExprKind::integer, n);
       std::string digits = word(n);
-      if (digits.size() > 15) throw pegtl::parse_error("integer too large", n.begin());
+      if (digits.size() > 10 || std::stoll(digits) > INT32_MAX)
+        throw pegtl::parse_error("number too large (at most 2147483647)", n.begin());
       e->value = std::stoll(digits);
       return e;
     }

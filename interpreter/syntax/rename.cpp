@@ -1,6 +1,6 @@
 // Renaming an imported file's declarations, and every use of them, so that one library
 // piece (a betting round staking from `reserve`) can serve games with other words for
-// things (`kamons`). It works on the AST, so positions stay those of the imported text.
+// things (`chips`). It works on the AST, so positions stay those of the imported text.
 #include "syntax/rulefile.hpp"
 
 namespace kata {
