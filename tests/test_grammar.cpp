@@ -94,6 +94,11 @@ TEST_CASE("statements parse", "[grammar]") {
   CHECK(parse_block("let x = 1; x += 2\nmove top(deck) to p.hand face up at bottom") == "3 statements");
   CHECK(parse_block("repeat 3 times { shuffle deck } repeat until done { end game }") == "2 statements");
   CHECK(parse_block("choose p: flip | draw\nphase deal\nwin p\nlook p at c\nreveal c\neliminate p") == "6 statements");
+  CHECK(parse_block("give 2 coins to p\ntake 1 coins from p\ndeal 3 cards from deck to p.hand") == "3 statements");
+  // The words stay free as names where an assignment follows them.
+  CHECK(parse_block("give = 1; take += 2; deal -= 3") == "3 statements");
+  CHECK(parse_block("deal 3 from deck to x") == "error 18: expected 'cards' after the number (deal 2 cards from deck to p.hand)");
+  CHECK(parse_block("give 2 to p") == "error 8: expected the name of a player variable (give 2 coins to p)");
 }
 
 TEST_CASE("nesting is bounded, so untrusted text cannot exhaust the stack", "[grammar]") {

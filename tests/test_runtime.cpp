@@ -253,3 +253,27 @@ TEST_CASE("numbers beyond 32 bits are refused, not wrapped", "[runtime]") {
   auto l = load_text("game: Big\nplayers: 1\nvariables:\n  x: 0\nflow: x = 3000000000\n");
   CHECK(l.messages() == std::vector<std::string>{"5:11: error: number too large (at most 2147483647)"});
 }
+
+TEST_CASE("deal, give and take", "[runtime]") {
+  auto g = game(R"(game: Sugar
+players: 2
+components:
+  card: {each: {v: 1..10}, in: deck}
+zones:
+  deck: {}
+  hand: {per_player: true, visibility: owner}
+variables:
+  coins: {per_player: true, initial: 5}
+flow: |
+  deal 3 cards from deck to P1.hand
+  deal 1 card from deck to P2.hand
+  give 2 coins to P1
+  take 4 coins from P2
+)");
+  State s = new_game(*g, 2, 1, default_options(*g));
+  CHECK(s[g->layout.zone_size + g->zone_instance(1, 0)] == 3);
+  CHECK(s[g->layout.zone_size + g->zone_instance(1, 1)] == 1);
+  CHECK(s[g->layout.zone_size + g->zone_instance(0, 0)] == 6);
+  CHECK(s[g->layout.player_vars + 0] == 7);
+  CHECK(s[g->layout.player_vars + 1] == 1);
+}

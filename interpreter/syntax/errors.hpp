@@ -53,6 +53,9 @@ KATA_ERROR(colon, "expected ':' after the player")
 KATA_ERROR(action_name, "expected an action name")
 KATA_ERROR(phase_name, "expected a phase name")
 KATA_ERROR(game_word, "expected 'game' after 'end'")
+KATA_ERROR(counter_name, "expected the name of a player variable (give 2 coins to p)")
+KATA_ERROR(from_word, "expected 'from'")
+KATA_ERROR(cards_word, "expected 'cards' after the number (deal 2 cards from deck to p.hand)")
 #undef KATA_ERROR
 
 struct error {

@@ -66,6 +66,11 @@ KATA_KEYWORD(max, "max")
 KATA_KEYWORD(any, "any")
 KATA_KEYWORD(best, "best")
 KATA_KEYWORD(worst, "worst")
+KATA_KEYWORD(give, "give")
+KATA_KEYWORD(take, "take")
+KATA_KEYWORD(deal, "deal")
+KATA_KEYWORD(card, "card")
+KATA_KEYWORD(cards, "cards")
 #undef KATA_KEYWORD
 
 // The reserved words, which no name may be.
@@ -236,11 +241,25 @@ struct phase_name : seq<identifier, sp> {};
 struct phase_stmt : seq<kw_phase, sp, must<phase_name>> {};
 struct win_stmt : seq<kw_win, sp, must<expr>> {};
 struct game_word : seq<kw_game, sp> {};
+// Counters move between players: `give 2 coins to p`, `take 1 coins from p` (sugar for
+// `p.coins += 2` and `p.coins -= 1`). These words start a statement only when no
+// assignment follows them, so they stay free as names.
+template <typename Word>
+struct starter : seq<Word, sp, not_at<sor<one<'=', '(', '.', '['>, string<'+', '='>, string<'-', '='>>>> {};
+struct counter_name : seq<name, sp> {};
+struct from_word : seq<kw_from, sp> {};
+struct give_stmt : seq<starter<kw_give>, must<expr>, must<counter_name>, must<to_word>, must<expr>> {};
+struct take_stmt : seq<starter<kw_take>, must<expr>, must<counter_name>, must<from_word>, must<expr>> {};
+// `deal N cards from ZONE to ZONE`: N times, the top card of one onto the other.
+struct cards_word : seq<sor<kw_cards, kw_card>, sp> {};
+struct deal_stmt
+    : seq<starter<kw_deal>, must<expr>, must<cards_word>, must<from_word>, must<expr>, must<to_word>,
+          must<expr>> {};
 struct end_stmt : seq<kw_end, sp, must<game_word>> {};
 struct stmt
     : sor<let_stmt, if_stmt, for_stmt, repeat_stmt, while_stmt, move_stmt, shuffle_stmt,
           flip_stmt, reveal_stmt, look_stmt, eliminate_stmt, choose_stmt, phase_stmt, win_stmt,
-          end_stmt, assign_or_call> {};
+          end_stmt, give_stmt, take_stmt, deal_stmt, assign_or_call> {};
 
 // A whole block of effects, as in `flow:`, a phase or an action's `do:`.
 struct end_of_program : eof {};

@@ -68,7 +68,8 @@ using selector = pt::selector<
                           g::move_all, g::face_up, g::face_down, g::at_bottom, g::shuffle_stmt,
                           g::flip_stmt, g::reveal_stmt, g::look_stmt, g::eliminate_stmt,
                           g::choose_stmt, g::action_name, g::phase_stmt, g::phase_name,
-                          g::win_stmt, g::end_stmt>,
+                          g::win_stmt, g::end_stmt, g::give_stmt, g::take_stmt, g::deal_stmt,
+                          g::counter_name>,
     pt::fold_one::on<g::product, g::sum, g::range, g::comparison, g::conjunction, g::disjunction,
                      g::postfix, g::from_expr, g::from_start>>;
 
@@ -335,6 +336,30 @@ class Builder {
       return s;
     }
     if (n.is_type<g::end_stmt>()) return make_stmt(StmtKind::end_game, n);
+    if (n.is_type<g::give_stmt>() || n.is_type<g::take_stmt>()) {
+      // give N v to p  =>  p.v += N;   take N v from p  =>  p.v -= N
+      auto s = make_stmt(StmtKind::assign, n);
+      s->name = n.is_type<g::give_stmt>() ? "+=" : "-=";
+      auto target = make(ExprKind::member, *ch.at(1));
+      target->name = word(*ch.at(1));
+      target->args.push_back(expr(*ch.at(2)));
+      s->exprs.push_back(std::move(target));
+      s->exprs.push_back(expr(*ch.at(0)));
+      return s;
+    }
+    if (n.is_type<g::deal_stmt>()) {
+      // deal N cards from a to b  =>  repeat N times { move top(a) to b }
+      auto s = make_stmt(StmtKind::repeat_times, n);
+      s->exprs.push_back(expr(*ch.at(0)));
+      auto move = make_stmt(StmtKind::move, n);
+      auto top = make(ExprKind::call, *ch.at(1));
+      top->name = "top";
+      top->args.push_back(expr(*ch.at(1)));
+      move->exprs.push_back(std::move(top));
+      move->exprs.push_back(expr(*ch.at(2)));
+      s->body.push_back(std::move(move));
+      return s;
+    }
     throw pegtl::parse_error("unexpected syntax in statement", n.begin());
   }
 
