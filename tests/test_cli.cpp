@@ -202,3 +202,12 @@ TEST_CASE("a script plays a seat; an illegal line stops it with its line number"
   CHECK(bad.status == 1);
   CHECK(has(bad.out, "kata-bad-script.txt:2: P1's 'flip' is refused: 'flip' is not possible now; P1 may: fight, pass"));
 }
+
+TEST_CASE("a failed expectation shows players, cards and truth as such", "[cli]") {
+  std::string s = temp("kata-typed.yaml",
+                       "scenario: typed values\nrules: " KATA_SOURCE_DIR "/rules/kobayakawa.yaml\nplayers: 3\n"
+                       "steps:\n  - expect: first == P2\n");
+  auto r = run_kata("test " + s);
+  CHECK(r.status == 1);
+  CHECK(has(r.out, "actual: the left side is P1, the right side is P2"));
+}

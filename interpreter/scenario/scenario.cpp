@@ -140,6 +140,12 @@ class Runner {
         if (d.severity == Severity::error) d_.add(d);
       return false;
     }
+    // The types of each expectation's two sides, to print actual values as what they are.
+    for (size_t i = first_invariant_; i < rf->invariants.size(); ++i) {
+      const Expr* e = rf->invariants[i].expr.get();
+      if (e && e->kind == ExprKind::binary && e->args.size() == 2) side_types_.push_back({e->args[0]->type, e->args[1]->type});
+      else side_types_.push_back({Type::error, Type::error});
+    }
     game_ = compile_rules(*rf, symbols, r_.sources);
     if (players_ < game_->min_players || players_ > game_->max_players)
       return d_.error(players_pos_, fmt::format("{} plays with {} to {} players", game_->name, game_->min_players, game_->max_players)), false;
@@ -227,7 +233,12 @@ class Runner {
       if (n.kid_count == 2 && n.op >= NodeOp::eq && n.op <= NodeOp::ge) {
         int64_t a = evaluate(g, s, g.program.kids[n.first_kid]);
         int64_t b = evaluate(g, s, g.program.kids[n.first_kid + 1]);
-        notes.push_back({Pos{}, fmt::format("actual: the left side is {}, the right side is {}", g.symbol_name(a), g.symbol_name(b))});
+        auto [ta, tb] = side_types_.at(st.invariant);
+        auto show = [&](Type t, int64_t v) {
+          if (t == Type::card) return v >= 0 && v < g.card_count ? g.card_names[v] : std::string("none");
+          return value_text(g, t, v);
+        };
+        notes.push_back({Pos{}, fmt::format("actual: the left side is {}, the right side is {}", show(ta, a), show(tb, b))});
       }
       d_.error(st.pos, fmt::format("expected {}", st.text), notes);
       return false;
@@ -244,7 +255,10 @@ class Runner {
     for (int p = 0; p < s.players(); ++p)
       if (winners(s) & (1u << p)) actual.push_back(seat_name(p));
     std::vector<std::string> want = st.list;
-    std::sort(want.begin(), want.end());
+    auto by_seat = [](const std::string& a, const std::string& b) {
+      return a.size() != b.size() ? a.size() < b.size() : a < b;  // P2 before P10
+    };
+    std::sort(want.begin(), want.end(), by_seat);
     if (want == actual) return true;
     auto join = [](const std::vector<std::string>& v) {
       std::string out;
@@ -265,6 +279,7 @@ class Runner {
   std::vector<std::pair<std::vector<std::string>, Pos>> shuffles_;
   std::vector<Step> steps_;
   std::vector<Text> expects_;
+  std::vector<std::pair<Type, Type>> side_types_;
   int first_invariant_ = 0;
   std::shared_ptr<const Game> game_;
   std::vector<int64_t> options_values_;
