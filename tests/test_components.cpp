@@ -1,0 +1,208 @@
+// What components own: variables and zones declared `per: KIND` (one for each component of
+// that kind, and for each player with per_player), card-valued variables, a card's
+// position in its stack, moves to a position, and `find`.
+#include <catch2/catch.hpp>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "support.hpp"
+
+using namespace kata;
+using kata::test::load_text;
+
+namespace {
+
+// Two tiles sit between the players; each tile has a stack for each player and remembers
+// who claimed it. Units are deployed onto a tile's side.
+const std::string tiles = R"(game: Tiles
+players: 2
+components:
+  tile:
+    list:
+      - {name: North, vp: 4}
+      - {name: South, vp: 6}
+    in: table
+  unit:
+    per_player: true
+    list:
+      - {name: Lord, strength: 2}
+      - {name: Guard, strength: 1}
+      - {name: Spy, strength: 0}
+    name: "{owner} {name}"
+    in: hand
+zones:
+  table: {visibility: everyone, order: row}
+  hand: {per_player: true, visibility: owner, order: set}
+  side: {per: tile, per_player: true, visibility: nobody}
+  pile: {per: tile, visibility: everyone}
+  gone: {visibility: nobody}
+variables:
+  claimed_by: {per: tile, type: player}
+  bonus: {per: tile, per_player: true, initial: 0}
+  last: {per_player: true, type: card}
+flow: |
+  repeat 3 times {
+    for p in players { choose p: deploy }
+  }
+  for t in table {
+    let w = best(sum(c.strength for c in t.side(q)) + t.bonus(q) for q in players)
+    t.claimed_by = w
+  }
+actions:
+  deploy:
+    params: {c: player.hand, t: table}
+    do: |
+      move c to t.side(player) face down
+      player.last = c
+      if c.name == Spy { t.bonus(player) += 1 }
+scoring:
+  score: sum(t.vp for t in table where t.claimed_by == p)
+)";
+
+std::shared_ptr<const Game> game(const std::string& yaml) {
+  auto l = load_text(yaml);
+  INFO(fmt::format("{}", fmt::join(l.messages(), "\n")));
+  REQUIRE(l.game);
+  return l.game;
+}
+
+std::string with(const std::string& from, const std::string& to) {
+  std::string s = tiles;
+  auto at = s.find(from);
+  REQUIRE(at != std::string::npos);
+  return s.replace(at, from.size(), to);
+}
+
+// Evaluates an expression against a state, through a scenario-like one-off function.
+int64_t value_of(const std::string& yaml_extra, const std::vector<std::string>& moves, const std::string& expr) {
+  std::string text = tiles + "functions:\n  probe: \"" + expr + "\"\n" + yaml_extra;
+  auto g = game(text);
+  State s = kata::test::play(*g, 2, moves);
+  for (size_t i = 0; i < g->program.functions.size(); ++i)
+    if (g->program.functions[i].name == "probe") return evaluate(*g, s, g->program.functions[i].body);
+  FAIL("no probe");
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("each component has its own zones and variables", "[components]") {
+  auto g = game(tiles);
+  // Two tiles, each with a side for each of the two seats (max players) and a pile.
+  CHECK(g->zones[2].kind == 0);
+  State s = kata::test::play(*g, 2, {"deploy P1 Lord North", "deploy P2 Spy North", "deploy P1 Guard South",
+                                     "deploy P2 Guard North", "deploy P1 Spy North", "deploy P2 Lord South"});
+  REQUIRE(s.over());
+  // North: P1 Lord 2 + Spy 0 + bonus 1 = 3; P2 Spy 0 + Guard 1 + bonus 1 = 2. South: P1 1, P2 2.
+  CHECK(scores(*g, s) == std::vector<int64_t>{4, 6});
+  CHECK(g->instance_name(g->zones[2].first_instance + 1) == "North.side(P2)");
+  CHECK(g->instance_name(g->zones[3].first_instance + 1) == "South.pile");
+}
+
+TEST_CASE("position, holder and find", "[components]") {
+  std::vector<std::string> moves = {"deploy P1 Lord North", "deploy P2 Spy North", "deploy P1 Guard North"};
+  CHECK(value_of("", moves, "position(find(c in P1.hand where true))") == 1);  // the Spy, alone in the hand
+  CHECK(value_of("", moves, "size(find(t in table where t.name == North).side(P1))") == 2);
+  CHECK(value_of("", moves, "position(top(find(t in table where t.name == North).side(P1)))") == 2);
+  CHECK(value_of("", moves, "top(find(t in table where t.name == North).side(P1)).strength") == 1);
+  CHECK(value_of("", moves, "holder(zone_of(P1.last)).vp") == 4);
+  CHECK(value_of("", moves, "if holder(P1.hand) == none then 1 else 0") == 1);
+  CHECK(value_of("", moves, "if find(t in table where t.vp == 5) == none then 1 else 0") == 1);
+  CHECK(value_of("", moves, "find(t in table where t.bonus(P2) == 1).vp") == 4);
+}
+
+TEST_CASE("a move to a position puts the card N-th from the bottom", "[components]") {
+  const std::string row = R"(game: Row
+players: 1
+components:
+  card:
+    each: {value: 1..4}
+    in: row
+zones:
+  row: {visibility: everyone}
+  out: {visibility: everyone}
+variables:
+  order: 0
+flow: |
+  move top(row) to row at position 1
+  let c = top(row)
+  move c to out
+  move c to row at position 2
+  move bottom(row) to row at position 4
+  for x in row { order = order * 10 + x.value }
+scoring:
+  score: order
+)";
+  auto g = game(row);
+  State s = new_game(*g, 1, 1, default_options(*g));
+  REQUIRE(s.over());
+  // 1 2 3 4 -> 4 1 2 3 -> (3 out) 4 1 2 -> 4 3 1 2 -> 3 1 2 4
+  CHECK(scores(*g, s) == std::vector<int64_t>{3124});
+}
+
+TEST_CASE("a move to a position outside the zone stops the game", "[components]") {
+  auto g = game(with("move c to t.side(player) face down", "move c to t.side(player) face down at position 3"));
+  std::vector<Decision> legal;
+  State s = new_game(*g, 2, 1, default_options(*g));
+  legal_decisions(*g, s, legal);
+  try {
+    apply(*g, s, legal[0]);
+    FAIL("no error");
+  } catch (const RuntimeError& e) {
+    CHECK(std::string(e.what()) == "position 3 is outside North.side(P1) (1 to 1)");
+  }
+}
+
+TEST_CASE("a card variable and a component's variables are shown only to who sees the card", "[components][views]") {
+  auto g = game(tiles);
+  State s = kata::test::play(*g, 2, {"deploy P1 Lord North"});
+  PlayerView mine = make_view(*g, s, 0), theirs = make_view(*g, s, 1);
+  std::string me = describe_view(*g, mine), them = describe_view(*g, theirs);
+  CHECK(me.find("last=P1 Lord") != std::string::npos);
+  INFO(them);
+  CHECK(them.find("P1 Lord") == std::string::npos);
+  CHECK(them.find("last=a hidden card") != std::string::npos);
+  // The tiles are on the table, seen by all: their variables are shown once set.
+  State end = kata::test::play(*g, 2, {"deploy P1 Lord North", "deploy P2 Spy North", "deploy P1 Guard South",
+                                       "deploy P2 Guard North", "deploy P1 Spy North", "deploy P2 Lord South"});
+  CHECK(describe_view(*g, make_view(*g, end, 1)).find("North: claimed_by=P1 bonus(P1)=1 bonus(P2)=1") != std::string::npos);
+  // A stack shows the place of each hidden card: P2 sees P1's North side as two hidden cards
+  // under nothing else, and its own as known cards.
+  CHECK(describe_view(*g, make_view(*g, end, 1)).find("North.side(P2) P2 Spy* P2 Guard*") != std::string::npos);
+  CHECK(describe_view(*g, make_view(*g, end, 1)).find("North.side(P1) 2 cards face down") != std::string::npos);
+}
+
+TEST_CASE("component members are checked", "[components][check]") {
+  auto l = load_text(with("t.claimed_by = w", "t.side = w"));
+  CHECK(l.messages() == std::vector<std::string>{"33:7: error: each player has one: write c.side(p) for player p"});
+  l = load_text(with("t.claimed_by = w", "t.claimed_by(w) = w"));
+  CHECK(l.messages() == std::vector<std::string>{"33:18: error: '.claimed_by' takes no player; write c.claimed_by"});
+  l = load_text(with("t.claimed_by = w", "claimed_by = w"));
+  CHECK(l.messages() == std::vector<std::string>{"33:5: error: 'claimed_by' belongs to each 'tile': write c.claimed_by for tile c"});
+  l = load_text(with("move c to t.side(player) face down", "move c to side face down"));
+  CHECK(l.messages() == std::vector<std::string>{"39:17: error: each 'tile' has a zone 'side': write c.side(p) for tile c"});
+  l = load_text(with("side: {per: tile,", "side: {per: tiles,"));
+  CHECK(l.messages() == std::vector<std::string>{"20:15: error: unknown component kind 'tiles'; did you mean 'tile'?"});
+  l = load_text(with("player.last = c", "player.last = t.vp"));
+  CHECK(l.messages() == std::vector<std::string>{"40:23: error: the assigned value must be a card, but this is a number"});
+  l = load_text(with("player.last = c", "player.hand(P1) = c"));
+  CHECK(l.messages() == std::vector<std::string>{"40:19: error: '.hand' takes no argument"});
+  l = load_text(with("    in: table\n", "    in: pile\n"));
+  CHECK(l.messages() == std::vector<std::string>{"8:9: error: zone 'pile' belongs to each 'tile' component; components start in a shared zone or a player's"});
+  l = load_text(with("t.claimed_by = w", "t.claimed_by = find(q in players where q.last.strength)"));
+  CHECK(l.messages() == std::vector<std::string>{"33:51: error: the condition after 'where' must be true or false, but this is a number"});
+}
+
+TEST_CASE("a component variable read through a card of another kind stops the game", "[components]") {
+  auto g = game(with("player.last = c", "player.last = c\n      t.claimed_by = c.claimed_by"));
+  std::vector<Decision> legal;
+  State s = new_game(*g, 2, 1, default_options(*g));
+  legal_decisions(*g, s, legal);
+  try {
+    apply(*g, s, legal[0]);
+    FAIL("no error");
+  } catch (const RuntimeError& e) {
+    CHECK(std::string(e.what()) == "this card is not a 'tile'");
+  }
+}
