@@ -72,6 +72,8 @@ const std::vector<Builtin>& builtins() {
       {"zone_of", {Type::card}, Type::zone},
       {"contains", {Type::zone, Type::card}, Type::boolean},
       {"seat", {Type::player}, Type::integer},
+      {"holder", {Type::zone}, Type::card},
+      {"position", {Type::card}, Type::integer},
   };
   return b;
 }
@@ -106,14 +108,15 @@ class Checker {
     for (size_t i = 0; i < rf_.actions.size(); ++i) check_action(static_cast<int>(i));
     for (size_t i = 0; i < rf_.procedures.size(); ++i)
       if (proc_state_[i] == 0) check_procedure(static_cast<int>(i), {});
+    // Invariants and scoring use functions too: check them before calling any unused.
+    for (auto& inv : rf_.invariants) expect(inv.expr.get(), Type::boolean, "an invariant");
+    check_scoring();
     for (size_t i = 0; i < rf_.functions.size(); ++i)
       if (func_state_[i] == 0) {
         if (own(rf_.functions[i].pos) && !d_.has_errors())
           d_.warning(rf_.functions[i].pos, fmt::format("function '{}' is never used", rf_.functions[i].name));
         check_function(static_cast<int>(i), std::vector<Type>(rf_.functions[i].params.size(), Type::error));
       }
-    for (auto& inv : rf_.invariants) expect(inv.expr.get(), Type::boolean, "an invariant");
-    check_scoring();
     find_recursion();
     // After an error, "never used" is often its echo: warn only about clean files.
     if (!d_.has_errors()) warn_unused();
@@ -167,15 +170,24 @@ class Checker {
           }
       }
     }
+    for (size_t i = 0; i < rf_.components.size(); ++i) s_.kinds[rf_.components[i].kind] = static_cast<int>(i);
     for (size_t i = 0; i < rf_.zones.size(); ++i) {
       name_once(rf_.zones[i].name, rf_.zones[i].pos, "a zone");
       s_.zones[rf_.zones[i].name] = static_cast<int>(i);
+      if (!rf_.zones[i].per_kind.empty() && !s_.kinds.count(rf_.zones[i].per_kind))
+        unknown(rf_.zones[i].per_pos, "component kind", rf_.zones[i].per_kind, s_.kinds);
     }
-    int g = 0, pv = 0;
+    int g = 0, pv = 0, cv = 0;
     for (auto& v : rf_.variables) {
       name_once(v.name, v.pos, "a variable");
-      if (v.per_player) s_.player_vars[v.name] = pv++;
-      else s_.globals[v.name] = g++;
+      if (!v.per_kind.empty()) {
+        s_.card_vars[v.name] = cv++;
+        if (!s_.kinds.count(v.per_kind)) unknown(v.per_pos, "component kind", v.per_kind, s_.kinds);
+      } else if (v.per_player) {
+        s_.player_vars[v.name] = pv++;
+      } else {
+        s_.globals[v.name] = g++;
+      }
     }
     for (auto* list : {&rf_.functions, &rf_.procedures})
       for (auto& r : *list)
@@ -198,9 +210,7 @@ class Checker {
   void check_initial(VarDecl& v) {
     Expr* e = v.initial_expr.get();
     if (!e) return;
-    Type want = v.type == VarType::boolean ? Type::boolean
-                : v.type == VarType::player ? Type::player
-                                            : Type::integer;
+    Type want = type_of(v.type);
     in_initial_ = true;
     expect(e, want, fmt::format("the initial value of '{}'", v.name).c_str());
     in_initial_ = false;
@@ -213,7 +223,9 @@ class Checker {
         if (it == s_.zones.end()) unknown(c.start_pos, "zone", c.start_zone, s_.zones);
         else {
           zone_used_[it->second] = true;
-          if (rf_.zones[it->second].per_player && !c.per_player)
+          if (!rf_.zones[it->second].per_kind.empty())
+            d_.error(c.start_pos, fmt::format("zone '{}' belongs to each '{}' component; components start in a shared zone or a player's", c.start_zone, rf_.zones[it->second].per_kind));
+          else if (rf_.zones[it->second].per_player && !c.per_player)
             d_.error(c.start_pos, fmt::format("zone '{}' belongs to each player, but '{}' components belong to nobody", c.start_zone, c.kind));
         }
       }
@@ -221,7 +233,7 @@ class Checker {
       for (auto it = std::sregex_iterator(c.name_template.begin(), c.name_template.end(), field);
            it != std::sregex_iterator(); ++it) {
         std::string f = (*it)[1];
-        if (f != "owner" && f != "kind" && f != "index" &&
+        if (f != "owner" && f != "kind" && f != "index" && f != "copy" &&
             std::find(c.properties.begin(), c.properties.end(), f) == c.properties.end())
           d_.error(c.name_pos, fmt::format("the name template uses '{{{}}}', which '{}' components do not have", f, c.kind));
       }
@@ -309,7 +321,10 @@ class Checker {
     }
     if (auto it = s_.zones.find(e.name); it != s_.zones.end()) {
       zone_used_[it->second] = true;
-      if (rf_.zones[it->second].per_player)
+      const ZoneDecl& z = rf_.zones[it->second];
+      if (!z.per_kind.empty())
+        d_.error(e.pos, fmt::format("each '{1}' has a zone '{0}': write c.{0}{2} for {1} c", e.name, z.per_kind, z.per_player ? "(p)" : ""));
+      else if (z.per_player)
         d_.error(e.pos, fmt::format("each player has a zone '{0}': write p.{0} for player p", e.name));
       e.sym = {SymKind::zone, it->second, 0};
       return Type::zone;
@@ -334,6 +349,8 @@ class Checker {
     }
     if (s_.player_vars.count(e.name))
       d_.error(e.pos, fmt::format("'{0}' belongs to each player: write p.{0} for player p", e.name));
+    else if (auto v = s_.card_vars.find(e.name); v != s_.card_vars.end())
+      d_.error(e.pos, fmt::format("'{0}' belongs to each '{1}': write c.{0} for {1} c", e.name, var_decl(e.name)->per_kind));
     else if (s_.functions.count(e.name) || s_.procedures.count(e.name))
       d_.error(e.pos, fmt::format("'{}' needs its arguments in parentheses", e.name));
     else
@@ -350,45 +367,95 @@ class Checker {
     return names;
   }
 
-  Type var_type(const std::string& name) const {
+  static Type type_of(VarType t) {
+    switch (t) {
+      case VarType::boolean: return Type::boolean;
+      case VarType::player: return Type::player;
+      case VarType::card: return Type::card;
+      case VarType::integer: break;
+    }
+    return Type::integer;
+  }
+
+  const VarDecl* var_decl(const std::string& name) const {
     for (auto& v : rf_.variables)
-      if (v.name == name)
-        return v.type == VarType::boolean ? Type::boolean : v.type == VarType::player ? Type::player : Type::integer;
-    return Type::error;
+      if (v.name == name) return &v;
+    return nullptr;
+  }
+
+  Type var_type(const std::string& name) const {
+    const VarDecl* v = var_decl(name);
+    return v ? type_of(v->type) : Type::error;
+  }
+
+  // `c.name` or `c.name(p)`: a variable or zone that each component of a kind has (for
+  // each player, when it also says per_player). The argument is checked here.
+  Type component_member(Expr& e, bool per_player, Type result) {
+    bool has_arg = e.args.size() > 1;
+    if (per_player && !has_arg) {
+      d_.error(e.pos, fmt::format("each player has one: write c.{}(p) for player p", e.name));
+      return Type::error;
+    }
+    if (!per_player && has_arg) {
+      d_.error(e.args[1]->pos, fmt::format("'.{}' takes no player; write c.{}", e.name, e.name));
+      return Type::error;
+    }
+    if (has_arg)
+      expect(e.args[1].get(), Type::player, fmt::format("the argument of '.{}'", e.name).c_str());
+    return result;
   }
 
   Type member(Expr& e) {
     Type t = check(*e.args[0]);
     if (t == Type::error) return Type::error;
+    if (e.args.size() > 1 && t != Type::card) {
+      d_.error(e.args[1]->pos, fmt::format("'.{}' takes no argument", e.name));
+      return Type::error;
+    }
     if (t == Type::player) {
       if (auto it = s_.player_vars.find(e.name); it != s_.player_vars.end()) {
         if (in_initial_) d_.error(e.pos, "an initial value may use options, not variables");
         e.sym = {SymKind::player_var, it->second, 0};
         return var_type(e.name);
       }
-      if (auto it = s_.zones.find(e.name); it != s_.zones.end() && rf_.zones[it->second].per_player) {
+      if (auto it = s_.zones.find(e.name);
+          it != s_.zones.end() && rf_.zones[it->second].per_player && rf_.zones[it->second].per_kind.empty()) {
         zone_used_[it->second] = true;
         e.sym = {SymKind::zone, it->second, 0};
         return Type::zone;
       }
       std::map<std::string, int> names = s_.player_vars;
       for (auto& z : rf_.zones)
-        if (z.per_player) names[z.name] = 0;
+        if (z.per_player && z.per_kind.empty()) names[z.name] = 0;
       unknown(e.pos, "player variable or zone", e.name, names);
       return Type::error;
     }
     if (t == Type::card) {
-      if (e.name == "owner") {
+      bool has_arg = e.args.size() > 1;
+      if (e.name == "owner" && !has_arg) {
         e.sym = {SymKind::builtin, 0, 0};
         return Type::player;
       }
-      if (auto it = s_.properties.find(e.name); it != s_.properties.end()) {
+      if (auto it = s_.properties.find(e.name); it != s_.properties.end() && !has_arg) {
         e.sym = {SymKind::property, it->second, 0};
         return Type::integer;
       }
+      if (auto it = s_.card_vars.find(e.name); it != s_.card_vars.end()) {
+        if (in_initial_) d_.error(e.pos, "an initial value may use options, not variables");
+        e.sym = {SymKind::card_var, it->second, 0};
+        return component_member(e, var_decl(e.name)->per_player, var_type(e.name));
+      }
+      if (auto it = s_.zones.find(e.name); it != s_.zones.end() && !rf_.zones[it->second].per_kind.empty()) {
+        zone_used_[it->second] = true;
+        e.sym = {SymKind::card_zone, it->second, 0};
+        return component_member(e, rf_.zones[it->second].per_player, Type::zone);
+      }
       std::map<std::string, int> names = s_.properties;
       names["owner"] = 0;
-      unknown(e.pos, "card property", e.name, names);
+      for (auto& [k, v] : s_.card_vars) names[k] = 0;
+      for (auto& z : rf_.zones)
+        if (!z.per_kind.empty()) names[z.name] = 0;
+      unknown(e.pos, has_arg ? "component variable or zone" : "card property", e.name, names);
       return Type::error;
     }
     d_.error(e.pos, fmt::format("'.{}' needs a player or a card before it, but this is {}", e.name, type_name(t)));
@@ -432,8 +499,11 @@ class Checker {
     max_depth_ = std::max(max_depth_, depth_);
     if (e.args[1]) expect(e.args[1].get(), Type::boolean, "the condition after 'where'");
     Type result = Type::integer;
-    if (e.op == "count") {
-      if (e.args[2]) d_.error(e.args[2]->pos, "'count' counts the elements that pass 'where': write count(x in LIST where CONDITION)");
+    if (e.op == "count" || e.op == "find") {
+      if (e.args[2])
+        d_.error(e.args[2]->pos, e.op == "count" ? "'count' counts the elements that pass 'where': write count(x in LIST where CONDITION)"
+                                                 : "'find' gives the first element that passes 'where': write find(x in LIST where CONDITION)");
+      if (e.op == "find") result = elem;
     } else if (e.op == "any" || e.op == "all") {
       if (e.args[2]) expect(e.args[2].get(), Type::boolean, fmt::format("the value of '{}'", e.op).c_str());
       result = Type::boolean;
@@ -569,11 +639,13 @@ class Checker {
       case StmtKind::move:
         expect(s.exprs[0].get(), Type::card, "what 'move' moves");
         expect(s.exprs[1].get(), Type::zone, "where 'move' moves to");
+        if (s.exprs.size() > 2) expect(s.exprs[2].get(), Type::integer, "the position");
         return;
       case StmtKind::move_all: {
         Type t = check(*s.exprs[0]);
         if (!compatible(t, Type::zone) && !compatible(t, Type::card_list))
           d_.error(s.exprs[0]->pos, fmt::format("'move all' moves the cards of a zone, but this is {}", type_name(t)));
+        if (s.exprs.size() > 2) d_.error(s.exprs[2]->pos, "'move all' puts the cards on top or 'at bottom', not at a position");
         expect(s.exprs[1].get(), Type::zone, "where 'move' moves to");
         return;
       }
@@ -629,7 +701,7 @@ class Checker {
       ok = target.sym.kind == SymKind::global || target.sym.kind == SymKind::local || t == Type::error;
     } else if (target.kind == ExprKind::member) {
       t = check(target);
-      ok = target.sym.kind == SymKind::player_var || t == Type::error;
+      ok = target.sym.kind == SymKind::player_var || target.sym.kind == SymKind::card_var || t == Type::error;
     }
     if (!ok) {
       d_.error(target.pos, "only a variable can be assigned to");

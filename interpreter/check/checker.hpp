@@ -15,8 +15,8 @@ namespace kata {
 struct Symbols {
   std::vector<std::string> symbols;  // interned bare words (clan names, option choices)
   std::map<std::string, int> symbol_index;
-  std::map<std::string, int> options, globals, player_vars, zones, properties, functions,
-      procedures, phases, actions;
+  std::map<std::string, int> options, globals, player_vars, card_vars, zones, properties, functions,
+      procedures, phases, actions, kinds;
   std::vector<bool> property_symbolic;
   std::vector<Type> function_param_types_flat;
   std::vector<std::vector<Type>> function_params, procedure_params;

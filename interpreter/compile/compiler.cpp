@@ -22,6 +22,11 @@ std::string Game::symbol_name(int64_t v) const {
 std::string Game::instance_name(int instance) const {
   if (instance < 0) return "out of play";
   const ZoneInfo& z = zones[instance_zone[instance]];
+  if (z.kind >= 0) {
+    std::string holder = card_names[instance_card[instance]];
+    if (!z.per_player) return fmt::format("{}.{}", holder, z.name);
+    return fmt::format("{}.{}({})", holder, z.name, seat_name(instance_owner[instance]));
+  }
   if (!z.per_player) return z.name;
   return fmt::format("{}.{}", seat_name(instance_owner[instance]), z.name);
 }
@@ -56,7 +61,9 @@ class Compiler {
     g_.lowest_wins = rf_.scoring.lowest_wins;
     size_t k = 0;
     for (auto& v : rf_.variables) {
-      auto& info = v.per_player ? g_.player_vars[pvar_index_[k]] : g_.globals[global_index_[k]];
+      auto& info = !v.per_kind.empty() ? g_.card_vars[card_var_index_[k]]
+                   : v.per_player      ? g_.player_vars[pvar_index_[k]]
+                                       : g_.globals[global_index_[k]];
       if (v.initial_expr) info.initial = expr(*v.initial_expr);
       ++k;
     }
@@ -89,26 +96,46 @@ class Compiler {
     for (auto& [name, i] : s_.properties) g_.properties[i] = {name, static_cast<bool>(s_.property_symbolic[i])};
     cards();
     for (auto& z : rf_.zones) {
-      ZoneInfo info{z.name, z.per_player, z.order, z.visibility, static_cast<int32_t>(g_.instance_zone.size()), z.doc};
-      int n = z.per_player ? g_.max_players : 1;
-      for (int i = 0; i < n; ++i) {
-        g_.instance_zone.push_back(static_cast<int32_t>(g_.zones.size()));
-        g_.instance_owner.push_back(z.per_player ? i : -1);
+      ZoneInfo info{z.name, z.per_player, -1, z.order, z.visibility, static_cast<int32_t>(g_.instance_zone.size()), z.doc, z.per_kind};
+      int seats = z.per_player ? g_.max_players : 1;
+      int first = 0, holders = 1;
+      if (!z.per_kind.empty()) {
+        info.kind = s_.kinds.at(z.per_kind);
+        first = g_.kinds[info.kind].first_card;
+        holders = g_.kinds[info.kind].card_count;
       }
+      for (int h = 0; h < holders; ++h)
+        for (int i = 0; i < seats; ++i) {
+          g_.instance_zone.push_back(static_cast<int32_t>(g_.zones.size()));
+          g_.instance_owner.push_back(z.per_player ? i : -1);
+          g_.instance_card.push_back(info.kind >= 0 ? first + h : -1);
+        }
       g_.zones.push_back(info);
     }
+    int card_var_slots = 0;
     for (auto& v : rf_.variables) {
       VarInfo info{v.name, v.per_player, v.type, -1, v.doc};
-      if (v.per_player) {
+      if (!v.per_kind.empty()) {
+        info.kind = s_.kinds.at(v.per_kind);
+        info.base = card_var_slots;
+        card_var_slots += g_.kinds[info.kind].card_count * (v.per_player ? g_.max_players : 1);
+        card_var_index_.push_back(static_cast<int>(g_.card_vars.size()));
+        pvar_index_.push_back(-1);
+        global_index_.push_back(-1);
+        g_.card_vars.push_back(info);
+      } else if (v.per_player) {
+        card_var_index_.push_back(-1);
         pvar_index_.push_back(static_cast<int>(g_.player_vars.size()));
         global_index_.push_back(-1);
         g_.player_vars.push_back(info);
       } else {
+        card_var_index_.push_back(-1);
         global_index_.push_back(static_cast<int>(g_.globals.size()));
         pvar_index_.push_back(-1);
         g_.globals.push_back(info);
       }
     }
+    card_var_slots_ = card_var_slots;
     for (auto& ph : rf_.phases) g_.phases.push_back(ph.name);
   }
 
@@ -130,15 +157,26 @@ class Compiler {
                                                         : c.kind + " {index}";
       }
       int owners = c.per_player ? g_.max_players : 1;
+      auto values_of = [&](const std::vector<Value>& row) {
+        std::vector<int64_t> values;
+        for (auto& v : row) values.push_back(value(v));
+        return values;
+      };
+      std::map<std::vector<int64_t>, int> same;  // how many rows have each row's values
+      for (auto& row : c.rows) ++same[values_of(row)];
       for (int o = 0; o < owners; ++o) {
         int index = 0;
+        std::map<std::vector<int64_t>, int> copies;  // how many cards had each row's values so far
         for (auto& row : c.rows) {
+          std::vector<int64_t> values = values_of(row);
+          int copy = ++copies[values];
           g_.card_kind.push_back(static_cast<int32_t>(g_.kinds.size()));
           g_.card_owner.push_back(c.per_player ? o : -1);
           for (int p = 0; p < np; ++p) props[p].push_back(0);
           for (size_t k = 0; k < c.properties.size(); ++k)
             props[s_.properties.at(c.properties[k])].back() = value(row[k]);
-          g_.card_names.push_back(card_name(kind.name_template, c, row, c.per_player ? o : -1, ++index));
+          g_.card_names.push_back(card_name(kind.name_template, c, row, c.per_player ? o : -1, ++index,
+                                            same[values] > 1 ? std::to_string(copy) : ""));
         }
       }
       kind.card_count = static_cast<int32_t>(g_.card_kind.size()) - kind.first_card;
@@ -149,7 +187,7 @@ class Compiler {
   }
 
   std::string card_name(const std::string& tmpl, const ComponentDecl& c, const std::vector<Value>& row,
-                        int owner, int index) const {
+                        int owner, int index, const std::string& copy) const {
     static const std::regex field("\\{([A-Za-z_][A-Za-z0-9_]*)\\}");
     std::string out;
     auto begin = std::sregex_iterator(tmpl.begin(), tmpl.end(), field);
@@ -160,6 +198,7 @@ class Compiler {
       if (f == "owner") out += seat_name(owner);
       else if (f == "kind") out += c.kind;
       else if (f == "index") out += std::to_string(index);
+      else if (f == "copy") out += copy;
       else
         for (size_t k = 0; k < c.properties.size(); ++k)
           if (c.properties[k] == f) out += row[k].is_symbol ? row[k].symbol : std::to_string(row[k].number);
@@ -175,7 +214,8 @@ class Compiler {
     l.options = Layout::header;
     l.globals = l.options + static_cast<int>(g_.options.size());
     l.player_vars = l.globals + static_cast<int>(g_.globals.size());
-    l.eliminated = l.player_vars + static_cast<int>(g_.player_vars.size()) * mp;
+    l.card_vars = l.player_vars + static_cast<int>(g_.player_vars.size()) * mp;
+    l.eliminated = l.card_vars + card_var_slots_;
     l.zone_size = l.eliminated + mp;
     l.zone_cards = l.zone_size + instances;
     l.card_zone = l.zone_cards + instances * g_.card_count;
@@ -213,6 +253,12 @@ class Compiler {
           case SymKind::player_var: return node(NodeOp::player_var, e.pos, e.sym.index, 0, {obj});
           case SymKind::zone: return node(NodeOp::zone_of, e.pos, e.sym.index, 0, {obj});
           case SymKind::property: return node(NodeOp::prop, e.pos, e.sym.index, 0, {obj});
+          case SymKind::card_var:
+          case SymKind::card_zone: {
+            NodeOp op = e.sym.kind == SymKind::card_var ? NodeOp::card_var : NodeOp::card_zone_of;
+            if (e.args.size() > 1) return node(op, e.pos, e.sym.index, 0, {obj, expr(*e.args[1])});
+            return node(op, e.pos, e.sym.index, 0, {obj});
+          }
           default: return node(NodeOp::card_owner, e.pos, 0, 0, {obj});
         }
       }
@@ -238,7 +284,8 @@ class Compiler {
       case ExprKind::aggregate: {
         static const std::map<std::string, NodeOp> ops = {
             {"sum", NodeOp::sum}, {"count", NodeOp::count}, {"min", NodeOp::min}, {"max", NodeOp::max},
-            {"any", NodeOp::any}, {"all", NodeOp::all}, {"best", NodeOp::best}, {"worst", NodeOp::worst}};
+            {"any", NodeOp::any}, {"all", NodeOp::all}, {"best", NodeOp::best}, {"worst", NodeOp::worst},
+            {"find", NodeOp::find}};
         int d = expr(*e.args[0]);
         int w = e.args[1] ? expr(*e.args[1]) : -1;
         int v = e.args[2] ? expr(*e.args[2]) : -1;
@@ -290,7 +337,7 @@ class Compiler {
         {"next", NodeOp::next_player}, {"left", NodeOp::left}, {"right", NodeOp::right},
         {"alive", NodeOp::alive}, {"sees", NodeOp::sees}, {"face_up", NodeOp::face_up},
         {"owner", NodeOp::zone_owner}, {"zone_of", NodeOp::card_zone}, {"contains", NodeOp::contains},
-        {"seat", NodeOp::seat}};
+        {"seat", NodeOp::seat}, {"holder", NodeOp::holder}, {"position", NodeOp::position}};
     int a = e.args.size() > 0 ? expr(*e.args[0]) : -1;
     int b = e.args.size() > 1 ? expr(*e.args[1]) : -1;
     if (b >= 0) return node(ops.at(e.name), e.pos, 0, 0, {a, b});
@@ -321,6 +368,7 @@ class Compiler {
         int value = expr(*s.exprs[1]);
         if (t.sym.kind == SymKind::global) emit({Op::assign, 0, t.sym.index, value, 0, mode, s.pos});
         else if (t.sym.kind == SymKind::local) emit({Op::assign, 2, local_slot_[t.sym.index], value, 0, mode, s.pos});
+        else if (t.sym.kind == SymKind::card_var) emit({Op::assign, 3, t.sym.index, value, expr(t), mode, s.pos});
         else emit({Op::assign, 1, t.sym.index, value, expr(*t.args[0]), mode, s.pos});
         return;
       }
@@ -380,10 +428,13 @@ class Compiler {
         return;
       }
       case StmtKind::move:
-      case StmtKind::move_all:
-        emit({s.kind == StmtKind::move ? Op::move : Op::move_all, expr(*s.exprs[0]), expr(*s.exprs[1]),
-              face(s.face), s.bottom ? 1 : 0, 0, s.pos});
+      case StmtKind::move_all: {
+        int card = expr(*s.exprs[0]), zone = expr(*s.exprs[1]);
+        int at = s.exprs.size() > 2 ? expr(*s.exprs[2]) : -1;
+        emit({s.kind == StmtKind::move ? Op::move : Op::move_all, card, zone, face(s.face),
+              at >= 0 ? 2 : s.bottom ? 1 : 0, at, s.pos});
         return;
+      }
       case StmtKind::shuffle: emit({Op::shuffle, expr(*s.exprs[0]), 0, 0, 0, 0, s.pos}); return;
       case StmtKind::flip: emit({Op::flip, expr(*s.exprs[0]), 0, face(s.face), 0, 0, s.pos}); return;
       case StmtKind::reveal: emit({Op::reveal, expr(*s.exprs[0]), 0, 0, 0, 0, s.pos}); return;
@@ -464,7 +515,8 @@ class Compiler {
   std::vector<int> local_slot_;
   int locals_ = 0;
   std::vector<int> calls_, phase_calls_, phase_procs_;
-  std::vector<int> pvar_index_, global_index_;
+  std::vector<int> pvar_index_, global_index_, card_var_index_;
+  int card_var_slots_ = 0;
   std::map<int, int> as_arg_;  // local id -> argument index, while compiling legality
 };
 

@@ -24,10 +24,12 @@ enum class NodeOp : uint8_t {
   zone,        // a: zone instance (shared zone)
   zone_of,     // a: zone declaration, kid 0: player (per-player zone)
   prop,        // a: property, kid 0: card
+  card_var,    // a: component variable, kid 0: card, kid 1: player (if per player)
+  card_zone_of,  // a: zone declaration (per component), kid 0: card, kid 1: player (if per player)
   card_owner,  // kid 0: card
   neg, not_, add, sub, mul, div, mod, eq, ne, lt, le, gt, ge, and_, or_,
   cond,        // kids: condition, then, else
-  sum, count, min, max, any, all, best, worst,  // a: depth; kids: domain, where|-1, value|-1
+  sum, count, min, max, any, all, best, worst, find,  // a: depth; kids: domain, where|-1, value|-1
   call,        // a: function, b: live frame size; kids: arguments
   // lists (only as domains of aggregates, loops and parameters)
   list_players,      // players still in the game, from seat 1
@@ -37,7 +39,7 @@ enum class NodeOp : uint8_t {
   list_range,        // kids: low, high
   // builtins
   player_count, top, bottom, size, next_player, left, right, alive, sees, face_up, zone_owner,
-  card_zone, contains, seat,
+  card_zone, contains, seat, holder, position,
   arg,  // a: argument of the decision being checked (0: the chooser, 1..: parameters)
 };
 
@@ -54,9 +56,11 @@ struct Node {
 
 // ---- compiled statements: a flat instruction array with jumps ----
 enum class Op : uint8_t {
-  assign,       // a: target kind (0 global, 1 player var, 2 local), b: index, c: value node,
-                // d: player node (player var), e: 0 set, 1 add, 2 subtract
-  move,         // a: card node, b: zone node, c: face (0 keep/zone default, 1 up, 2 down), d: bottom
+  assign,       // a: target kind (0 global, 1 player var, 2 local, 3 component var), b: index,
+                // c: value node, d: player node (player var) or the card_var node (component
+                // var), e: 0 set, 1 add, 2 subtract
+  move,         // a: card node, b: zone node, c: face (0 keep/zone default, 1 up, 2 down),
+                // d: 0 on top, 1 at the bottom, 2 at the position of node e
   move_all,     // a: list node, b: zone node, c, d: as move
   shuffle,      // a: zone node
   flip,         // a: card node, c: face (0 toggle, 1 up, 2 down)
@@ -172,10 +176,12 @@ struct KindInfo {
 struct ZoneInfo {
   std::string name;
   bool per_player = false;
+  int32_t kind = -1;  // one instance for each component of this kind (and each seat), or -1
   ZoneOrder order = ZoneOrder::stack;
   Visibility visibility = Visibility::nobody;
   int32_t first_instance = 0;
   std::string doc;
+  std::string per_kind;  // the kind's name, for messages
 };
 
 struct VarInfo {
@@ -184,6 +190,8 @@ struct VarInfo {
   VarType type = VarType::integer;
   int32_t initial = -1;  // node
   std::string doc;
+  int32_t kind = -1;  // component variables: one for each component of this kind (and seat)
+  int32_t base = 0;   // component variables: the first slot, from Layout::card_vars
 };
 
 struct Invariant {
@@ -199,6 +207,7 @@ struct Layout {
   int32_t options = header;
   int32_t globals = 0;
   int32_t player_vars = 0;  // [var * max_players + seat]
+  int32_t card_vars = 0;    // [var's base + (card - kind's first card) * (max_players or 1) + seat]
   int32_t eliminated = 0;   // [seat]
   int32_t zone_size = 0;    // [instance]
   int32_t zone_cards = 0;   // [instance * card_count + position], bottom first
@@ -227,7 +236,8 @@ struct Game {
   std::vector<ZoneInfo> zones;
   std::vector<int32_t> instance_zone;        // zone declaration of each instance
   std::vector<int32_t> instance_owner;       // seat, or -1 for shared zones
-  std::vector<VarInfo> globals, player_vars;
+  std::vector<int32_t> instance_card;        // the component a zone belongs to, or -1
+  std::vector<VarInfo> globals, player_vars, card_vars;
   std::vector<std::string> phases;
   std::vector<Invariant> invariants;
   int32_t score_node = -1;
@@ -246,7 +256,11 @@ struct Game {
   int zone_instance(int zone, int seat) const {
     return zones[zone].first_instance + (zones[zone].per_player ? seat : 0);
   }
-  std::string instance_name(int instance) const;  // "deck", "P2.hand"
+  std::string instance_name(int instance) const;  // "deck", "P2.hand", "Port.side(P1)"
+  // What a component variable's value (or a component zone's instance) is indexed by.
+  int component_index(int32_t kind, bool per_player, int card, int seat) const {
+    return (card - kinds[kind].first_card) * (per_player ? max_players : 1) + (per_player ? seat : 0);
+  }
 };
 
 // Formats a seat the way users read it: P1, P2, ...

@@ -37,6 +37,9 @@ class Evaluator {
     fail(node, "no card here (the value is none: an empty zone?)");
   }
   [[noreturn, gnu::cold, gnu::noinline]] void bad_division(int node) const { fail(node, "division by zero"); }
+  [[noreturn, gnu::cold, gnu::noinline]] void bad_kind(int node, int kind) const {
+    fail(node, fmt::format("this card is not a '{}'", g_.kinds[kind].name));
+  }
   [[noreturn, gnu::cold, gnu::noinline]] void not_a_value(int node) const { fail(node, "a list cannot stand here"); }
 
   static int kid(const Node& n, int i) { return n.kid[i]; }
@@ -54,6 +57,27 @@ class Evaluator {
     if (c < 0 || c >= g_.card_count) [[unlikely]] bad_card(node);
     return static_cast<int>(c);
   }
+  // A card that must be of a given kind: what a component variable or zone is read through.
+  int card_of_kind(int node, int kind) {
+    int c = card(node);
+    if (g_.card_kind[c] != kind) [[unlikely]] bad_kind(node, kind);
+    return c;
+  }
+  // The slot of a component variable (`b.west`, `b.bonus(p)`), from its card_var node.
+  int card_var_slot(const Node& n) {
+    const VarInfo& v = g_.card_vars[n.a];
+    int c = card_of_kind(n.kid[0], v.kind);
+    int p = v.per_player ? player(n.kid[1]) : 0;
+    return g_.layout.card_vars + v.base + g_.component_index(v.kind, v.per_player, c, p);
+  }
+  // The instance of a component zone (`b.stack`, `b.side(p)`), from its card_zone_of node.
+  int card_zone_instance(const Node& n) {
+    const ZoneInfo& z = g_.zones[n.a];
+    int c = card_of_kind(n.kid[0], z.kind);
+    int p = z.per_player ? player(n.kid[1]) : 0;
+    return z.first_instance + g_.component_index(z.kind, z.per_player, c, p);
+  }
+
   int zone(int node) {
     int64_t z = ev(node);
     if (z < 0 || z >= static_cast<int64_t>(g_.instance_zone.size()) || g_.instance_owner[z] >= n_) [[unlikely]]
@@ -96,6 +120,8 @@ class Evaluator {
       case NodeOp::zone: return n.a;
       case NodeOp::zone_of: return g_.zones[n.a].first_instance + player(kid(n, 0));
       case NodeOp::prop: return g_.card_props[n.a * g_.card_count + card(kid(n, 0))];
+      case NodeOp::card_var: return s_[card_var_slot(n)];
+      case NodeOp::card_zone_of: return card_zone_instance(n);
       case NodeOp::card_owner: return g_.card_owner[card(kid(n, 0))];
       case NodeOp::neg: return -ev(kid(n, 0));
       case NodeOp::not_: return !ev(kid(n, 0));
@@ -124,7 +150,8 @@ class Evaluator {
       case NodeOp::any:
       case NodeOp::all:
       case NodeOp::best:
-      case NodeOp::worst: return aggregate(node, n);
+      case NodeOp::worst:
+      case NodeOp::find: return aggregate(node, n);
       case NodeOp::call: return call(node, n);
       case NodeOp::player_count: return n_;
       case NodeOp::top: {
@@ -157,6 +184,13 @@ class Evaluator {
         return s_[g_.layout.card_zone + card(kid(n, 1))] == z;
       }
       case NodeOp::seat: return player(kid(n, 0)) + 1;
+      case NodeOp::holder: return g_.instance_card[zone(kid(n, 0))];
+      case NodeOp::position: {
+        int c = card(kid(n, 0));
+        int z = s_[g_.layout.card_zone + c];
+        if (z < 0) return 0;
+        return std::find(cards(z), cards(z) + size(z), c) - cards(z) + 1;
+      }
       case NodeOp::arg: return args_[n.a];
       default: not_a_value(node);
     }
@@ -242,6 +276,7 @@ class Evaluator {
         case NodeOp::all:
           if (value >= 0 && !eval(value)) return found = true, false;
           return true;
+        case NodeOp::find: return acc = x, found = true, false;
         default: {
           int64_t v = eval(value);
           bool better = n.op == NodeOp::max || n.op == NodeOp::best ? v > best_key : v < best_key;
@@ -255,7 +290,7 @@ class Evaluator {
       }
     });
     if (n.op == NodeOp::all) return !found;
-    if ((n.op == NodeOp::best || n.op == NodeOp::worst) && !found) return -1;
+    if ((n.op == NodeOp::best || n.op == NodeOp::worst || n.op == NodeOp::find) && !found) return -1;
     return acc;
   }
 
@@ -348,7 +383,7 @@ class Machine : public Evaluator {
       const Instr& in = p_.code[pc];
       switch (in.op) {
         case Op::assign: assign(in); break;
-        case Op::move: move_card(card(in.a), zone(in.b), in.c, in.d != 0); break;
+        case Op::move: move(in); break;
         case Op::move_all: move_all(in); break;
         case Op::shuffle: shuffle(zone(in.a), in); break;
         case Op::flip: flip(card(in.a), in.c); break;
@@ -442,6 +477,7 @@ class Machine : public Evaluator {
     int32_t* slot;
     if (in.a == 0) slot = w_ + g_.layout.globals + in.b;
     else if (in.a == 1) slot = w_ + g_.layout.player_vars + in.b * mp_ + player(in.d);
+    else if (in.a == 3) slot = w_ + card_var_slot(p_.nodes[in.d]);
     else slot = wl_ + in.b;
     int64_t v = eval(in.c);
     if (in.e == 1) v = *slot + v;
@@ -460,24 +496,33 @@ class Machine : public Evaluator {
     --n;
   }
 
-  // Moves a card onto a zone (on top, or at the bottom). Whoever could see it before the
-  // move still knows it after: a card's identity is forgotten only by a shuffle.
-  void move_card(int c, int z, int face, bool bottom) {
+  // `move c to z [at bottom | at position k]`: the position is checked once the card has
+  // left its zone, so that moving a card within its own zone counts it once.
+  void move(const Instr& in) {
+    int c = card(in.a), z = zone(in.b);
+    if (in.d != 2) return move_card(c, z, in.c, in.d == 1 ? 0 : -1);
+    int64_t k = eval(in.e);
+    int room = size(z) + (s_[g_.layout.card_zone + c] == z ? 0 : 1);
+    if (k < 1 || k > room)
+      throw RuntimeError(in.pos, fmt::format("position {} is outside {} (1 to {})", k, g_.instance_name(z), room));
+    move_card(c, z, in.c, static_cast<int>(k) - 1);
+  }
+
+  // Moves a card into a zone at index `at` (0 the bottom; -1 on top). Whoever could see it
+  // before the move still knows it after: a card's identity is forgotten only by a shuffle.
+  void move_card(int c, int z, int face, int at) {
     bool events = hooks_ && hooks_->events;
     uint32_t before = seen_mask(c);
     int from = w_[g_.layout.card_zone + c];
     remove_from_zone(c);
     int32_t* cs = w_ + g_.layout.zone_cards + z * g_.card_count;
     int32_t& n = w_[g_.layout.zone_size + z];
+    if (at < 0 || at > n) at = n;
     // Covering the top card of a `top` zone: whoever saw it there remembers it.
-    if (n > 0 && !bottom && g_.zones[g_.instance_zone[z]].visibility == Visibility::top)
+    if (n > 0 && at == n && g_.zones[g_.instance_zone[z]].visibility == Visibility::top)
       w_[g_.layout.card_known + cs[n - 1]] |= static_cast<int32_t>(seen_mask(cs[n - 1]));
-    if (bottom) {
-      std::copy_backward(cs, cs + n, cs + n + 1);
-      cs[0] = c;
-    } else {
-      cs[n] = c;
-    }
+    std::copy_backward(cs + at, cs + n, cs + n + 1);
+    cs[at] = c;
     ++n;
     w_[g_.layout.card_zone + c] = z;
     int up = face == 1 ? 1 : face == 2 ? 0 : g_.zones[g_.instance_zone[z]].visibility == Visibility::everyone;
@@ -495,7 +540,7 @@ class Machine : public Evaluator {
       return true;
     });
     int z = zone(in.b);
-    for (int32_t c : buf) move_card(c, z, in.c, in.d != 0);
+    for (int32_t c : buf) move_card(c, z, in.c, in.d == 1 ? 0 : -1);
   }
 
   void shuffle(int z, const Instr& in) {
@@ -673,11 +718,17 @@ State new_game(const Game& g, int players, uint64_t seed, const std::vector<int6
   Evaluator ev(g, s, s + l.locals);
   for (size_t i = 0; i < g.globals.size(); ++i)
     if (g.globals[i].initial >= 0) s[l.globals + i] = static_cast<int32_t>(ev.eval(g.globals[i].initial));
-    else if (g.globals[i].type == VarType::player) s[l.globals + i] = -1;
+    else if (g.globals[i].type == VarType::player || g.globals[i].type == VarType::card) s[l.globals + i] = -1;
+  for (const VarInfo& v : g.card_vars) {
+    int32_t initial = v.initial >= 0 ? static_cast<int32_t>(ev.eval(v.initial))
+                      : v.type == VarType::player || v.type == VarType::card ? -1 : 0;
+    int count = g.kinds[v.kind].card_count * (v.per_player ? g.max_players : 1);
+    std::fill(s + l.card_vars + v.base, s + l.card_vars + v.base + count, initial);
+  }
   for (size_t i = 0; i < g.player_vars.size(); ++i)
     for (int p = 0; p < players; ++p) {
       int32_t v = g.player_vars[i].initial >= 0 ? static_cast<int32_t>(ev.eval(g.player_vars[i].initial))
-                  : g.player_vars[i].type == VarType::player ? -1 : 0;
+                  : g.player_vars[i].type == VarType::player || g.player_vars[i].type == VarType::card ? -1 : 0;
       s[l.player_vars + i * g.max_players + p] = v;
     }
   s[Layout::pc] = g.program.flow_entry;

@@ -20,11 +20,28 @@ PlayerView make_view(const Game& g, const State& s, int viewer) {
   v.decisions = s.decisions();
   v.winners = winners(s);
   int n = s.players();
-  for (size_t i = 0; i < g.globals.size(); ++i) v.globals.push_back(s[l.globals + static_cast<int>(i)]);
+  // A variable may hold a card: the view says which only if the viewer may see it.
+  auto value = [&](const VarInfo& info, int slot) -> int64_t {
+    int64_t x = s[slot];
+    if (info.type != VarType::card || x < 0 || visible(g, s, viewer, static_cast<int>(x))) return x;
+    return PlayerView::hidden_card;
+  };
+  for (size_t i = 0; i < g.globals.size(); ++i) v.globals.push_back(value(g.globals[i], l.globals + static_cast<int>(i)));
   for (size_t i = 0; i < g.player_vars.size(); ++i) {
     std::vector<int64_t> row;
-    for (int p = 0; p < n; ++p) row.push_back(s[l.player_vars + static_cast<int>(i) * g.max_players + p]);
+    for (int p = 0; p < n; ++p) row.push_back(value(g.player_vars[i], l.player_vars + static_cast<int>(i) * g.max_players + p));
     v.player_vars.push_back(row);
+  }
+  for (const VarInfo& info : g.card_vars) {
+    std::vector<int64_t> row;
+    int count = g.kinds[info.kind].card_count * (info.per_player ? g.max_players : 1);
+    int seats = info.per_player ? g.max_players : 1;
+    // A component's variables are told only to whoever sees the component: "the Lord was
+    // played third" must not name a face-down Lord.
+    for (int k = 0; k < count; ++k)
+      row.push_back(visible(g, s, viewer, g.kinds[info.kind].first_card + k / seats) ? value(info, l.card_vars + info.base + k)
+                                                                                      : PlayerView::unknown);
+    v.card_vars.push_back(row);
   }
   for (int p = 0; p < n; ++p) v.eliminated.push_back(s[l.eliminated + p] != 0);
   for (size_t z = 0; z < g.instance_zone.size(); ++z) {
@@ -58,6 +75,10 @@ std::string value_text(const Game& g, Type t, int64_t v) {
 }
 
 std::string var_value_text(const Game& g, VarType t, int64_t v) {
+  if (t == VarType::card) {
+    if (v == PlayerView::hidden_card) return "a hidden card";
+    return v >= 0 && v < g.card_count ? g.card_names[v] : "none";
+  }
   return value_text(g, t == VarType::player ? Type::player : t == VarType::boolean ? Type::boolean : Type::integer, v);
 }
 
@@ -180,6 +201,36 @@ std::optional<Decision> parse_decision(const Game& g, const State& s, const std:
   return std::nullopt;
 }
 
+namespace {
+
+// "  Port: west=P1 east=P2": the variables of each component that has one set.
+std::string describe_component_vars(const Game& g, const PlayerView& v) {
+  std::string out;
+  for (size_t k = 0; k < g.kinds.size(); ++k) {
+    const KindInfo& kind = g.kinds[k];
+    for (int c = 0; c < kind.card_count; ++c) {
+      std::string line;
+      bool set = false;
+      for (size_t i = 0; i < g.card_vars.size(); ++i) {
+        const VarInfo& info = g.card_vars[i];
+        if (info.kind != static_cast<int>(k)) continue;
+        int seats = info.per_player ? static_cast<int>(v.eliminated.size()) : 1;
+        for (int p = 0; p < seats; ++p) {
+          int64_t x = v.card_vars[i][g.component_index(info.kind, info.per_player, kind.first_card + c, p)];
+          if (x == PlayerView::unknown) continue;
+          set |= info.type == VarType::player || info.type == VarType::card ? x != -1 : x != 0;
+          line += fmt::format(" {}{}={}", info.name, info.per_player ? "(" + seat_name(p) + ")" : "",
+                              var_value_text(g, info.type, x));
+        }
+      }
+      if (set) out += fmt::format("  {}:{}\n", g.card_names[kind.first_card + c], line);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string describe_view(const Game& g, const PlayerView& v) {
   std::string out;
   int n = static_cast<int>(v.eliminated.size());
@@ -194,21 +245,28 @@ std::string describe_view(const Game& g, const PlayerView& v) {
       out += fmt::format(" {}={}", g.player_vars[i].name, var_value_text(g, g.player_vars[i].type, v.player_vars[i][p]));
     out += '\n';
   }
+  out += describe_component_vars(g, v);
   for (const ZoneView& z : v.zones) {
+    const ZoneInfo& info = g.zones[g.instance_zone[z.instance]];
+    // Components' zones are many (a stack on each tile for each player): the empty ones
+    // are left out.
+    if (info.kind >= 0 && z.cards.empty()) continue;
     out += fmt::format("  {:<14}", g.instance_name(z.instance));
     if (z.cards.empty()) out += " (empty)";
-    const ZoneInfo& info = g.zones[g.instance_zone[z.instance]];
     int hidden = 0;
-    std::string shown;
+    std::string shown, in_order;
     for (const CardView& c : z.cards) {
-      if (c.card < 0) {
-        ++hidden;
-        continue;
-      }
-      shown += " " + g.card_names[c.card] + (c.face_up ? "" : "*");
+      std::string name = c.card < 0 ? "?" : g.card_names[c.card] + (c.face_up ? "" : "*");
+      in_order += " " + name;
+      if (c.card < 0) ++hidden;
+      else shown += " " + name;
     }
-    if (info.order == ZoneOrder::stack && !z.cards.empty() && hidden == static_cast<int>(z.cards.size()))
+    // A stack or a row keeps its order, so a hidden card's place shows; a set shows the
+    // cards the viewer knows and counts the others.
+    if (info.order != ZoneOrder::set && !z.cards.empty() && hidden == static_cast<int>(z.cards.size()))
       out += fmt::format(" {} card{} face down", hidden, hidden == 1 ? "" : "s");
+    else if (info.order != ZoneOrder::set)
+      out += in_order;
     else {
       out += shown;
       if (hidden) out += fmt::format(" +{} hidden", hidden);

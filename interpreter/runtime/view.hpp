@@ -33,6 +33,11 @@ struct PlayerView {
   uint32_t winners = 0;
   std::vector<int64_t> globals;
   std::vector<std::vector<int64_t>> player_vars;  // [variable][seat]
+  // [variable][component index, see Game]; unknown where the viewer cannot see the card.
+  std::vector<std::vector<int64_t>> card_vars;
+  static constexpr int64_t unknown = INT64_MIN;
+  // A card-valued variable holds a card the viewer knows, none (-1), or hidden_card.
+  static constexpr int64_t hidden_card = -2;
   std::vector<bool> eliminated;
   std::vector<ZoneView> zones;
   bool operator==(const PlayerView&) const = default;
@@ -45,6 +50,7 @@ PlayerView make_view(const Game& g, const State& s, int viewer);
 std::string card_text(const Game& g, const State& s, int card, int viewer);
 // A value of a variable or parameter, as text.
 std::string value_text(const Game& g, Type t, int64_t v);
+// A variable's value as a view holds it (a card variable's value is already filtered).
 std::string var_value_text(const Game& g, VarType t, int64_t v);
 
 // "discard 7", "fight": the decision in the chooser's notation (the state is the one the

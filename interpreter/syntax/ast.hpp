@@ -28,6 +28,8 @@ enum class SymKind : uint8_t {
   bound,          // index: depth of an aggregate or function parameter (evaluation-time)
   zone,           // index: zone declaration (shared zone, or member access on a player)
   property,       // index: card property (member access on a card)
+  card_var,       // index: variable of each component of a kind (member access on a card)
+  card_zone,      // index: zone declaration of each component of a kind (member access on a card)
   constant,       // value: a symbol constant (for example a clan name) or seat literal
   builtin,        // index: builtin function or value
   function,       // index: user function
@@ -55,7 +57,8 @@ struct Expr {
   std::string name;   // a name, a member, a call's function, an aggregate's variable
   std::vector<ExprPtr> args;
   // Aggregate: args = {domain, where (may be null), value (may be null)}.
-  // Conditional: args = {condition, then, else}. Member: args = {object}.
+  // Conditional: args = {condition, then, else}. Member: args = {object} or, for what each
+  // component has for each player (`b.side(p)`), {object, player}.
   // From: args = {list, starting player}.
 
   Type type = Type::error;
@@ -76,7 +79,7 @@ struct Stmt {
   StmtKind kind;
   Pos pos;
   std::string name;   // let/for variable, assign operator ("=", "+=", "-="), phase name
-  std::vector<ExprPtr> exprs;
+  std::vector<ExprPtr> exprs;  // move: {card, zone} or {card, zone, position}
   std::vector<std::string> names;  // choose: action names
   std::vector<Pos> name_pos;
   std::vector<StmtPtr> body;

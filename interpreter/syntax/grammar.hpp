@@ -66,6 +66,8 @@ KATA_KEYWORD(max, "max")
 KATA_KEYWORD(any, "any")
 KATA_KEYWORD(best, "best")
 KATA_KEYWORD(worst, "worst")
+KATA_KEYWORD(find, "find")
+KATA_KEYWORD(position, "position")
 KATA_KEYWORD(give, "give")
 KATA_KEYWORD(take, "take")
 KATA_KEYWORD(deal, "deal")
@@ -122,7 +124,7 @@ struct if_expr
           must<else_body>> {};
 // An aggregate ranges a variable over a list, like a comprehension:
 // `sum(p.chips for p in players where alive(p))`, `count(p in players where p.folded)`.
-struct agg_op : sor<kw_sum, kw_count, kw_min, kw_max, kw_any, kw_all, kw_best, kw_worst> {};
+struct agg_op : sor<kw_sum, kw_count, kw_min, kw_max, kw_any, kw_all, kw_best, kw_worst, kw_find> {};
 struct agg_var : seq<name, sp> {};
 struct in_word : seq<kw_in, sp> {};
 struct where_part : seq<kw_where, sp, must<agg_where>> {};
@@ -137,8 +139,11 @@ struct call : seq<callee, call_args> {};
 struct name_ref : seq<name, sp> {};
 struct postfix_head : sor<paren, int_lit, true_lit, false_lit, none_lit, if_expr, aggregate, call,
                           name_ref> {};
-// `x.y` reads a property of a card, or a variable or zone of a player.
-struct member : seq<one<'.'>, not_at<one<'.'>>, sp, must<member_name>> {};
+// `x.y` reads a property of a card, or a variable or zone of a player or of a card;
+// `b.y(p)` reads the one of player p, where each card has one for each player.
+struct member_arg : seq<expr> {};
+struct member_call : seq<sym<'('>, must<member_arg>, must<close_paren>> {};
+struct member : seq<one<'.'>, not_at<one<'.'>>, sp, must<member_name>, opt<member_call>> {};
 struct postfix : seq<postfix_head, star<member>> {};
 struct from_start : seq<postfix_head, star<member>> {};
 // `players from p` lists the players in turn order starting with p.
@@ -214,7 +219,7 @@ struct repeat_times : seq<expr, must<times_word>, must<loop_body>> {};
 struct repeat_tail : sor<repeat_until, repeat_times> {};
 struct repeat_stmt : seq<kw_repeat, sp, must<repeat_tail>> {};
 struct while_stmt : seq<kw_while, sp, must<condition>, must<loop_body>> {};
-// `move CARD to ZONE [face up|face down] [at bottom]`; `move all LIST to ZONE ...`.
+// `move CARD to ZONE [face up|face down] [at bottom | at position N]`; `move all LIST to ZONE ...`.
 struct move_all : seq<kw_all, sp> {};
 struct to_word : seq<kw_to, sp> {};
 struct face_up : seq<kw_up, sp> {};
@@ -222,7 +227,11 @@ struct face_down : seq<kw_down, sp> {};
 struct face_which : sor<face_up, face_down> {};
 struct face_clause : seq<kw_face, sp, must<face_which>> {};
 struct bottom_word : seq<kw_bottom, sp> {};
-struct at_bottom : seq<kw_at, sp, must<bottom_word>> {};
+// `at position N` puts the card so that it is the N-th from the bottom.
+struct position_value : seq<expr> {};
+struct at_position : seq<kw_position, sp, must<position_value>> {};
+struct at_place : sor<bottom_word, at_position> {};
+struct at_bottom : seq<kw_at, sp, must<at_place>> {};
 struct move_stmt
     : seq<kw_move, sp, opt<move_all>, must<expr>, must<to_word>, must<expr>, opt<face_clause>,
           opt<at_bottom>> {};

@@ -400,8 +400,9 @@ class Loader {
     z.name = key.Scalar();
     z.pos = pos(key);
     if (n.IsMap()) {
-      check_keys(n, {"per_player", "order", "visibility", "doc"}, "a zone");
+      check_keys(n, {"per_player", "per", "order", "visibility", "doc"}, "a zone");
       if (auto v = n["per_player"]) z.per_player = boolean(v, "per_player").value_or(false);
+      if (auto v = n["per"]) z.per_kind = scalar(v, "a component kind"), z.per_pos = pos(v);
       if (auto v = n["order"]) {
         std::string s = scalar(v, "an order");
         if (s == "stack") z.order = ZoneOrder::stack;
@@ -419,7 +420,7 @@ class Loader {
       }
       if (auto v = n["doc"]) z.doc = scalar(v, "a description");
     } else if (!n.IsNull()) {
-      error(n, "a zone is a mapping (per_player:, order:, visibility:, doc:)");
+      error(n, "a zone is a mapping (per_player:, per:, order:, visibility:, doc:)");
     }
     replace(rf_.zones, std::move(z));
   }
@@ -429,14 +430,16 @@ class Loader {
     v.name = key.Scalar();
     v.pos = pos(key);
     if (n.IsMap()) {
-      check_keys(n, {"per_player", "type", "initial", "doc"}, "a variable");
+      check_keys(n, {"per_player", "per", "type", "initial", "doc"}, "a variable");
       if (auto x = n["per_player"]) v.per_player = boolean(x, "per_player").value_or(false);
+      if (auto x = n["per"]) v.per_kind = scalar(x, "a component kind"), v.per_pos = pos(x);
       if (auto x = n["type"]) {
         std::string s = scalar(x, "a type");
         if (s == "int") v.type = VarType::integer;
         else if (s == "bool") v.type = VarType::boolean;
         else if (s == "player") v.type = VarType::player;
-        else error(x, fmt::format("unknown type '{}'; expected int, bool or player", s));
+        else if (s == "card") v.type = VarType::card;
+        else error(x, fmt::format("unknown type '{}'; expected int, bool, player or card", s));
       }
       if (auto x = n["initial"]) v.initial = text(x);
       if (auto x = n["doc"]) v.doc = scalar(x, "a description");

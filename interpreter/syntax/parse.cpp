@@ -60,12 +60,12 @@ using selector = pt::selector<
     Rule,
     pt::store_content::on<g::int_lit, g::true_lit, g::false_lit, g::none_lit, g::name_ref, g::callee,
                           g::call, g::aggregate, g::agg_op, g::agg_var, g::where_part,
-                          g::value_part, g::member_name, g::from_op, g::neg, g::not_form,
+                          g::value_part, g::member_name, g::member_call, g::from_op, g::neg, g::not_form,
                           g::mul_op, g::add_op, g::cmp_op, g::if_expr, g::let_stmt, g::let_name,
                           g::assign_or_call, g::assign_op, g::if_stmt, g::if_block, g::else_block,
                           g::loop_body, g::block, g::for_stmt, g::loop_var, g::loop_where,
                           g::repeat_until, g::repeat_times, g::while_stmt, g::move_stmt,
-                          g::move_all, g::face_up, g::face_down, g::at_bottom, g::shuffle_stmt,
+                          g::move_all, g::face_up, g::face_down, g::at_bottom, g::at_position, g::shuffle_stmt,
                           g::flip_stmt, g::reveal_stmt, g::look_stmt, g::eliminate_stmt,
                           g::choose_stmt, g::action_name, g::phase_stmt, g::phase_name,
                           g::win_stmt, g::end_stmt, g::give_stmt, g::take_stmt, g::deal_stmt,
@@ -200,6 +200,10 @@ class Builder {
   ExprPtr members(const Node& n) {
     ExprPtr e = expr(*n.children.at(0));
     for (size_t i = 1; i < n.children.size(); ++i) {
+      if (n.children[i]->is_type<g::member_call>()) {  // b.side(p): the argument of the member before
+        e->args.push_back(expr(*n.children[i]->children.at(0)));
+        continue;
+      }
       auto m = make(ExprKind::member, *n.children[i]);
       m->name = word(*n.children[i]);
       m->args.push_back(std::move(e));
@@ -299,7 +303,10 @@ class Builder {
       for (; i < ch.size(); ++i) {
         if (ch[i]->is_type<g::face_up>()) s->face = Face::up;
         if (ch[i]->is_type<g::face_down>()) s->face = Face::down;
-        if (ch[i]->is_type<g::at_bottom>()) s->bottom = true;
+        if (ch[i]->is_type<g::at_bottom>()) {
+          if (ch[i]->children.empty()) s->bottom = true;
+          else s->exprs.push_back(expr(*ch[i]->children.at(0)->children.at(0)));
+        }
       }
       return s;
     }

@@ -62,17 +62,21 @@ struct ZoneDecl {
   std::string name;
   Pos pos;
   bool per_player = false;
+  std::string per_kind;  // `per: KIND`: one for each component of that kind (and player)
+  Pos per_pos;
   ZoneOrder order = ZoneOrder::stack;
   Visibility visibility = Visibility::nobody;
   std::string doc;
 };
 
-enum class VarType : uint8_t { integer, boolean, player };
+enum class VarType : uint8_t { integer, boolean, player, card };
 
 struct VarDecl {
   std::string name;
   Pos pos;
   bool per_player = false;
+  std::string per_kind;  // `per: KIND`: one for each component of that kind (and player)
+  Pos per_pos;
   VarType type = VarType::integer;
   Text initial;  // an expression; options may appear in it
   ExprPtr initial_expr;  // parsed and checked by the checker
