@@ -16,14 +16,14 @@ std::shared_ptr<const kata::Game> load(const char* file) {
   return g;
 }
 
-void BM_interpreted_kobayakawa(benchmark::State& state) {
-  static auto game = load("kobayakawa.yaml");
+// Random playouts of one rule file at state.range(0) players.
+void playouts(benchmark::State& state, const kata::Game& game) {
   int players = static_cast<int>(state.range(0));
-  auto options = kata::default_options(*game);
+  auto options = kata::default_options(game);
   uint64_t seed = 1;
   int64_t decisions = 0;
   for (auto _ : state) {
-    kata::State s = kata::random_playout(*game, players, seed++, options);
+    kata::State s = kata::random_playout(game, players, seed++, options);
     decisions += s.decisions();
     benchmark::DoNotOptimize(s);
   }
@@ -31,6 +31,18 @@ void BM_interpreted_kobayakawa(benchmark::State& state) {
   state.counters["decisions"] = benchmark::Counter(static_cast<double>(decisions), benchmark::Counter::kIsRate);
 }
 
+void BM_interpreted_kobayakawa(benchmark::State& state) {
+  static auto game = load("kobayakawa.yaml");
+  playouts(state, *game);
+}
+
+// Kenjin has no native twin: its figure is reported on its own, at 2 and 4 players.
+void BM_interpreted_kenjin(benchmark::State& state) {
+  static auto game = load("kenjin.yaml");
+  playouts(state, *game);
+}
+
 }  // namespace
 
 BENCHMARK(BM_interpreted_kobayakawa)->Arg(4);
+BENCHMARK(BM_interpreted_kenjin)->Arg(2)->Arg(4);
