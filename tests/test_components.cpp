@@ -167,6 +167,8 @@ TEST_CASE("a card variable and a component's variables are shown only to who see
   State end = kata::test::play(*g, 2, {"deploy P1 Lord North", "deploy P2 Spy North", "deploy P1 Guard South",
                                        "deploy P2 Guard North", "deploy P1 Spy North", "deploy P2 Lord South"});
   CHECK(describe_view(*g, make_view(*g, end, 1)).find("North: claimed_by=P1 bonus(P1)=1 bonus(P2)=1") != std::string::npos);
+  // Unset values (0, false, none) are left out.
+  CHECK(describe_view(*g, make_view(*g, end, 1)).find("  South: claimed_by=P2\n") != std::string::npos);
   // A stack shows the place of each hidden card: P2 sees P1's North side as two hidden cards
   // under nothing else, and its own as known cards.
   CHECK(describe_view(*g, make_view(*g, end, 1)).find("North.side(P2) P2 Spy* P2 Guard*") != std::string::npos);

@@ -203,27 +203,27 @@ std::optional<Decision> parse_decision(const Game& g, const State& s, const std:
 
 namespace {
 
-// "  Port: west=P1 east=P2": the variables of each component that has one set.
+// "  Port: west=P1 east=P2": the variables each component has, where they are set (not
+// 0, false or none): a component's variables are many, and most are unset.
 std::string describe_component_vars(const Game& g, const PlayerView& v) {
   std::string out;
   for (size_t k = 0; k < g.kinds.size(); ++k) {
     const KindInfo& kind = g.kinds[k];
     for (int c = 0; c < kind.card_count; ++c) {
       std::string line;
-      bool set = false;
       for (size_t i = 0; i < g.card_vars.size(); ++i) {
         const VarInfo& info = g.card_vars[i];
         if (info.kind != static_cast<int>(k)) continue;
         int seats = info.per_player ? static_cast<int>(v.eliminated.size()) : 1;
         for (int p = 0; p < seats; ++p) {
           int64_t x = v.card_vars[i][g.component_index(info.kind, info.per_player, kind.first_card + c, p)];
-          if (x == PlayerView::unknown) continue;
-          set |= info.type == VarType::player || info.type == VarType::card ? x != -1 : x != 0;
+          bool unset = info.type == VarType::player || info.type == VarType::card ? x == -1 : x == 0;
+          if (x == PlayerView::unknown || unset) continue;
           line += fmt::format(" {}{}={}", info.name, info.per_player ? "(" + seat_name(p) + ")" : "",
                               var_value_text(g, info.type, x));
         }
       }
-      if (set) out += fmt::format("  {}:{}\n", g.card_names[kind.first_card + c], line);
+      if (!line.empty()) out += fmt::format("  {}:{}\n", g.card_names[kind.first_card + c], line);
     }
   }
   return out;
