@@ -64,10 +64,14 @@ bool parse_options(const Game& g, const std::vector<std::string>& specs, std::ve
   return true;
 }
 
-bool player_count(const Game& g, int& players) {
+// The player count (the fewest the game allows when not given) and the options, checked
+// together: an option may be for some player counts only.
+bool game_setup(const Game& g, int& players, const std::vector<std::string>& specs, std::vector<int64_t>& options) {
   if (players == 0) players = g.min_players;
-  if (players >= g.min_players && players <= g.max_players) return true;
-  std::cerr << fmt::format("kata: error: {} plays with {} to {} players, not {}\n", g.name, g.min_players, g.max_players, players);
+  if (!parse_options(g, specs, options)) return false;
+  std::string why = setup_error(g, players, options);
+  if (why.empty()) return true;
+  std::cerr << "kata: error: " << why << '\n';
   return false;
 }
 
@@ -119,7 +123,7 @@ int play(const PlayArgs& a) {
   if (!g) return input_error;
   int players = a.players;
   std::vector<int64_t> options;
-  if (!player_count(*g, players) || !parse_options(*g, a.options, options)) return usage_error;
+  if (!game_setup(*g, players, a.options, options)) return usage_error;
   std::vector<std::string> specs = a.agents;
   if (specs.empty()) {
     specs.assign(players, "random");
@@ -181,7 +185,7 @@ int simulate(const SimulateArgs& a) {
   if (!g) return input_error;
   int players = a.players;
   std::vector<int64_t> options;
-  if (!player_count(*g, players) || !parse_options(*g, a.options, options)) return usage_error;
+  if (!game_setup(*g, players, a.options, options)) return usage_error;
   bool bar = isatty(STDERR_FILENO);
   auto progress = [&](int done) {
     if (!bar) return;

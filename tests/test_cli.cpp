@@ -211,3 +211,18 @@ TEST_CASE("a failed expectation shows players, cards and truth as such", "[cli]"
   CHECK(r.status == 1);
   CHECK(has(r.out, "actual: the left side is P1, the right side is P2"));
 }
+
+TEST_CASE("an option for some player counts only is refused with the others", "[cli]") {
+  auto r = run_kata("simulate rules/kenjin.yaml --players 3 --option teams=true --games 1");
+  CHECK(r.status == 2);
+  CHECK(has(r.out, "kata: error: option teams=true is for 4 players, not 3"));
+  r = run_kata("play rules/kenjin.yaml --players 2 --option placement=draft --agents random --quiet");
+  CHECK(r.status == 2);
+  CHECK(has(r.out, "kata: error: option placement=draft is for 3 to 4 players, not 2"));
+  // Its default value is for every count; the others are for the counts it names.
+  CHECK(run_kata("simulate rules/kenjin.yaml --players 4 --option teams=true --option placement=draft --games 2").status == 0);
+  std::string scenario = temp("teams-3.yaml", "rules: " KATA_SOURCE_DIR "/rules/kenjin.yaml\nplayers: 3\noptions: {teams: true}\nsteps:\n  - over: false\n");
+  r = run_kata("test " + scenario);
+  CHECK(r.status == 1);
+  CHECK(has(r.out, "2:10: error: option teams=true is for 4 players, not 3"));
+}

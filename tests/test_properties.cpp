@@ -68,14 +68,17 @@ State permute_hidden(const Game& g, const State& s, int viewer, uint64_t seed) {
 
 // The file's options, each drawn at random where it has a few values (true or false, a
 // list of choices): a variant (teams, a draft, the other reading of a rule) must keep the
-// properties too. Numbers keep their defaults.
-std::vector<int64_t> random_options(const Game& g) {
+// properties too. Numbers keep their defaults, and so does an option that is not for this
+// many players.
+std::vector<int64_t> random_options(const Game& g, int players) {
   std::vector<int64_t> values = default_options(g);
   for (size_t i = 0; i < g.options.size(); ++i) {
     const OptionInfo& o = g.options[i];
+    if (players < o.min_players || players > o.max_players) continue;
     if (o.is_bool) values[i] = *rc::gen::inRange(0, 2);
     else if (!o.choices.empty()) values[i] = *rc::gen::elementOf(o.choices);
   }
+  RC_ASSERT(setup_error(g, players, values) == "");
   return values;
 }
 
@@ -91,7 +94,7 @@ TEST_CASE("random games keep every invariant, apply every legal decision and end
     rc::prop(path + ": random games", [g = g]() {
       int players = *rc::gen::inRange(g->min_players, g->max_players + 1);
       uint64_t seed = *rc::gen::arbitrary<uint64_t>();
-      State s = new_game(*g, players, seed, random_options(*g));
+      State s = new_game(*g, players, seed, random_options(*g, players));
       check_invariants(*g, s);
       std::vector<Decision> legal;
       while (!s.over()) {
@@ -122,7 +125,7 @@ TEST_CASE("no view reveals a card its player may not see", "[properties]") {
     rc::prop(path + ": views", [g = g]() {
       int players = *rc::gen::inRange(g->min_players, g->max_players + 1);
       uint64_t seed = *rc::gen::arbitrary<uint64_t>();
-      State s = new_game(*g, players, seed, random_options(*g));
+      State s = new_game(*g, players, seed, random_options(*g, players));
       std::vector<Decision> legal;
       while (!s.over()) {
         for (int viewer = 0; viewer < players; ++viewer) {
@@ -147,7 +150,7 @@ TEST_CASE("a replayed log ends in the same state", "[properties]") {
     rc::prop(path + ": replay", [g = g, path = path]() {
       int players = *rc::gen::inRange(g->min_players, g->max_players + 1);
       uint64_t seed = *rc::gen::arbitrary<uint64_t>();
-      auto options = random_options(*g);
+      auto options = random_options(*g, players);
       std::string log_path = (std::filesystem::temp_directory_path() /
                               ("kata-prop-" + std::to_string(seed) + ".jsonl")).string();
       State final;

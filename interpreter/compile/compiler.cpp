@@ -90,6 +90,8 @@ class Compiler {
       for (auto& c : o.choices) info.choices.push_back(value(c));
       if (o.min) info.min = *o.min;
       if (o.max) info.max = *o.max;
+      info.min_players = o.min_players;
+      info.max_players = o.max_players;
       g_.options.push_back(info);
     }
     g_.properties.resize(s_.properties.size());

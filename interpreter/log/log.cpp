@@ -188,13 +188,13 @@ class Replayer {
     result_.game = game_;
     if (sha256_hex(g.text) != sha)
       return fail(h.number, fmt::format("'{}' is not the rule file this log was made with (SHA-256 differs)", resolved));
-    if (players < g.min_players || players > g.max_players) return fail(h.number, "player count out of range");
     auto options = default_options(g);
     if (h.j.contains("options") && h.j["options"].is_object())
       for (auto& [k, v] : h.j["options"].items()) {
         std::string why;
         if (!v.is_string() || !set_option(g, options, k, v.get<std::string>(), why)) return fail(h.number, why);
       }
+    if (std::string why = setup_error(g, players, options); !why.empty()) return fail(h.number, why);
     // Shuffles are drawn from the seed and checked against the log; a log made with fixed
     // outcomes instead supplies them.
     if (forced_)

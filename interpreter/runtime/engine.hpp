@@ -46,6 +46,11 @@ std::vector<int64_t> default_options(const Game& g);
 bool set_option(const Game& g, std::vector<int64_t>& values, const std::string& name,
                 const std::string& value, std::string& error);
 
+// Why a game cannot start with this many players and these options ("" if it can): the
+// player count is outside the game's range, or an option has a value other than its
+// default with a player count its `players:` does not allow.
+std::string setup_error(const Game& g, int players, const std::vector<int64_t>& options);
+
 // A new game with `players` seats, run up to its first decision.
 State new_game(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
                Hooks* hooks = nullptr);

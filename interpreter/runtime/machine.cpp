@@ -691,6 +691,20 @@ bool set_option(const Game& g, std::vector<int64_t>& values, const std::string& 
   return false;
 }
 
+std::string setup_error(const Game& g, int players, const std::vector<int64_t>& options) {
+  if (players < g.min_players || players > g.max_players)
+    return fmt::format("{} plays with {} to {} players, not {}", g.name, g.min_players, g.max_players, players);
+  for (size_t i = 0; i < g.options.size() && i < options.size(); ++i) {
+    const OptionInfo& o = g.options[i];
+    if (options[i] == o.default_value || (players >= o.min_players && players <= o.max_players)) continue;
+    std::string value = o.is_bool ? (options[i] ? "true" : "false") : g.symbol_name(options[i]);
+    std::string counts = o.min_players == o.max_players ? std::to_string(o.min_players)
+                                                        : fmt::format("{} to {}", o.min_players, o.max_players);
+    return fmt::format("option {}={} is for {} players, not {}", o.name, value, counts, players);
+  }
+  return "";
+}
+
 State new_game(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
                Hooks* hooks) {
   State st;

@@ -154,6 +154,8 @@ class Runner {
       std::string why;
       if (!set_option(*game_, options_values_, k, v, why)) d_.error(p, why);
     }
+    if (std::string why = setup_error(*game_, players_, options_values_); !why.empty() && !d_.has_errors())
+      d_.error(players_pos_, why);
     for (auto& [names, p] : shuffles_) {
       std::vector<int32_t> ids;
       for (auto& name : names) {

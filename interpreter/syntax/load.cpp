@@ -280,17 +280,21 @@ class Loader {
 
   void players(const YAML::Node& n) {
     rf_.players_pos = pos(n);
+    player_range(n, rf_.min_players, rf_.max_players);
+  }
+
+  // `4` or `3..6`: a number of players or a range of them.
+  void player_range(const YAML::Node& n, int& lo, int& hi) {
     static const std::regex range("([0-9]{1,3})\\s*\\.\\.\\s*([0-9]{1,3})");
     std::smatch m;
     std::string s = n.IsScalar() ? n.Scalar() : std::string();
     if (std::regex_match(s, m, range)) {
-      rf_.min_players = std::stoi(m[1]);
-      rf_.max_players = std::stoi(m[2]);
+      lo = std::stoi(m[1]);
+      hi = std::stoi(m[2]);
     } else if (auto v = integer(n, "the number of players, or a range such as 3..6")) {
-      rf_.min_players = rf_.max_players = static_cast<int>(*v);
+      lo = hi = static_cast<int>(*v);
     }
-    if (rf_.min_players < 1 || rf_.max_players < rf_.min_players || rf_.max_players > 16)
-      error(n, "players must be between 1 and 16, the smaller number first");
+    if (lo < 1 || hi < lo || hi > 16) error(n, "players must be between 1 and 16, the smaller number first");
   }
 
   void option(const YAML::Node& key, const YAML::Node& n) {
@@ -298,7 +302,8 @@ class Loader {
     o.name = key.Scalar();
     o.pos = pos(key);
     if (n.IsMap()) {
-      check_keys(n, {"default", "values", "min", "max", "doc"}, "an option");
+      check_keys(n, {"default", "values", "min", "max", "players", "doc"}, "an option");
+      if (auto v = n["players"]) player_range(v, o.min_players, o.max_players);
       if (auto d = n["default"]) o.default_value = value(d);
       else error(key, fmt::format("option '{}' needs a default", o.name));
       if (auto v = n["values"]) o.choices = values(v);

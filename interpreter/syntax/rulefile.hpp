@@ -38,6 +38,7 @@ struct OptionDecl {
   Value default_value;
   std::vector<Value> choices;  // if not empty: the allowed values
   std::optional<int64_t> min, max;
+  int min_players = 1, max_players = 16;  // `players:` the counts its other values are for
   std::string doc;
 };
 
