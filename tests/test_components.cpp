@@ -208,3 +208,31 @@ TEST_CASE("a component variable read through a card of another kind stops the ga
     CHECK(std::string(e.what()) == "this card is not a 'tile'");
   }
 }
+
+TEST_CASE("values() lists a property's values; a function's arguments are all evaluated before any is bound", "[components]") {
+  // values(name) is the tiles' and units' names; only the kinds that declare a property count.
+  CHECK(value_of("", {}, "count(v in values(vp))") == 2);
+  CHECK(value_of("", {}, "count(v in values(name))") == 5);
+  CHECK(value_of("", {}, "sum(v for v in values(strength))") == 3);
+  // An aggregate in a later argument once overwrote the first argument.
+  std::string extra = "  pick(a, b): \"a * 10 + b\"\n  probe2: \"pick(7, find(t in table where t.vp == 6).vp)\"\n";
+  auto g = game(tiles + "functions:\n" + extra);
+  State s = new_game(*g, 2, 1, default_options(*g));
+  for (auto& f : g->program.functions)
+    if (f.name == "probe2") CHECK(evaluate(*g, s, f.body) == 76);
+}
+
+TEST_CASE("a refused decision naming a card with spaces in its name is told the failed condition", "[components][notation]") {
+  auto g = game(with("    params: {c: player.hand, t: table}\n", "    params: {c: player.hand, t: table}\n    when: t.vp == 4\n"));
+  State s = new_game(*g, 2, 1, default_options(*g));
+  std::string why;
+  CHECK_FALSE(parse_decision(*g, s, "deploy P1 Lord South", why));
+  CHECK(why == "'deploy' requires t.vp == 4");
+  CHECK_FALSE(parse_decision(*g, s, "deploy P1 Lord", why));
+  CHECK(why == "'deploy' takes 2 values: deploy c t");
+  CHECK_FALSE(parse_decision(*g, s, "deploy P1 Lord North extra", why));
+  CHECK(why == "'deploy' takes 2 values: deploy c t");
+  CHECK_FALSE(parse_decision(*g, s, "deploy P1 Knight North", why));
+  CHECK(why == "'p1' is not a choice for c (choices: P1 Lord, P1 Guard, P1 Spy)");
+  CHECK(parse_decision(*g, s, "deploy  p1 lord   north", why));
+}

@@ -518,6 +518,7 @@ class Checker {
   }
 
   Type call(Expr& e) {
+    if (e.name == "values" && !s_.functions.count(e.name)) return property_values(e);
     for (size_t i = 0; i < builtins().size(); ++i) {
       const Builtin& b = builtins()[i];
       if (e.name != b.name) continue;
@@ -563,6 +564,21 @@ class Checker {
     unknown(e.pos, "function", e.name, names);
     for (auto& a : e.args) check(*a);
     return Type::error;
+  }
+
+  // `values(clan)`: the values a property takes, as a list (a parameter's choices).
+  Type property_values(Expr& e) {
+    if (e.args.size() != 1 || e.args[0]->kind != ExprKind::name) {
+      d_.error(e.pos, "'values' takes the name of a card property: values(rank)");
+      return Type::int_list;
+    }
+    auto it = s_.properties.find(e.args[0]->name);
+    if (it == s_.properties.end()) {
+      unknown(e.args[0]->pos, "card property", e.args[0]->name, s_.properties);
+      return Type::int_list;
+    }
+    e.sym = {SymKind::property, it->second, 0};
+    return Type::int_list;
   }
 
   // A function's body is checked once, in a scope of its own, its parameters at the

@@ -323,6 +323,7 @@ class Compiler {
   }
 
   int call(const Expr& e) {
+    if (e.sym.kind == SymKind::property) return property_values(e);
     if (e.sym.kind == SymKind::function) {
       Node n{NodeOp::call, e.sym.index, static_cast<int32_t>(e.sym.value), {-1, -1, -1}, 0, 0};
       std::vector<int> args;
@@ -344,6 +345,23 @@ class Compiler {
     int b = e.args.size() > 1 ? expr(*e.args[1]) : -1;
     if (b >= 0) return node(ops.at(e.name), e.pos, 0, 0, {a, b});
     return node(ops.at(e.name), e.pos, 0, 0, {a});
+  }
+
+  // The distinct values of a property over the components of the kinds that declare it, in
+  // the order they first appear, for `values(prop)`.
+  int property_values(const Expr& e) {
+    std::vector<int64_t> list;
+    const std::string& name = e.args[0]->name;
+    for (size_t k = 0; k < rf_.components.size(); ++k) {
+      const auto& props = rf_.components[k].properties;
+      if (std::find(props.begin(), props.end(), name) == props.end()) continue;
+      for (int c = g_.kinds[k].first_card; c < g_.kinds[k].first_card + g_.kinds[k].card_count; ++c) {
+        int64_t v = g_.card_props[e.sym.index * g_.card_count + c];
+        if (std::find(list.begin(), list.end(), v) == list.end()) list.push_back(v);
+      }
+    }
+    p_.value_lists.push_back(list);
+    return node(NodeOp::list_values, e.pos, static_cast<int32_t>(p_.value_lists.size()) - 1);
   }
 
   // ---- statements ----

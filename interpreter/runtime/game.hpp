@@ -37,6 +37,7 @@ enum class NodeOp : uint8_t {
   list_from,         // kids: player list, start player: the list in turn order from start
   list_zone,         // kid 0: zone: the cards in it, bottom first
   list_range,        // kids: low, high
+  list_values,       // a: index into Program::value_lists: the values a property takes
   // builtins
   player_count, top, bottom, size, next_player, left, right, alive, sees, face_up, zone_owner,
   card_zone, contains, seat, holder, position,
@@ -146,6 +147,7 @@ struct Program {
   std::vector<Action> actions;
   std::vector<Procedure> procedures;
   std::vector<Function> functions;
+  std::vector<std::vector<int64_t>> value_lists;  // for list_values
   int32_t flow_entry = 0;
 };
 

@@ -225,6 +225,10 @@ class Evaluator {
           if (!f(buf[i])) return;
         return;
       }
+      case NodeOp::list_values:
+        for (int64_t v : p_.value_lists[n.a])
+          if (!f(v)) return;
+        return;
       case NodeOp::list_range: {
         int64_t lo = eval(kid(n, 0)), hi = eval(kid(n, 1));
         if (hi - lo >= max_list) [[unlikely]] fail(node, "a range of more than 4096 numbers");
@@ -298,7 +302,14 @@ class Evaluator {
     const Function& f = p_.functions[n.a];
     int new_base = base_ + n.b;
     if (new_base + f.params + 1 >= frame_size) fail(node, "functions nested too deeply");
-    for (int i = 0; i < n.kid_count; ++i) env_[new_base + i] = eval(p_.kids[n.first_kid + i]);
+    // All arguments are evaluated before any is bound: an argument's own aggregates use the
+    // frame from new_base on, where the earlier arguments would otherwise already stand.
+    int64_t small[8];
+    std::vector<int64_t> large;
+    int64_t* args = small;
+    if (n.kid_count > 8) large.resize(n.kid_count), args = large.data();
+    for (int i = 0; i < n.kid_count; ++i) args[i] = eval(p_.kids[n.first_kid + i]);
+    std::copy(args, args + n.kid_count, env_ + new_base);
     int saved = base_;
     base_ = new_base;
     int64_t r = eval(f.body);

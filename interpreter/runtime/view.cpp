@@ -170,31 +170,39 @@ std::optional<Decision> parse_decision(const Game& g, const State& s, const std:
     return std::nullopt;
   }
   const Action& a = g.program.actions[action];
-  if (w.size() != a.params.size() + 1) {
-    std::string params;
-    for (auto& p : a.params) params += " " + p.name;
-    why = fmt::format("'{}' takes {} value{}: {}{}", a.name, a.params.size(), a.params.size() == 1 ? "" : "s", a.name, params);
-    return std::nullopt;
-  }
+  std::string params;
+  for (auto& p : a.params) params += " " + p.name;
+  std::string usage = fmt::format("'{}' takes {} value{}: {}{}", a.name, a.params.size(), a.params.size() == 1 ? "" : "s", a.name, params);
+  // The values follow the action's name; a value's text may have spaces ("P1 Lord"), so
+  // each parameter takes the longest of its choices that the rest of the text starts with.
+  std::string rest = want.substr(std::min(want.size(), w[0].size()));
   Decision d;
   d.action = action;
   for (size_t k = 0; k < a.params.size(); ++k) {
-    bool found = false;
+    while (!rest.empty() && rest[0] == ' ') rest.erase(0, 1);
+    if (rest.empty()) return why = usage, std::nullopt;
+    size_t best = 0;
     std::string choices;
     for (int64_t x : parameter_domain(g, s, d, static_cast<int>(k))) {
       std::string t = a.params[k].type == Type::card ? card_text(g, s, static_cast<int>(x), s.chooser())
                                                      : value_text(g, a.params[k].type, x);
       choices += (choices.empty() ? "" : ", ") + t;
-      if (!found && normal(t) == w[k + 1]) {
+      std::string n = normal(t);
+      bool fits = rest.compare(0, n.size(), n) == 0 && (rest.size() == n.size() || rest[n.size()] == ' ');
+      if (fits && n.size() > best) {
+        best = n.size();
         d.args[k] = static_cast<int32_t>(x);
-        found = true;
       }
     }
-    if (!found) {
-      why = fmt::format("'{}' is not a choice for {} (choices: {})", w[k + 1], a.params[k].name, choices.empty() ? "none" : choices);
+    if (best == 0) {
+      std::string word = rest.substr(0, rest.find(' '));
+      why = fmt::format("'{}' is not a choice for {} (choices: {})", word, a.params[k].name, choices.empty() ? "none" : choices);
       return std::nullopt;
     }
+    rest.erase(0, best);
   }
+  while (!rest.empty() && rest[0] == ' ') rest.erase(0, 1);
+  if (!rest.empty()) return why = usage, std::nullopt;
   int failed = failed_condition(g, s, d);
   if (failed >= 0) why = fmt::format("'{}' requires {}", a.name, spaced(a.when_texts[failed]));
   else why = fmt::format("'{}' is not legal now", normal(text));
