@@ -73,6 +73,9 @@ const std::vector<Builtin>& builtins() {
       {"contains", {Type::zone, Type::card}, Type::boolean},
       {"seat", {Type::player}, Type::integer},
       {"holder", {Type::zone}, Type::card},
+      {"abs", {Type::integer}, Type::integer},
+      {"linked", {Type::card, Type::card}, Type::boolean},
+      {"neighbours", {Type::card}, Type::card_list},
       {"position", {Type::card}, Type::integer},
   };
   return b;
@@ -216,7 +219,52 @@ class Checker {
     in_initial_ = false;
   }
 
+  // What is worked out at load time (a kind's `where:`, `links:`) may use numbers, the
+  // names bound for it, properties, abs() and aggregates over ranges: not the game's state.
+  void constant_only(const Expr* e, const char* what) {
+    if (!e) return;
+    bool ok = true;
+    switch (e->kind) {
+      case ExprKind::name: ok = e->sym.kind == SymKind::bound || e->sym.kind == SymKind::constant; break;
+      case ExprKind::member: ok = e->sym.kind == SymKind::property; break;
+      case ExprKind::call: ok = e->name == "abs"; break;
+      case ExprKind::aggregate: ok = e->args[0] && e->args[0]->kind == ExprKind::range; break;
+      case ExprKind::none:
+      case ExprKind::from:
+      case ExprKind::walk: ok = false; break;
+      default: break;
+    }
+    if (!ok && e->type != Type::error) {
+      d_.error(e->pos, fmt::format("{} is worked out when the file is loaded: it may use numbers, properties, abs() and aggregates over ranges, not this", what));
+      return;
+    }
+    for (auto& a : e->args) constant_only(a.get(), what);
+  }
+
+  void check_board() {
+    for (auto& c : rf_.components) {
+      if (!c.where_expr) continue;
+      scope_.clear();
+      depth_ = 0;
+      for (auto& p : c.properties) scope_.push_back({p, {SymKind::bound, depth_++, 0}, Type::integer});
+      max_depth_ = depth_;
+      expect(c.where_expr.get(), Type::boolean, "a component's 'where:'");
+      constant_only(c.where_expr.get(), "a component's 'where:'");
+    }
+    for (auto& l : rf_.links) {
+      if (!s_.kinds.count(l.kind)) unknown(l.pos, "component kind", l.kind, s_.kinds);
+      if (!l.expr) continue;
+      scope_ = {{"a", {SymKind::bound, 0, 0}, Type::card}, {"b", {SymKind::bound, 1, 0}, Type::card}};
+      depth_ = max_depth_ = 2;
+      expect(l.expr.get(), Type::boolean, "a 'links:' condition");
+      constant_only(l.expr.get(), "a 'links:' condition");
+    }
+    scope_.clear();
+    depth_ = max_depth_ = 0;
+  }
+
   void check_components() {
+    check_board();
     for (auto& c : rf_.components) {
       if (!c.start_zone.empty()) {
         auto it = s_.zones.find(c.start_zone);
@@ -300,6 +348,7 @@ class Checker {
         expect(e.args[0].get(), Type::player_list, "the list before 'from'");
         expect(e.args[1].get(), Type::player, "the player after 'from'");
         return Type::player_list;
+      case ExprKind::walk: return walk(e);
     }
     return Type::error;
   }
@@ -515,6 +564,19 @@ class Checker {
     --depth_;
     scope_.pop_back();
     return result;
+  }
+
+  Type walk(Expr& e) {
+    expect(e.args[0].get(), Type::card, "where 'walk' starts");
+    expect(e.args[1].get(), Type::integer, "the steps of 'walk'");
+    scope_.push_back({e.name, {SymKind::bound, depth_, 0}, Type::card});
+    e.sym = {SymKind::bound, depth_, 0};
+    ++depth_;
+    max_depth_ = std::max(max_depth_, depth_);
+    if (e.args[2]) expect(e.args[2].get(), Type::boolean, "the condition after 'where'");
+    --depth_;
+    scope_.pop_back();
+    return Type::card_list;
   }
 
   Type call(Expr& e) {

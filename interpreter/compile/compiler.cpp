@@ -97,6 +97,7 @@ class Compiler {
     g_.properties.resize(s_.properties.size());
     for (auto& [name, i] : s_.properties) g_.properties[i] = {name, static_cast<bool>(s_.property_symbolic[i])};
     cards();
+    links();
     for (auto& z : rf_.zones) {
       ZoneInfo info{z.name, z.per_player, -1, z.order, z.visibility, static_cast<int32_t>(g_.instance_zone.size()), z.doc, z.per_kind};
       int seats = z.per_player ? g_.max_players : 1;
@@ -159,27 +160,23 @@ class Compiler {
                                                         : c.kind + " {index}";
       }
       int owners = c.per_player ? g_.max_players : 1;
-      auto values_of = [&](const std::vector<Value>& row) {
-        std::vector<int64_t> values;
-        for (auto& v : row) values.push_back(value(v));
-        return values;
-      };
-      std::map<std::vector<int64_t>, int> same;  // how many rows have each row's values
-      for (auto& row : c.rows) ++same[values_of(row)];
       for (int o = 0; o < owners; ++o) {
         int index = 0;
-        std::map<std::vector<int64_t>, int> copies;  // how many cards had each row's values so far
+        size_t first_name = g_.card_names.size();
         for (auto& row : c.rows) {
-          std::vector<int64_t> values = values_of(row);
-          int copy = ++copies[values];
+          if (c.where_expr) {
+            std::vector<int64_t> env;
+            for (auto& v : row) env.push_back(value(v));
+            if (!constant(*c.where_expr, env)) continue;
+          }
           g_.card_kind.push_back(static_cast<int32_t>(g_.kinds.size()));
           g_.card_owner.push_back(c.per_player ? o : -1);
           for (int p = 0; p < np; ++p) props[p].push_back(0);
           for (size_t k = 0; k < c.properties.size(); ++k)
             props[s_.properties.at(c.properties[k])].back() = value(row[k]);
-          g_.card_names.push_back(card_name(kind.name_template, c, row, c.per_player ? o : -1, ++index,
-                                            same[values] > 1 ? std::to_string(copy) : ""));
+          g_.card_names.push_back(card_name(kind.name_template, c, row, c.per_player ? o : -1, ++index));
         }
+        number_copies(first_name);
       }
       kind.card_count = static_cast<int32_t>(g_.card_kind.size()) - kind.first_card;
       g_.kinds.push_back(kind);
@@ -188,8 +185,100 @@ class Compiler {
     for (auto& column : props) g_.card_props.insert(g_.card_props.end(), column.begin(), column.end());
   }
 
+  // The board's graph: each pair of cards of a linked kind for which the condition holds
+  // (either way round), worked out once here.
+  void links() {
+    std::vector<std::vector<int32_t>> adj(g_.card_count);
+    for (auto& l : rf_.links) {
+      if (!l.expr) continue;
+      const KindInfo& k = g_.kinds[s_.kinds.at(l.kind)];
+      for (int a = k.first_card; a < k.first_card + k.card_count; ++a)
+        for (int b = a + 1; b < k.first_card + k.card_count; ++b) {
+          std::vector<int64_t> ab = {a, b}, ba = {b, a};
+          if (constant(*l.expr, ab) || constant(*l.expr, ba)) {
+            adj[a].push_back(b);
+            adj[b].push_back(a);
+          }
+        }
+    }
+    g_.link_start.assign(1, 0);
+    for (auto& list : adj) {
+      std::sort(list.begin(), list.end());
+      g_.link_to.insert(g_.link_to.end(), list.begin(), list.end());
+      g_.link_start.push_back(static_cast<int32_t>(g_.link_to.size()));
+    }
+  }
+
+  // Evaluates what the checker let through `constant_only`: numbers, bound names (`env`,
+  // by depth), properties of bound cards, abs() and aggregates over ranges.
+  int64_t constant(const Expr& e, std::vector<int64_t>& env) const {
+    auto arg = [&](size_t i) { return constant(*e.args[i], env); };
+    switch (e.kind) {
+      case ExprKind::integer:
+      case ExprKind::boolean: return e.value;
+      case ExprKind::name: return e.sym.kind == SymKind::bound ? env.at(e.sym.index) : e.sym.value;
+      case ExprKind::member: return g_.card_props.at(e.sym.index * g_.card_count + arg(0));
+      case ExprKind::call: return std::llabs(arg(0));
+      case ExprKind::unary: return e.op == "-" ? -arg(0) : !arg(0);
+      case ExprKind::conditional: return arg(0) ? arg(1) : arg(2);
+      case ExprKind::binary: {
+        const std::string& op = e.op;
+        if (op == "and") return arg(0) && arg(1);
+        if (op == "or") return arg(0) || arg(1);
+        int64_t a = arg(0), b = arg(1);
+        if (op == "+") return a + b;
+        if (op == "-") return a - b;
+        if (op == "*") return a * b;
+        if (op == "/" || op == "%") return b == 0 ? 0 : op == "/" ? a / b : a % b;
+        if (op == "==") return a == b;
+        if (op == "!=") return a != b;
+        if (op == "<") return a < b;
+        if (op == "<=") return a <= b;
+        if (op == ">") return a > b;
+        return a >= b;
+      }
+      case ExprKind::aggregate: {
+        int64_t lo = constant(*e.args[0]->args[0], env), hi = constant(*e.args[0]->args[1], env);
+        size_t slot = static_cast<size_t>(e.sym.index);
+        if (env.size() <= slot) env.resize(slot + 1);
+        int64_t acc = e.op == "all" ? 1 : 0;
+        bool found = false;
+        for (int64_t x = lo; x <= hi && x - lo < 4096; ++x) {
+          env[slot] = x;
+          if (e.args[1] && !constant(*e.args[1], env)) continue;
+          int64_t v = e.args[2] ? constant(*e.args[2], env) : 1;
+          if (e.op == "sum") acc += v;
+          else if (e.op == "count") ++acc;
+          else if (e.op == "any") acc = acc || v;
+          else if (e.op == "all") acc = acc && v;
+          else if (e.op == "min" || e.op == "max") {
+            if (!found || (e.op == "min" ? v < acc : v > acc)) acc = v;
+          } else if (!found) {
+            acc = x;  // find, best, worst: the first (enough for load-time use)
+          }
+          found = true;
+        }
+        return acc;
+      }
+      default: return 0;
+    }
+  }
+
+  // `{copy}` was written as a mark: cards named alike get 1, 2, ... in its place, a card
+  // whose name is its own gets nothing.
+  static constexpr char copy_mark = '\x01';
+  void number_copies(size_t first) {
+    std::map<std::string, int> total, seen;
+    for (size_t i = first; i < g_.card_names.size(); ++i) ++total[g_.card_names[i]];
+    for (size_t i = first; i < g_.card_names.size(); ++i) {
+      std::string& name = g_.card_names[i];
+      std::string number = total[name] > 1 ? std::to_string(++seen[name]) : "";
+      for (size_t at; (at = name.find(copy_mark)) != std::string::npos;) name.replace(at, 1, number);
+    }
+  }
+
   std::string card_name(const std::string& tmpl, const ComponentDecl& c, const std::vector<Value>& row,
-                        int owner, int index, const std::string& copy) const {
+                        int owner, int index) const {
     static const std::regex field("\\{([A-Za-z_][A-Za-z0-9_]*)\\}");
     std::string out;
     auto begin = std::sregex_iterator(tmpl.begin(), tmpl.end(), field);
@@ -200,7 +289,7 @@ class Compiler {
       if (f == "owner") out += seat_name(owner);
       else if (f == "kind") out += c.kind;
       else if (f == "index") out += std::to_string(index);
-      else if (f == "copy") out += copy;
+      else if (f == "copy") out += copy_mark;
       else
         for (size_t k = 0; k < c.properties.size(); ++k)
           if (c.properties[k] == f) out += row[k].is_symbol ? row[k].symbol : std::to_string(row[k].number);
@@ -301,6 +390,11 @@ class Compiler {
         int a = expr(*e.args[0]), b = expr(*e.args[1]);
         return node(NodeOp::list_from, e.pos, 0, 0, {a, b});
       }
+      case ExprKind::walk: {
+        int start = expr(*e.args[0]), steps = expr(*e.args[1]);
+        int cond = e.args[2] ? expr(*e.args[2]) : -1;
+        return node(NodeOp::list_walk, e.pos, e.sym.index, 0, {start, steps, cond});
+      }
     }
     return node(NodeOp::constant, e.pos, 0);
   }
@@ -340,7 +434,8 @@ class Compiler {
         {"next", NodeOp::next_player}, {"left", NodeOp::left}, {"right", NodeOp::right},
         {"alive", NodeOp::alive}, {"sees", NodeOp::sees}, {"face_up", NodeOp::face_up},
         {"owner", NodeOp::zone_owner}, {"zone_of", NodeOp::card_zone}, {"contains", NodeOp::contains},
-        {"seat", NodeOp::seat}, {"holder", NodeOp::holder}, {"position", NodeOp::position}};
+        {"seat", NodeOp::seat}, {"holder", NodeOp::holder}, {"position", NodeOp::position},
+        {"abs", NodeOp::abs}, {"linked", NodeOp::linked}, {"neighbours", NodeOp::list_neighbours}};
     int a = e.args.size() > 0 ? expr(*e.args[0]) : -1;
     int b = e.args.size() > 1 ? expr(*e.args[1]) : -1;
     if (b >= 0) return node(ops.at(e.name), e.pos, 0, 0, {a, b});
@@ -513,6 +608,7 @@ class Compiler {
     }
     for (size_t k = 0; k < decl.when_exprs.size(); ++k) {
       a.when_nodes.push_back(expr(*decl.when_exprs[k]));
+      a.when_level.push_back(last_arg(a.when_nodes.back()));
       a.when_texts.push_back(decl.when[k].text);
     }
     as_arg_.clear();
@@ -521,6 +617,19 @@ class Compiler {
     block(decl.body);
     emit({Op::ret, a.ret_slot, 0, 0, 0, 0, decl.pos});
     p_.actions.push_back(a);
+  }
+
+  // The highest parameter a compiled condition reads (0: only the chooser, or none).
+  int32_t last_arg(int node) const {
+    const Node& n = p_.nodes[node];
+    int32_t last = n.op == NodeOp::arg ? n.a : 0;
+    if (n.op == NodeOp::call) {
+      for (int i = 0; i < n.kid_count; ++i) last = std::max(last, last_arg(p_.kids[n.first_kid + i]));
+    } else {
+      for (int k : n.kid)
+        if (k >= 0) last = std::max(last, last_arg(k));
+    }
+    return last;
   }
 
   // Phases were numbered before their procedures existed: point each `phase` at its code.

@@ -38,9 +38,11 @@ enum class NodeOp : uint8_t {
   list_zone,         // kid 0: zone: the cards in it, bottom first
   list_range,        // kids: low, high
   list_values,       // a: index into Program::value_lists: the values a property takes
+  list_neighbours,   // kid 0: card: the cards linked to it
+  list_walk,         // a: depth of the variable; kids: start, steps, condition|-1
   // builtins
   player_count, top, bottom, size, next_player, left, right, alive, sees, face_up, zone_owner,
-  card_zone, contains, seat, holder, position,
+  card_zone, contains, seat, holder, position, abs, linked,
   arg,  // a: argument of the decision being checked (0: the chooser, 1..: parameters)
 };
 
@@ -112,6 +114,7 @@ struct Action {
   Pos pos;
   std::vector<Param> params;
   std::vector<int32_t> when_nodes;  // with the chooser and parameters as `arg` nodes
+  std::vector<int32_t> when_level;  // how many parameters each reads (the last one's number)
   std::vector<std::string> when_texts;
   int32_t player_slot;  // the local `player`: who chose it
   int32_t entry;
@@ -236,6 +239,9 @@ struct Game {
   std::vector<int32_t> card_owner;           // seat, or -1
   std::vector<int64_t> card_props;           // [property * card_count + card]
   std::vector<std::string> card_names;       // display names, made from the templates
+  // The board's graph (`links:`): the cards linked to card c are
+  // link_to[link_start[c] .. link_start[c + 1]), in card order.
+  std::vector<int32_t> link_start, link_to;
   std::vector<ZoneInfo> zones;
   std::vector<int32_t> instance_zone;        // zone declaration of each instance
   std::vector<int32_t> instance_owner;       // seat, or -1 for shared zones

@@ -185,6 +185,14 @@ class Evaluator {
       }
       case NodeOp::seat: return player(kid(n, 0)) + 1;
       case NodeOp::holder: return g_.instance_card[zone(kid(n, 0))];
+      case NodeOp::abs: {
+        int64_t v = ev(kid(n, 0));
+        return v < 0 ? -v : v;
+      }
+      case NodeOp::linked: {
+        int a = card(kid(n, 0)), b = card(kid(n, 1));
+        return std::binary_search(g_.link_to.begin() + g_.link_start[a], g_.link_to.begin() + g_.link_start[a + 1], b);
+      }
       case NodeOp::position: {
         int c = card(kid(n, 0));
         int z = s_[g_.layout.card_zone + c];
@@ -229,6 +237,18 @@ class Evaluator {
         for (int64_t v : p_.value_lists[n.a])
           if (!f(v)) return;
         return;
+      case NodeOp::list_neighbours: {
+        int c = card(kid(n, 0));
+        for (int i = g_.link_start[c]; i < g_.link_start[c + 1]; ++i)
+          if (!f(g_.link_to[i])) return;
+        return;
+      }
+      case NodeOp::list_walk: {
+        std::vector<int32_t> ends = walk(node, n);
+        for (int32_t c : ends)
+          if (!f(c)) return;
+        return;
+      }
       case NodeOp::list_range: {
         int64_t lo = eval(kid(n, 0)), hi = eval(kid(n, 1));
         if (hi - lo >= max_list) [[unlikely]] fail(node, "a range of more than 4096 numbers");
@@ -243,6 +263,45 @@ class Evaluator {
           if (!f(c[i])) return;
       }
     }
+  }
+
+  // `walk(start, steps, q where cond)`: the cards reached in exactly `steps` steps along
+  // links, never straight back to the card just left, every card passed on the way (not
+  // the start, not the end) satisfying cond. Walks are followed as (card, card left)
+  // pairs, so the work grows with the links, not with the number of paths. The ends come
+  // in card order.
+  std::vector<int32_t> walk(int node, const Node& n) {
+    int start = card(n.kid[0]);
+    int64_t steps = ev(n.kid[1]);
+    if (steps < 0 || steps > 64) [[unlikely]] fail(node, fmt::format("a walk of {} steps (0 to 64)", steps));
+    int slot = base_ + n.a;
+    if (slot >= frame_size) fail(node, "expressions nested too deeply");
+    std::vector<std::pair<int32_t, int32_t>> now = {{start, -1}}, next;
+    std::vector<char> seen;
+    for (int64_t step = 1; step <= steps; ++step) {
+      next.clear();
+      seen.assign(static_cast<size_t>(g_.card_count) * (g_.card_count + 1), 0);
+      for (auto [at, from] : now)
+        for (int i = g_.link_start[at]; i < g_.link_start[at + 1]; ++i) {
+          int32_t to = g_.link_to[i];
+          if (to == from) continue;
+          char& mark = seen[static_cast<size_t>(to) * (g_.card_count + 1) + (step == steps ? 0 : at + 1)];
+          if (mark) continue;
+          if (step < steps && n.kid[2] >= 0) {
+            env_[slot] = to;
+            if (!eval(n.kid[2])) continue;
+          }
+          mark = 1;
+          next.push_back({to, at});
+        }
+      now.swap(next);
+    }
+    std::vector<int32_t> ends;
+    for (auto [at, from] : now) ends.push_back(at);
+    if (steps == 0) ends = {start};
+    std::sort(ends.begin(), ends.end());
+    ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
+    return ends;
   }
 
   // The players of a list node, in order (a function, not a template, so that `each` does
@@ -773,13 +832,17 @@ void legal_decisions(const Game& g, const State& st, std::vector<Decision>& out)
     const Action& act = g.program.actions[a];
     Decision d;
     d.action = a;
-    auto leaf = [&]() {
-      for (int w : act.when_nodes)
-        if (!ev.eval(w)) return;
-      out.push_back(d);
+    // Each `when` is decided as soon as the parameters it reads are chosen, so a choice
+    // that fails is not combined with every value of the parameters after it (and their
+    // lists are only worked out for choices that can still be legal).
+    auto holds = [&](size_t k) {
+      for (size_t i = 0; i < act.when_nodes.size(); ++i)
+        if (act.when_level[i] == static_cast<int32_t>(k) && !ev.eval(act.when_nodes[i])) return false;
+      return true;
     };
     auto level = [&](auto& self, size_t k) -> void {
-      if (k == act.params.size()) return leaf();
+      if (!holds(k)) return;
+      if (k == act.params.size()) return out.push_back(d);
       ev.each(act.params[k].domain_node, [&](int64_t x) {
         args[k + 1] = d.args[k] = static_cast<int32_t>(x);
         self(self, k + 1);

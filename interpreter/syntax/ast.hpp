@@ -44,6 +44,7 @@ struct Resolved {
 
 enum class ExprKind : uint8_t {
   integer, boolean, none, name, member, call, unary, binary, conditional, aggregate, range, from,
+  walk,
 };
 
 struct Expr;
@@ -59,7 +60,8 @@ struct Expr {
   // Aggregate: args = {domain, where (may be null), value (may be null)}.
   // Conditional: args = {condition, then, else}. Member: args = {object} or, for what each
   // component has for each player (`b.side(p)`), {object, player}.
-  // From: args = {list, starting player}.
+  // From: args = {list, starting player}. Walk: args = {start, steps, condition (may be
+  // null)}, name = the variable the condition is about.
 
   Type type = Type::error;
   Resolved sym;

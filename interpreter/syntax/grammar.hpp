@@ -67,6 +67,7 @@ KATA_KEYWORD(any, "any")
 KATA_KEYWORD(best, "best")
 KATA_KEYWORD(worst, "worst")
 KATA_KEYWORD(find, "find")
+KATA_KEYWORD(walk, "walk")
 KATA_KEYWORD(position, "position")
 KATA_KEYWORD(give, "give")
 KATA_KEYWORD(take, "take")
@@ -132,13 +133,19 @@ struct value_part : seq<agg_value, kw_for, sp> {};
 struct aggregate
     : seq<agg_op, sp, sym<'('>, opt<value_part>, agg_var, in_word, must<agg_domain>,
           opt<where_part>, must<close_paren>> {};
+// `walk(START, N, q where CONDITION)`: the points reached from START in exactly N steps
+// along links, never straight back, every point passed on the way satisfying CONDITION.
+// Only `walk(` followed by two expressions and a name starts one, so `walk` stays free as
+// a function's name.
+struct walk_where : seq<kw_where, sp, must<agg_where>> {};
+struct walk : seq<kw_walk, sp, sym<'('>, expr, comma, expr, comma, agg_var, opt<walk_where>, must<close_paren>> {};
 // A call names a function and gives its arguments in parentheses.
 struct callee : seq<name, sp> {};
 struct call_args : seq<sym<'('>, opt<list<expr, comma>>, must<close_paren>> {};
 struct call : seq<callee, call_args> {};
 struct name_ref : seq<name, sp> {};
-struct postfix_head : sor<paren, int_lit, true_lit, false_lit, none_lit, if_expr, aggregate, call,
-                          name_ref> {};
+struct postfix_head : sor<paren, int_lit, true_lit, false_lit, none_lit, if_expr, aggregate, walk,
+                          call, name_ref> {};
 // `x.y` reads a property of a card, or a variable or zone of a player or of a card;
 // `b.y(p)` reads the one of player p, where each card has one for each player.
 struct member_arg : seq<expr> {};

@@ -42,7 +42,7 @@ class Loader {
     }
     static const std::vector<std::string> keys = {
         "kata",     "game",       "doc",    "players",    "import",  "options",
-        "components", "zones",    "variables", "actions", "functions", "procedures",
+        "components", "links",    "zones",    "variables", "actions", "functions", "procedures",
         "phases",   "flow",       "invariants", "scoring", "limits"};
     check_keys(root, keys, "a rule file");
     if (auto n = root["import"]) imports(n);
@@ -51,6 +51,7 @@ class Loader {
     if (auto n = root["players"]) players(n);
     for_each_entry(root["options"], "options", [&](auto& k, auto& v) { option(k, v); });
     for_each_entry(root["components"], "components", [&](auto& k, auto& v) { component(k, v); });
+    for_each_entry(root["links"], "links", [&](auto& k, auto& v) { link(k, v); });
     for_each_entry(root["zones"], "zones", [&](auto& k, auto& v) { zone(k, v); });
     for_each_entry(root["variables"], "variables", [&](auto& k, auto& v) { variable(k, v); });
     for_each_entry(root["actions"], "actions", [&](auto& k, auto& v) { action(k, v); });
@@ -253,6 +254,7 @@ class Loader {
       rf_.min_players = from.min_players, rf_.max_players = from.max_players, rf_.players_pos = from.players_pos;
     for (auto& x : from.options) replace(rf_.options, std::move(x));
     for (auto& x : from.components) replace(rf_.components, std::move(x), &ComponentDecl::kind);
+    for (auto& x : from.links) replace(rf_.links, std::move(x), &LinkDecl::kind);
     for (auto& x : from.zones) replace(rf_.zones, std::move(x));
     for (auto& x : from.variables) replace(rf_.variables, std::move(x));
     for (auto& x : from.actions) replace(rf_.actions, std::move(x));
@@ -324,7 +326,11 @@ class Loader {
       error(n, "a component kind is a mapping with 'each:' or 'list:'");
       return;
     }
-    check_keys(n, {"each", "list", "per_player", "name", "in", "doc"}, "a component kind");
+    check_keys(n, {"each", "list", "where", "per_player", "name", "in", "doc"}, "a component kind");
+    if (auto v = n["where"]) {
+      c.where = text(v);
+      if (c.where.present()) c.where_expr = parse_expression(c.where.text, c.where.where, diags_);
+    }
     if (auto v = n["in"]) c.start_zone = scalar(v, "a zone"), c.start_pos = pos(v);
     if (auto v = n["per_player"]) c.per_player = boolean(v, "per_player").value_or(false);
     if (auto v = n["name"]) c.name_template = scalar(v, "a name template"), c.name_pos = pos(v);
@@ -520,6 +526,12 @@ class Loader {
       else parse_program(r.body.text, r.body.where, diags_, r.block);
     }
     replace(into, std::move(r));
+  }
+
+  void link(const YAML::Node& key, const YAML::Node& n) {
+    LinkDecl l{key.Scalar(), pos(key), text(n), nullptr};
+    if (l.text.present()) l.expr = parse_expression(l.text.text, l.text.where, diags_);
+    replace(rf_.links, std::move(l), &LinkDecl::kind);
   }
 
   void invariant(const YAML::Node& key, const YAML::Node& n) {

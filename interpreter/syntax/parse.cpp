@@ -59,7 +59,8 @@ template <typename Rule>
 using selector = pt::selector<
     Rule,
     pt::store_content::on<g::int_lit, g::true_lit, g::false_lit, g::none_lit, g::name_ref, g::callee,
-                          g::call, g::aggregate, g::agg_op, g::agg_var, g::where_part,
+                          g::call, g::aggregate, g::agg_op, g::agg_var, g::where_part, g::walk,
+                          g::walk_where,
                           g::value_part, g::member_name, g::member_call, g::from_op, g::neg, g::not_form,
                           g::mul_op, g::add_op, g::cmp_op, g::if_expr, g::let_stmt, g::let_name,
                           g::assign_or_call, g::assign_op, g::if_stmt, g::if_block, g::else_block,
@@ -146,6 +147,14 @@ class Builder {
     }
     if (n.is_type<g::call>()) return call(n);
     if (n.is_type<g::aggregate>()) return aggregate(n);
+    if (n.is_type<g::walk>()) {
+      auto e = make(ExprKind::walk, n);
+      e->args.push_back(expr(*n.children.at(0)));
+      e->args.push_back(expr(*n.children.at(1)));
+      e->name = word(*n.children.at(2));
+      e->args.push_back(n.children.size() > 3 ? expr(*n.children[3]->children.at(0)) : nullptr);
+      return e;
+    }
     if (n.is_type<g::if_expr>()) {
       auto e = make(ExprKind::conditional, n);
       for (const auto& c : n.children) e->args.push_back(expr(*c));

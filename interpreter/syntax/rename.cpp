@@ -44,6 +44,11 @@ void rename_all(RuleFile& rf, const std::map<std::string, std::string>& map) {
     r.name(c.kind);
     r.name(c.start_zone);
     for (auto& p : c.properties) r.name(p);
+    r.expr(c.where_expr.get());
+  }
+  for (auto& l : rf.links) {
+    r.name(l.kind);
+    r.expr(l.expr.get());
   }
   for (auto& z : rf.zones) r.name(z.name);
   for (auto& v : rf.variables) {

@@ -53,7 +53,20 @@ struct ComponentDecl {
   std::vector<std::vector<Value>> rows;
   std::string start_zone;  // `in:` the zone they start in (the owner's, if per player)
   Pos start_pos;
+  // `where:` keeps only the rows for which it holds, worked out at load time with the
+  // row's properties as names (a board's points out of a grid of coordinates).
+  Text where;
+  ExprPtr where_expr;
   std::string doc;
+};
+
+// `links: {point: CONDITION}`: which components of a kind are joined by a line (a board's
+// graph), worked out at load time with `a` and `b` two of them; links go both ways.
+struct LinkDecl {
+  std::string kind;
+  Pos pos;
+  Text text;
+  ExprPtr expr;
 };
 
 enum class ZoneOrder : uint8_t { stack, row, set };
@@ -138,6 +151,7 @@ struct RuleFile {
   Pos players_pos;
   std::vector<OptionDecl> options;
   std::vector<ComponentDecl> components;
+  std::vector<LinkDecl> links;
   std::vector<ZoneDecl> zones;
   std::vector<VarDecl> variables;
   std::vector<ActionDecl> actions;

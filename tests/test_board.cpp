@@ -1,0 +1,124 @@
+// Boards as graphs: components kept by a `where:` worked out at load time, `links:`
+// between them, and neighbours(), linked(), walk() over the links. Also: a `when` is
+// decided as soon as the parameters it reads are chosen.
+#include <catch2/catch.hpp>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "support.hpp"
+
+using namespace kata;
+using kata::test::load_text;
+
+namespace {
+
+// A ring of six points 0..5 and a centre 6 linked to 0 and 3 only; one piece each.
+const std::string ring = R"yaml(game: Ring
+players: 2
+components:
+  point:
+    each: {n: 0..9}
+    where: n <= 6
+    in: board
+  piece:
+    per_player: true
+    list: [{name: pawn}]
+    name: "{owner} {name}"
+    in: reserve
+links:
+  point: "(a.n < 6 and b.n < 6 and (abs(a.n - b.n) == 1 or abs(a.n - b.n) == 5)) or (a.n == 6 and (b.n == 0 or b.n == 3))"
+zones:
+  board: {visibility: everyone, order: set}
+  reserve: {per_player: true, visibility: everyone}
+  spot: {per: point, visibility: everyone}
+flow: |
+  move top(P1.reserve) to at(1).spot
+  move top(P2.reserve) to at(4).spot
+  choose P1: go
+actions:
+  go:
+    params:
+      origin: board
+      target: walk(origin, top(origin.spot).n + 2, q where size(q.spot) == 0)
+    when: size(origin.spot) > 0 and top(origin.spot).owner == player
+    do: move top(origin.spot) to target.spot
+functions:
+  at(k): "find(q in board where q.n == k)"
+  ends(k, s): "sum(pow2(e.n) for e in walk(at(k), s, q where size(q.spot) == 0))"
+  pow2(k): "if k == 0 then 1 else if k == 1 then 2 else if k == 2 then 4 else if k == 3 then 8 else if k == 4 then 16 else if k == 5 then 32 else 64"
+)yaml";
+
+std::shared_ptr<const Game> game(const std::string& yaml) {
+  auto l = load_text(yaml);
+  INFO(fmt::format("{}", fmt::join(l.messages(), "\n")));
+  REQUIRE(l.game);
+  return l.game;
+}
+
+int64_t probe(const std::string& expr) {
+  auto g = game(ring + "  probe: \"" + expr + "\"\n");
+  State s = new_game(*g, 2, 1, default_options(*g));
+  for (auto& f : g->program.functions)
+    if (f.name == "probe") return evaluate(*g, s, f.body);
+  FAIL("no probe");
+  return 0;
+}
+
+std::string with(const std::string& from, const std::string& to) {
+  std::string s = ring;
+  auto at = s.find(from);
+  REQUIRE(at != std::string::npos);
+  return s.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("a kind's where: keeps the rows for which it holds", "[board]") {
+  CHECK(probe("count(q in board)") == 7);
+  CHECK(probe("max(q.n for q in board)") == 6);
+}
+
+TEST_CASE("links join the points both ways; neighbours and linked read them", "[board]") {
+  CHECK(probe("count(x in neighbours(at(0)))") == 3);  // 1, 5 and the centre
+  CHECK(probe("count(x in neighbours(at(6)))") == 2);
+  CHECK(probe("if linked(at(3), at(6)) and linked(at(6), at(3)) and not linked(at(1), at(6)) then 1 else 0") == 1);
+  CHECK(probe("abs(0 - 7) + abs(7)") == 14);
+}
+
+TEST_CASE("walk: exactly N steps, never straight back, through points that pass its condition", "[board]") {
+  // P1 stands on 1, P2 on 4. From 0 in one step: 1 (occupied, but an end is not tested), 5, 6.
+  CHECK(probe("ends(0, 1)") == 2 + 32 + 64);
+  // Two steps from 0: through 5 to 4; through 6 to 3; not through 1 (occupied); never back to 0.
+  CHECK(probe("ends(0, 2)") == 16 + 8);
+  // Three steps from 0: 5-4 is blocked (4 is occupied); 6-3 then 2 or 4.
+  CHECK(probe("ends(0, 3)") == 4 + 16);
+  // Zero steps: the start itself.
+  CHECK(probe("ends(2, 0)") == 4);
+}
+
+TEST_CASE("a when is decided before the lists of later parameters are worked out", "[board]") {
+  // `target`'s list reads top(origin.spot).n, which fails on an empty point: it is only
+  // worked out for the origin that holds P1's piece.
+  auto g = game(ring);
+  State s = new_game(*g, 2, 1, default_options(*g));
+  std::vector<Decision> legal;
+  legal_decisions(*g, s, legal);
+  std::vector<std::string> texts;
+  for (auto& d : legal) texts.push_back(decision_text(*g, s, d));
+  // Pieces have no property n (0), so a piece walks 2 steps: from 1, 1-0-5, 1-0-6, 1-2-3.
+  CHECK(texts == std::vector<std::string>{"go 1 3", "go 1 5", "go 1 6"});
+}
+
+TEST_CASE("where: and links: are worked out at load time and may not read the game's state", "[board][check]") {
+  auto l = load_text(with("where: n <= 6", "where: n <= size(board)"));
+  CHECK(l.messages() == std::vector<std::string>{
+                            "6:17: error: a component's 'where:' is worked out when the file is loaded: it may use numbers, properties, abs() and aggregates over ranges, not this"});
+  l = load_text(with("where: n <= 6", "where: n"));
+  CHECK(l.messages() == std::vector<std::string>{"6:12: error: a component's 'where:' must be true or false, but this is a number"});
+  l = load_text(with("links:\n  point:", "links:\n  pont:"));
+  CHECK(l.messages() == std::vector<std::string>{"14:3: error: unknown component kind 'pont'; did you mean 'point'?"});
+  l = load_text(with("(a.n == 6 and", "(a.n == player_count and"));
+  CHECK(l.messages().size() == 1);
+  CHECK(l.messages()[0].find("a 'links:' condition is worked out when the file is loaded") != std::string::npos);
+}
