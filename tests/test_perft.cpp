@@ -1,0 +1,50 @@
+// Move-generation counts of the rule files, asserted (chess programs' "perft"): a change
+// to the language or a rule file that changes which moves are legal changes a number here.
+// docs/games/kendo.md checks the depth-1 figures by hand.
+#include <catch2/catch.hpp>
+
+#include "agents/perft.hpp"
+#include "support.hpp"
+
+using namespace kata;
+
+namespace {
+
+std::vector<uint64_t> counts(const std::string& file, int players, const std::vector<std::pair<std::string, std::string>>& options, int depth) {
+  auto l = kata::test::load_file(file);
+  REQUIRE(l.game);
+  auto values = default_options(*l.game);
+  for (auto& [k, v] : options) {
+    std::string why;
+    REQUIRE(set_option(*l.game, values, k, v, why));
+  }
+  State s = new_game(*l.game, players, 1, values);
+  std::vector<uint64_t> per_depth;
+  perft(*l.game, s, depth, &per_depth);
+  return per_depth;
+}
+
+}  // namespace
+
+TEST_CASE("perft counts the sequences of exactly N decisions", "[perft]") {
+  auto l = kata::test::load_file("rules/kobayakawa.yaml");
+  REQUIRE(l.game);
+  State s = new_game(*l.game, 3, 1, default_options(*l.game));
+  CHECK(perft(*l.game, s, 0) == 1);
+  // The first player flips or draws; after a draw they discard one of two cards.
+  CHECK(perft(*l.game, s, 1) == 2);
+  std::vector<uint64_t> per;
+  uint64_t total = perft(*l.game, s, 2, &per);
+  CHECK(per == std::vector<uint64_t>{2, 4});
+  CHECK(total == per.back());  // flip, then P2 flips or draws; draw, then two discards
+}
+
+TEST_CASE("Kendo's move counts from each start layout", "[perft][kendo]") {
+  // Depth 1 is P1's first move; a camp next to P1's (adjacent, and with 4 players) blocks
+  // half of them. docs/games/kendo.md counts the depth-1 figures by hand.
+  CHECK(counts("rules/kendo.yaml", 2, {{"layout", "facing"}}, 3) == std::vector<uint64_t>{14, 190, 3213});
+  CHECK(counts("rules/kendo.yaml", 2, {{"layout", "side_by_side"}}, 3) == std::vector<uint64_t>{14, 179, 2927});
+  CHECK(counts("rules/kendo.yaml", 2, {{"layout", "adjacent"}}, 3) == std::vector<uint64_t>{7, 64, 749});
+  CHECK(counts("rules/kendo.yaml", 3, {}, 3) == std::vector<uint64_t>{14, 179, 2083});
+  CHECK(counts("rules/kendo.yaml", 4, {}, 3) == std::vector<uint64_t>{7, 64, 355});
+}
