@@ -75,6 +75,22 @@ bool game_setup(const Game& g, int& players, const std::vector<std::string>& spe
   return false;
 }
 
+// "P2" or "p2" -> 1; anything else (P0, '', P99999999999) -> -2, which is no seat.
+int seat_index(const std::string& text) {
+  constexpr int no_seat = -2, most_seats = 32;
+  if (text.size() < 2 || text.size() > 3 || (text[0] != 'P' && text[0] != 'p') ||
+      text.find_first_not_of("0123456789", 1) != std::string::npos)
+    return no_seat;
+  int n = std::stoi(text.substr(1));  // at most two digits
+  return n >= 1 && n <= most_seats ? n - 1 : no_seat;
+}
+
+std::string seat_list(int players) {
+  std::string out;
+  for (int p = 0; p < players; ++p) out += (p ? ", " : "") + seat_name(p);
+  return out;
+}
+
 std::string winners_text(const State& s) {
   std::string w;
   for (int p = 0; p < s.players(); ++p)
@@ -166,6 +182,8 @@ int play(const PlayArgs& a) {
       return input_error;
     }
     if (terminal.humans == 0 && !a.quiet) std::cout << describe_view(*g, make_view(*g, r.final, -1));
+    // Humans sharing the terminal each saw their own screen; the end is shown to all at once.
+    if (terminal.humans > 1) std::cout << describe_public_view(*g, r.final);
     auto sc = scores(*g, r.final);
     std::string line;
     for (size_t p = 0; p < sc.size(); ++p) line += fmt::format("{}{}={}", p ? " " : "", seat_name(static_cast<int>(p)), sc[p]);
@@ -187,11 +205,13 @@ int simulate(const SimulateArgs& a) {
   std::vector<int64_t> options;
   if (!game_setup(*g, players, a.options, options)) return usage_error;
   bool bar = isatty(STDERR_FILENO);
+  // The counts only grow (see simulate); the bar is erased once every game is done, before
+  // the result is printed, so no stale line is left.
   auto progress = [&](int done) {
     if (!bar) return;
     int width = 40, filled = static_cast<int>(static_cast<int64_t>(done) * width / a.games);
-    std::cerr << fmt::format("\r[{}{}] {}/{} games", std::string(filled, '#'), std::string(width - filled, '.'), done, a.games)
-              << (done == a.games ? "\n" : "") << std::flush;
+    if (done == a.games) std::cerr << "\r\033[K" << std::flush;
+    else std::cerr << fmt::format("\r[{}{}] {}/{} games", std::string(filled, '#'), std::string(width - filled, '.'), done, a.games) << std::flush;
   };
   SimulationStats st = simulate(*g, a.games, players, a.seed, options, a.jobs, a.check_invariants, progress);
   if (a.json) {
@@ -224,23 +244,20 @@ int simulate(const SimulateArgs& a) {
 
 int replay(const ReplayArgs& a) {
   if (!readable(a.log)) return usage_error;
-  int viewer = -1;
-  if (!a.as.empty()) {
-    if (a.as.size() < 2 || (a.as[0] != 'P' && a.as[0] != 'p') || a.as.find_first_not_of("0123456789", 1) != std::string::npos) {
-      std::cerr << fmt::format("kata: error: --as takes a player such as P1, not '{}'\n", a.as);
-      return usage_error;
-    }
-    viewer = std::stoi(a.as.substr(1)) - 1;
-  }
+  // Anything but a seat of the log's game is refused once the header says how many there
+  // are: never read as "everything", which would show every hidden card.
+  int viewer = a.as_given ? seat_index(a.as) : -1;
   std::shared_ptr<Sources> sources;
   Diagnostics diags;
   ReplayResult r = replay_log(a.log, viewer, sources, diags);
   if (sources) print_diags(*sources, diags);
-  bool ran = r.game && !r.final.slots.empty();
-  if (ran && viewer >= r.final.players()) {
-    std::cerr << fmt::format("kata: error: the game has {} players; there is no {}\n", r.final.players(), a.as);
+  if (a.as_given && (r.bad_viewer || viewer < 0)) {
+    std::cerr << "kata: error: --as '" << a.as << "' is not a seat of this game; "
+              << (r.players > 0 && r.players <= 32 ? fmt::format("the seats are {}", seat_list(r.players)) : std::string("--as takes a seat such as P1"))
+              << '\n';
     return usage_error;
   }
+  bool ran = r.game && !r.final.slots.empty();
   if (!a.quiet) {
     for (auto& line : r.shown) std::cout << line << '\n';
     if (ran) std::cout << describe_view(*r.game, make_view(*r.game, r.final, viewer));

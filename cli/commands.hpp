@@ -39,6 +39,7 @@ struct SimulateArgs {
 struct ReplayArgs {
   std::string log;
   std::string as;
+  bool as_given = false;  // --as was on the command line, even as ''
   bool quiet = false;
 };
 

@@ -3,7 +3,9 @@
 // every command's work is in commands.cpp.
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <iostream>
+#include <string>
 
 #include "commands.hpp"
 
@@ -12,6 +14,42 @@ namespace {
 constexpr const char* exit_codes =
     "Exit status: 0 success; 1 the input has errors (rule file, log, scenario, or the game "
     "stopped with an error); 2 the command line is wrong.";
+
+constexpr const char* command_names = "check, play, simulate, replay, test";
+
+// A seed is an unsigned number: "-5" must be refused, not read as 2^64 - 5. The description
+// is empty so that --help keeps showing the option as UINT.
+const CLI::Validator unsigned_number(
+    [](std::string& text) {
+      return !text.empty() && text.find_first_not_of("0123456789") == std::string::npos
+                 ? std::string()
+                 : "'" + text + "' is not a number from 0 to " + std::to_string(UINT64_MAX);
+    },
+    "");
+
+// The first argument, unless it is an option, is the command: a missing or unknown one is
+// reported with the list of commands, rather than as CLI11's "A subcommand is required".
+bool bad_command(int argc, char** argv) {
+  if (argc < 2) {
+    std::cerr << "kata: error: a command is required: " << command_names << " (see kata --help)\n";
+    return true;
+  }
+  if (argv[1][0] == '-') return false;
+  std::string command = argv[1];
+  for (const char* c : {"check", "play", "simulate", "replay", "test"})
+    if (command == c) return false;
+  std::cerr << "kata: error: unknown command '" << command << "'; the commands are " << command_names
+            << " (see kata --help)\n";
+  return true;
+}
+
+// CLI11's own parse errors, in kata's form; the help to read is the command's.
+int parse_error(const CLI::App& app, const CLI::ParseError& e) {
+  std::string where = "kata";
+  for (const CLI::App* sub : app.get_subcommands()) where += " " + sub->get_name();
+  std::cerr << "kata: error: " << e.what() << " (see " << where << " --help)\n";
+  return 2;
+}
 
 }  // namespace
 
@@ -32,7 +70,7 @@ int main(int argc, char** argv) {
   auto* play_cmd = app.add_subcommand("play", "Play a game: people at the terminal, bots, or scripts.");
   play_cmd->add_option("file", pa.file, "Rule file")->required();
   play_cmd->add_option("-p,--players", pa.players, "Number of players (default: the fewest the game allows)")->check(CLI::Range(1, 16));
-  play_cmd->add_option("-s,--seed", pa.seed, "Seed of the chance outcomes (default 1)");
+  play_cmd->add_option("-s,--seed", pa.seed, "Seed of the chance outcomes (default 1)")->check(unsigned_number);
   // One value per occurrence, so `-o x=1 FILE` leaves FILE to the positional argument.
   std::string agents;
   play_cmd->add_option("-a,--agents", agents, "Who plays each seat: human, random, script:FILE (comma-separated; one name for all seats). Default: human for P1, random for the others");
@@ -47,7 +85,7 @@ int main(int argc, char** argv) {
   sim_cmd->add_option("file", sa.file, "Rule file")->required();
   sim_cmd->add_option("-g,--games", sa.games, "Number of games")->required()->check(CLI::Range(1, 100000000));
   sim_cmd->add_option("-p,--players", sa.players, "Number of players (default: the fewest the game allows)")->check(CLI::Range(1, 16));
-  sim_cmd->add_option("-s,--seed", sa.seed, "Seed (default 1); the same seed gives the same result for any --jobs");
+  sim_cmd->add_option("-s,--seed", sa.seed, "Seed (default 1); the same seed gives the same result for any --jobs")->check(unsigned_number);
   sim_cmd->add_option("-j,--jobs", sa.jobs, "Threads (default 1)")->check(CLI::Range(1, 256));
   sim_cmd->add_option("-o,--option", sa.options, "Set a rule option: NAME=VALUE (repeatable)")->allow_extra_args(false);
   sim_cmd->add_flag("--json", sa.json, "Print the statistics as JSON");
@@ -57,7 +95,7 @@ int main(int argc, char** argv) {
   ReplayArgs ra;
   auto* replay_cmd = app.add_subcommand("replay", "Re-run a log, verify it, and show the game as a player saw it.");
   replay_cmd->add_option("log", ra.log, "Log file written by 'kata play --log'")->required();
-  replay_cmd->add_option("--as", ra.as, "Show the game as this player saw it (P1, P2, ...); default: everything");
+  auto* as_option = replay_cmd->add_option("--as", ra.as, "Show the game as this player saw it (P1, P2, ...); default: everything");
   replay_cmd->add_flag("-q,--quiet", ra.quiet, "Only verify; print the verdict");
   replay_cmd->footer(exit_codes);
 
@@ -67,6 +105,7 @@ int main(int argc, char** argv) {
   test_cmd->add_flag("-v,--verbose", ta.verbose, "List passing scenarios too");
   test_cmd->footer(exit_codes);
 
+  if (bad_command(argc, argv)) return 2;
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -76,8 +115,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return 2;
+    return parse_error(app, e);
   }
   if (check_cmd->parsed()) return check(ca);
   if (play_cmd->parsed()) {
@@ -90,7 +128,10 @@ int main(int argc, char** argv) {
     return play(pa);
   }
   if (sim_cmd->parsed()) return simulate(sa);
-  if (replay_cmd->parsed()) return replay(ra);
+  if (replay_cmd->parsed()) {
+    ra.as_given = as_option->count() > 0;  // `--as ''` is a wrong seat, not no seat
+    return replay(ra);
+  }
   if (test_cmd->parsed()) return test(ta);
   return 2;
 }

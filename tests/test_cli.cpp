@@ -4,11 +4,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
+#include "agents/agent.hpp"
+#include "agents/runner.hpp"
 #include "support.hpp"
 
 namespace {
@@ -225,4 +230,215 @@ TEST_CASE("an option for some player counts only is refused with the others", "[
   r = run_kata("test " + scenario);
   CHECK(r.status == 1);
   CHECK(has(r.out, "2:10: error: option teams=true is for 4 players, not 3"));
+}
+
+namespace {
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+std::string replace_once(std::string text, const std::string& from, const std::string& to) {
+  auto at = text.find(from);
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+std::string kobayakawa_log(const std::string& name) {
+  std::string log = temp(name);
+  REQUIRE(run_kata("play rules/kobayakawa.yaml --players 4 --agents random --seed 4 -q --log " + log).status == 0);
+  return log;
+}
+
+}  // namespace
+
+TEST_CASE("bad input is an error with its status, never an abort", "[cli]") {
+  std::string log = kobayakawa_log("kata-crash.jsonl");
+  auto huge = run_kata("replay -q " + log + " --as P99999999999");
+  CHECK(huge.status == 2);
+  CHECK(has(huge.out, "kata: error: --as 'P99999999999' is not a seat of this game; the seats are P1, P2, P3, P4"));
+
+  std::string scenario = temp("kata-huge-seat.yaml", "rules: " KATA_SOURCE_DIR "/rules/kobayakawa.yaml\nplayers: 4\nsteps:\n  - play: P99999999999 flip\n");
+  auto s = run_kata("test " + scenario);
+  CHECK(s.status == 1);
+  CHECK(has(s.out, "4:11: error: there is no P99999999999 in a 4-player game; the seats are P1 to P4"));
+
+  // Every header field the replay reads is type-checked.
+  std::string text = read_text(log);
+  std::vector<std::pair<std::string, std::string>> cases = {
+      {"\"forced\":false", "\"forced\":\"no\""},   {"\"players\":4", "\"players\":\"4\""},
+      {"\"players\":4", "\"players\":4.5"},        {"\"seed\":4", "\"seed\":-4"},
+      {"\"rules\":\"", "\"rules\":7,\"x\":\""},    {"\"options\":{", "\"options\":[],\"x\":{"},
+      {"\"centre_kamons\":\"8\"", "\"centre_kamons\":8"}};
+  for (auto& [from, to] : cases) {
+    REQUIRE(has(text, from));
+    auto r = run_kata("replay -q " + temp("kata-typed.jsonl", replace_once(text, from, to)));
+    INFO(to);
+    CHECK(r.status == 1);
+    CHECK(has(r.out, "kata: replay failed: "));
+    CHECK(has(r.out, "must be"));
+  }
+  auto forced = run_kata("replay -q " + temp("kata-forced.jsonl", replace_once(text, "\"forced\":false", "\"forced\":\"no\"")));
+  CHECK(has(forced.out, ":1: \"forced\" must be true or false"));
+}
+
+TEST_CASE("replay --as names a seat of the game, or is refused", "[cli]") {
+  std::string log = kobayakawa_log("kata-seat.jsonl");
+  for (std::string as : {"P0", "p0", "''", "P9", "P", "x1"}) {
+    auto r = run_kata("replay " + log + " --as " + as);
+    INFO(as);
+    CHECK(r.status == 2);
+    CHECK(has(r.out, "is not a seat of this game; the seats are P1, P2, P3, P4"));
+    CHECK_FALSE(has(r.out, "moves from"));  // nothing of the game is shown
+    CHECK_FALSE(has(r.out, "replay verified"));
+  }
+  CHECK(run_kata("replay -q " + log + " --as p4").status == 0);
+}
+
+TEST_CASE("a failed replay shown to a seat quotes no log line", "[cli]") {
+  std::string log = kobayakawa_log("kata-private.jsonl");
+  std::string text = read_text(log);
+  // Another player's dealt card, which P3 cannot see, is changed.
+  auto at = text.find("\"to\":\"P1.hand\"");
+  REQUIRE(at != std::string::npos);
+  auto card = text.rfind("\"card\":\"", at);
+  std::string bad = temp("kata-private-bad.jsonl", text.substr(0, card) + "\"card\":\"99" + text.substr(text.find('"', card + 8)));
+  auto as = run_kata("replay -q " + bad + " --as P3");
+  CHECK(as.status == 1);
+  CHECK(has(as.out, "the game diverges: the log's \"move\" line differs from the replay's \"move\" event"));
+  CHECK_FALSE(has(as.out, "{\""));
+  CHECK_FALSE(has(as.out, "99"));
+  // Without --as, everything may be said.
+  auto all = run_kata("replay -q " + bad);
+  CHECK(has(all.out, "the log says {\"card\":\"99\""));
+  // A shuffle order is not quoted either.
+  auto order = text.find("\"order\":[\"");
+  REQUIRE(order != std::string::npos);
+  std::string swapped = text;
+  auto first = order + 9, comma = swapped.find(',', first);
+  std::string a = swapped.substr(first, comma - first), rest = swapped.substr(comma + 1);
+  auto second_end = rest.find_first_of(",]");
+  std::string b = rest.substr(0, second_end);
+  swapped.replace(first, a.size() + 1 + b.size(), b + "," + a);
+  auto shuffled = run_kata("replay -q " + temp("kata-private-order.jsonl", swapped) + " --as P3");
+  CHECK(shuffled.status == 1);
+  CHECK(has(shuffled.out, "the log's \"shuffle\" line differs"));
+  CHECK_FALSE(has(shuffled.out, "[\""));
+}
+
+TEST_CASE("humans sharing a terminal: the scrollback is cleared; the end is shown as everyone sees it", "[cli]") {
+  auto loaded = kata::test::load_file("rules/kobayakawa.yaml");
+  REQUIRE(loaded.game);
+  const kata::Game& g = *loaded.game;
+  kata::State s = kata::new_game(g, 3, 1, kata::default_options(g));
+  std::istringstream in("\n1\n");
+  std::ostringstream out;
+  kata::Terminal t{in, out};
+  t.humans = 2;
+  kata::HumanAgent p1(t, 0);
+  auto view = kata::make_view(g, s, 0);
+  CHECK(p1.choose(g, view, {"flip", "draw"}, 2).index == 0);
+  CHECK(has(out.str(), "\033[H\033[2J\033[3J"));
+  std::string before = out.str();
+  p1.game_over(g, view);  // no private view at the end
+  CHECK_FALSE(has(out.str().substr(before.size()), "sees it"));
+
+  std::string ones;
+  for (int i = 0; i < 3000; ++i) ones += "1\n";
+  auto r = run_kata("play rules/kobayakawa.yaml -p 3 -a human,human,random --no-clear --seed 2", ones);
+  REQUIRE(r.status == 0);
+  auto end = r.out.substr(r.out.rfind("> "));
+  CHECK(has(end, "Kobayakawa — as everyone sees it — phase: combat"));
+  CHECK_FALSE(has(end, "(you)"));
+  CHECK_FALSE(has(end, "as P1 sees it"));
+  CHECK_FALSE(has(end, "as P2 sees it"));
+  CHECK(has(end, "Result after "));
+  // The public view shows a card only if every seat sees it.
+  kata::PlayerView pub = kata::public_view(g, s);
+  for (int p = 0; p < 3; ++p) {
+    kata::PlayerView own = kata::make_view(g, s, p);
+    for (size_t z = 0; z < pub.zones.size(); ++z)
+      for (size_t i = 0; i < pub.zones[z].cards.size(); ++i)
+        if (pub.zones[z].cards[i].card >= 0) CHECK(own.zones[z].cards[i].card == pub.zones[z].cards[i].card);
+  }
+}
+
+TEST_CASE("a refusal does not quote the condition a hidden card fails", "[cli]") {
+  std::string rules = temp("kata-peek.yaml",
+                           "kata: 1\ngame: Peek\nplayers: 2\ncomponents:\n  card:\n    each: {value: 1..4}\n    name: \"{value}\"\n"
+                           "    in: deck\nzones:\n  deck: {order: stack, visibility: nobody}\n"
+                           "  hand: {per_player: true, order: stack, visibility: owner}\n"
+                           "flow: |\n  shuffle deck\n  for p in players { move top(deck) to p.hand }\n  choose P1: take | keep | pass\n"
+                           "actions:\n  take:\n    params: {c: P2.hand}\n    when: c.value > 99\n    do: move c to P1.hand\n"
+                           "  keep:\n    params: {c: P1.hand}\n    when: c.value > 99\n    do: move c to P2.hand\n"
+                           "  pass:\n    do: move top(deck) to P1.hand\n");
+  auto script = run_kata("play " + rules + " -a script:" + temp("kata-peek.txt", "take P2.hand#1\n") + ",random -q");
+  CHECK(script.status == 1);
+  CHECK(has(script.out, "P1's 'take P2.hand#1' is refused: 'take p2.hand#1' is not legal now"));
+  CHECK_FALSE(has(script.out, "requires"));
+  auto human = run_kata("play " + rules + " -a human,random --no-clear", "take P2.hand#1\nquit\n");
+  CHECK(has(human.out, "Refused: 'take p2.hand#1' is not legal now"));
+  CHECK_FALSE(has(human.out, "requires"));
+  // A card the chooser sees: the condition may be quoted.
+  auto own = run_kata("play " + rules + " -a human,random --no-clear", "quit\n");
+  REQUIRE(has(own.out, "P1.hand        "));
+  auto at = own.out.find("P1.hand        ") + 15;
+  std::string card = own.out.substr(at, own.out.find('*', at) - at);
+  auto keep = run_kata("play " + rules + " -a human,random --no-clear", "keep " + card + "\nquit\n");
+  CHECK(has(keep.out, "Refused: 'keep' requires c.value > 99"));
+}
+
+TEST_CASE("kata test on a rule file runs the scenarios beside it", "[cli]") {
+  auto r = run_kata("test rules/kobayakawa.yaml");
+  CHECK(r.status == 0);
+  CHECK(has(r.out, " passed, 0 failed"));
+  CHECK_FALSE(has(r.out, "unknown key"));
+  auto alone = run_kata("test " + temp("kata-lonely.yaml", read_text(KATA_SOURCE_DIR "/rules/kobayakawa.yaml")));
+  CHECK(alone.status == 2);
+  CHECK(has(alone.out, "kata-lonely.yaml' is a rule file, not a scenario; its scenarios would be in '"));
+  CHECK(has(alone.out, "/tests/" + std::to_string(getpid()) + "-kata-lonely/', which does not exist"));
+}
+
+TEST_CASE("a scenario's shuffle names a card once; its decisions name seats of the game", "[cli]") {
+  std::string head = "rules: " KATA_SOURCE_DIR "/rules/kobayakawa.yaml\nplayers: 4\n";
+  auto twice = run_kata("test " + temp("kata-twice.yaml", head + "shuffles:\n  - [3, 3]\n"));
+  CHECK(twice.status == 1);
+  CHECK(has(twice.out, "4:5: error: the fixed order names '3' more than once"));
+  for (std::string seat : {"P0", "P5"}) {
+    auto r = run_kata("test " + temp("kata-seat.yaml", head + "steps:\n  - refuse: " + seat + " flip\n"));
+    INFO(seat);
+    CHECK(r.status == 1);
+    CHECK(has(r.out, "error: there is no " + seat + " in a 4-player game"));
+  }
+}
+
+TEST_CASE("the command line's errors read kata: error:", "[cli]") {
+  auto bogus = run_kata("bogus");
+  CHECK(bogus.status == 2);
+  CHECK(has(bogus.out, "kata: error: unknown command 'bogus'; the commands are check, play, simulate, replay, test"));
+  auto seed = run_kata("play rules/kobayakawa.yaml -a random -q -s -5");
+  CHECK(seed.status == 2);
+  CHECK(has(seed.out, "kata: error: --seed: '-5' is not a number"));
+  CHECK(run_kata("simulate rules/kobayakawa.yaml -g 2 -s -1").status == 2);
+  CHECK(run_kata("play rules/kobayakawa.yaml -a random -q -s 18446744073709551615").status == 0);
+  auto missing = run_kata("play");
+  CHECK(missing.status == 2);
+  CHECK(has(missing.out, "kata: error: file is required (see kata play --help)"));
+}
+
+TEST_CASE("simulate's progress counts never go backwards and end at the number of games", "[cli]") {
+  auto loaded = kata::test::load_file("rules/kobayakawa.yaml");
+  REQUIRE(loaded.game);
+  std::vector<int> seen;
+  int games = 4000;
+  // A slow bar keeps other threads waiting to report, in no particular order.
+  kata::simulate(*loaded.game, games, 3, 1, kata::default_options(*loaded.game), 8, false, [&](int done) {
+    seen.push_back(done);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  });
+  REQUIRE_FALSE(seen.empty());
+  CHECK(std::is_sorted(seen.begin(), seen.end()));
+  CHECK(std::adjacent_find(seen.begin(), seen.end()) == seen.end());
+  CHECK(seen.back() == games);
 }

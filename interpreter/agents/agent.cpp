@@ -53,13 +53,21 @@ std::string ScriptAgent::where() const {
 
 bool ScriptAgent::refused(const std::string&) { return false; }
 
+namespace {
+
+// Cursor home, erase the screen, and erase the scrollback too: the previous player's hand
+// must not be one scroll away.
+constexpr const char* clear_sequence = "\033[H\033[2J\033[3J";
+
+}  // namespace
+
 void HumanAgent::hand_over() {
   if (t_.humans > 1 && t_.last_seat != seat_) {
-    if (t_.clear_screen) t_.out << "\033[2J\033[H";
+    if (t_.clear_screen) t_.out << clear_sequence;
     t_.out << fmt::format("Pass the terminal to {}, then press Enter.", seat_name(seat_)) << std::flush;
     std::string ignore;
     std::getline(t_.in, ignore);
-    if (t_.clear_screen) t_.out << "\033[2J\033[H";
+    if (t_.clear_screen) t_.out << clear_sequence;
   }
   t_.last_seat = seat_;
 }
@@ -103,6 +111,14 @@ bool HumanAgent::refused(const std::string& why) {
 }
 
 void HumanAgent::game_over(const Game& g, const PlayerView& view) {
+  // Several humans share the screen: no one's private view is shown. The last player's
+  // screen is cleared once, and the caller shows what everyone may see.
+  if (t_.humans > 1) {
+    if (t_.last_seat != -1) t_.out << (t_.clear_screen ? clear_sequence : "\n") << std::flush;
+    t_.last_seat = -1;
+    news_.clear();
+    return;
+  }
   if (!news_.empty()) {
     t_.out << "Since your last turn:\n";
     for (auto& n : news_) t_.out << "  " << n << '\n';

@@ -72,8 +72,9 @@ class ScriptAgent : public Agent {
   size_t next_ = 0;
 };
 
-// Someone at the terminal. With several humans at one terminal, the screen is cleared and
-// the next player confirms before their view appears.
+// Someone at the terminal. With several humans at one terminal, the screen and its
+// scrollback are cleared and the next player confirms before their view appears; at the
+// end no one's private view is shown (the caller shows the public one, see public_view).
 struct Terminal {
   std::istream& in;
   std::ostream& out;

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <map>
@@ -87,6 +88,48 @@ MatchResult play_match(const Game& g, int players, uint64_t seed, const std::vec
   return r;
 }
 
+namespace {
+
+template <typename T>
+void keep_common(T& mine, const T& theirs, T differs) {
+  if (mine != theirs) mine = differs;
+}
+
+}  // namespace
+
+PlayerView public_view(const Game& g, const State& s) {
+  PlayerView v = make_view(g, s, 0);
+  for (int p = 1; p < s.players(); ++p) {
+    PlayerView o = make_view(g, s, p);
+    for (size_t z = 0; z < v.zones.size(); ++z)
+      for (size_t i = 0; i < v.zones[z].cards.size(); ++i)
+        if (o.zones[z].cards[i].card < 0) v.zones[z].cards[i].card = -1;
+    // A card-valued variable differs between views only where one of them hides the card.
+    for (size_t i = 0; i < v.globals.size(); ++i) keep_common(v.globals[i], o.globals[i], PlayerView::hidden_card);
+    for (size_t i = 0; i < v.player_vars.size(); ++i)
+      for (size_t q = 0; q < v.player_vars[i].size(); ++q)
+        keep_common(v.player_vars[i][q], o.player_vars[i][q], PlayerView::hidden_card);
+    for (size_t i = 0; i < v.card_vars.size(); ++i)
+      for (size_t k = 0; k < v.card_vars[i].size(); ++k) {
+        int64_t& mine = v.card_vars[i][k];
+        int64_t theirs = o.card_vars[i][k];
+        if (theirs == PlayerView::unknown) mine = PlayerView::unknown;
+        else if (mine != PlayerView::unknown) keep_common(mine, theirs, PlayerView::hidden_card);
+      }
+  }
+  v.viewer = -1;
+  return v;
+}
+
+std::string describe_public_view(const Game& g, const State& s) {
+  std::string text = describe_view(g, public_view(g, s));
+  // describe_view titles a view without a seat "everything"; this one is less.
+  std::string title = g.name + " — everything", note = "(* face down, but known to you)";
+  if (text.rfind(title, 0) == 0) text.replace(0, title.size(), g.name + " — as everyone sees it");
+  if (auto at = text.find(note); at != std::string::npos) text.replace(at, note.size(), "(* face down, but known to everyone)");
+  return text;
+}
+
 uint64_t game_seed(uint64_t seed, uint64_t i) {
   uint64_t x = seed ^ (i * 0xd1342543de82ef95ULL);
   return next_random(x);
@@ -151,13 +194,18 @@ SimulationStats simulate(const Game& g, int games, int players, uint64_t seed,
   std::vector<GameOutcome> outcomes(games);
   std::atomic<int> next{0}, done{0};
   std::mutex progress_mutex;
+  int reported = 0;  // under progress_mutex
   auto worker = [&]() {
     for (int i; (i = next++) < games;) {
       outcomes[i] = run_one(g, players, game_seed(seed, i), options, check_invariants);
       int d = ++done;
       if (progress && (d % 64 == 0 || d == games)) {
+        // Another thread may have reported a larger count since `d` was taken.
         std::lock_guard<std::mutex> lock(progress_mutex);
-        progress(d);
+        if (d > reported) {
+          reported = d;
+          progress(d);
+        }
       }
     }
   };

@@ -24,6 +24,14 @@ struct MatchResult {
 MatchResult play_match(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
                        std::vector<std::unique_ptr<Agent>>& agents, LogWriter* log = nullptr);
 
+// What every seat may see: a card is shown only if each seat sees it (face up, revealed,
+// on top of a `top` zone, or looked at by all). make_view with a viewer that is no seat is
+// not this: it misses cards revealed to every seat. `viewer` is -1 in the result.
+PlayerView public_view(const Game& g, const State& s);
+// describe_view of public_view, titled "as everyone sees it".
+std::string describe_public_view(const Game& g, const State& s);
+
+
 // The seed of game `i` of a simulation.
 uint64_t game_seed(uint64_t seed, uint64_t i);
 
@@ -47,5 +55,7 @@ struct SimulationStats {
 SimulationStats simulate(const Game& g, int games, int players, uint64_t seed,
                          const std::vector<int64_t>& options, int jobs, bool check_invariants,
                          const std::function<void(int done)>& progress = {});
+// `progress` is called from the worker threads, one at a time, with counts that only grow;
+// the last call has done == games.
 
 }  // namespace kata

@@ -6,9 +6,12 @@
 #include <fmt/format.h>
 #include <openssl/evp.h>
 
+#include <algorithm>
+#include <climits>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <type_traits>
 
 #include "compile/compiler.hpp"
 
@@ -133,6 +136,34 @@ struct LogLine {
   nlohmann::json j;
 };
 
+// Each field the replay reads has one JSON type: anything else is a malformed log, reported
+// at its line, never a nlohmann exception.
+template <typename T>
+bool has_type(const nlohmann::json& j) {
+  if constexpr (std::is_same_v<T, std::string>) {
+    return j.is_string();
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return j.is_boolean();
+  } else if constexpr (std::is_same_v<T, uint64_t>) {
+    return j.is_number_unsigned();
+  } else if constexpr (std::is_same_v<T, int>) {
+    if (j.is_number_unsigned()) return j.get<uint64_t>() <= static_cast<uint64_t>(INT32_MAX);
+    return j.is_number_integer() && j.get<int64_t>() >= INT32_MIN && j.get<int64_t>() <= INT32_MAX;
+  } else {
+    static_assert(std::is_same_v<T, std::vector<std::string>>);
+    return j.is_array() && std::all_of(j.begin(), j.end(), [](const nlohmann::json& x) { return x.is_string(); });
+  }
+}
+
+template <typename T>
+const char* type_name() {
+  if constexpr (std::is_same_v<T, std::string>) return "a string";
+  else if constexpr (std::is_same_v<T, bool>) return "true or false";
+  else if constexpr (std::is_same_v<T, uint64_t>) return "a number from 0 to 2^64-1";
+  else if constexpr (std::is_same_v<T, int>) return "a whole number";
+  else return "an array of strings";
+}
+
 class Replayer {
  public:
   Replayer(std::string path, int viewer) : path_(std::move(path)), viewer_(viewer) {}
@@ -160,22 +191,38 @@ class Replayer {
 
   template <typename T>
   bool field(const LogLine& l, const char* key, T& out) {
-    try {
-      out = l.j.at(key).get<T>();
-      return true;
-    } catch (const std::exception&) {
-      return fail(l.number, fmt::format("missing or malformed \"{}\"", key));
-    }
+    auto it = l.j.find(key);
+    if (it == l.j.end()) return fail(l.number, fmt::format("\"{}\" is missing", key));
+    if (!has_type<T>(*it)) return fail(l.number, fmt::format("\"{}\" must be {}", key, type_name<T>()));
+    out = it->get<T>();
+    return true;
   }
+
+  // A field that may be left out, keeping `out` as it is.
+  template <typename T>
+  bool optional_field(const LogLine& l, const char* key, T& out) {
+    return !l.j.contains(key) || field(l, key, out);
+  }
+
+  // With a seat as viewer the log's lines are not quoted: they may name cards that seat
+  // could not see.
+  bool private_view() const { return viewer_ >= 0; }
 
   bool run(std::shared_ptr<Sources>& sources, Diagnostics& diags) {
     const LogLine& h = lines_[0];
     std::string rules, sha;
     int players = 0;
     uint64_t seed = 0;
-    if (!field(h, "rules", rules) || !field(h, "sha256", sha) || !field(h, "players", players) || !field(h, "seed", seed))
+    if (!field(h, "rules", rules) || !field(h, "sha256", sha) || !field(h, "players", players) || !field(h, "seed", seed) ||
+        !optional_field(h, "forced", forced_))
       return false;
-    forced_ = h.j.value("forced", false);
+    if (h.j.contains("options") && !h.j["options"].is_object())
+      return fail(h.number, "\"options\" must be an object (option name -> value as a string)");
+    result_.players = players;
+    if (viewer_ != -1 && (viewer_ < 0 || viewer_ >= players)) {
+      result_.bad_viewer = true;
+      return false;
+    }
     std::string resolved = rules;
     std::error_code ec;
     if (!std::filesystem::exists(resolved, ec)) {
@@ -192,7 +239,8 @@ class Replayer {
     if (h.j.contains("options") && h.j["options"].is_object())
       for (auto& [k, v] : h.j["options"].items()) {
         std::string why;
-        if (!v.is_string() || !set_option(g, options, k, v.get<std::string>(), why)) return fail(h.number, why);
+        if (!v.is_string()) return fail(h.number, fmt::format("the option \"{}\" must be a string", k));
+        if (!set_option(g, options, k, v.get<std::string>(), why)) return fail(h.number, why);
       }
     if (std::string why = setup_error(g, players, options); !why.empty()) return fail(h.number, why);
     // Shuffles are drawn from the seed and checked against the log; a log made with fixed
@@ -203,7 +251,13 @@ class Replayer {
           std::vector<std::string> names;
           if (!field(l, "order", names)) return false;
           std::vector<int32_t> ids;
-          for (auto& n : names) ids.push_back(static_cast<int32_t>(std::find(g.card_names.begin(), g.card_names.end(), n) - g.card_names.begin()));
+          for (auto& n : names) {
+            auto card = std::find(g.card_names.begin(), g.card_names.end(), n);
+            if (card == g.card_names.end())
+              return fail(l.number, private_view() ? "the shuffle names a card the game does not have"
+                                                   : fmt::format("the shuffle names '{}', which is not a card of the game", n));
+            ids.push_back(static_cast<int32_t>(card - g.card_names.begin()));
+          }
           forced_shuffles_.push_back(std::move(ids));
         }
     hooks_.events = &events_;
@@ -217,7 +271,10 @@ class Replayer {
         if (!check_events()) return false;
       }
     } catch (const RuntimeError& e) {
-      return fail(next_ < lines_.size() ? lines_[next_].number : lines_.back().number, fmt::format("the game stopped: {}", e.what()));
+      // A runtime error's message may hold values the viewer could not see.
+      return fail(next_ < lines_.size() ? lines_[next_].number : lines_.back().number,
+                  private_view() ? "the game stopped with a runtime error (replay without --as to see it)"
+                                 : fmt::format("the game stopped: {}", e.what()));
     }
     return check_result();
   }
@@ -233,12 +290,19 @@ class Replayer {
       if (j.is_null()) continue;
       while (next_ < lines_.size() && lines_[next_].j["type"] == "error") ++next_;
       if (next_ >= lines_.size()) return fail(lines_.back().number, "the log ends before the game does");
-      if (lines_[next_].j != j)
-        return fail(lines_[next_].number, fmt::format("the game diverges: the log says {} but the replay gives {}", lines_[next_].j.dump(), j.dump()));
+      if (lines_[next_].j != j) return fail(lines_[next_].number, divergence(lines_[next_].j, j));
       ++next_;
     }
     events_.clear();
     return true;
+  }
+
+  std::string divergence(const nlohmann::json& logged, const nlohmann::json& replayed) const {
+    if (!private_view())
+      return fmt::format("the game diverges: the log says {} but the replay gives {}", logged.dump(), replayed.dump());
+    return fmt::format("the game diverges: the log's {} line differs from the replay's {} event (not shown: it may name "
+                       "cards {} could not see)",
+                       logged["type"].dump(), replayed["type"].dump(), seat_name(viewer_));
   }
 
   bool decide() {
@@ -254,6 +318,7 @@ class Replayer {
       return fail(l.number, fmt::format("the log has {} deciding, but it is {}'s decision", player, seat_name(s.chooser())));
     std::string why;
     auto d = parse_decision(g, s, action, why);
+    if (!d && private_view()) return fail(l.number, fmt::format("{}'s logged decision is not legal here", player));
     if (!d) return fail(l.number, fmt::format("{}'s decision '{}' is not legal: {}", player, action, why));
     // Shown as the viewer may know it: a card they cannot see is named by its place.
     result_.shown.push_back(fmt::format("{} chose: {}", player, viewer_ < 0 ? action : decision_text(g, s, *d, viewer_)));
@@ -273,6 +338,7 @@ class Replayer {
     std::ostringstream expect;
     LogWriter(expect).result(g, result_.final);
     auto j = nlohmann::json::parse(expect.str());
+    if (lines_[next_].j != j && private_view()) return fail(lines_[next_].number, "the result differs from the replay's");
     if (lines_[next_].j != j)
       return fail(lines_[next_].number, fmt::format("the result differs: the log says {} but the replay gives {}", lines_[next_].j.dump(), j.dump()));
     result_.ok = true;

@@ -57,10 +57,16 @@ struct ReplayResult {
   bool ok = false;
   std::string error;  // "log.jsonl:12: ..." when not ok
   int decisions = 0;
+  int players = 0;           // the header's player count, once it is read
+  bool bad_viewer = false;   // the viewer is not a seat of this game: nothing was replayed
   State final;
   std::shared_ptr<const Game> game;
   std::vector<std::string> shown;  // the game as the viewer saw it, line by line
 };
+// `viewer` is -1 for everything (an onlooker), else a seat. Any other value, or a seat the
+// header's game does not have, stops the replay after the header with `bad_viewer`. With a
+// seat as viewer, errors say where and what kind of mismatch only: they never quote a log
+// line or name a card, since the log holds what that seat could not see.
 ReplayResult replay_log(const std::string& path, int viewer, std::shared_ptr<Sources>& sources,
                         Diagnostics& diags);
 

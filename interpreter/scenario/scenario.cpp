@@ -10,6 +10,7 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "check/checker.hpp"
@@ -158,9 +159,11 @@ class Runner {
       d_.error(players_pos_, why);
     for (auto& [names, p] : shuffles_) {
       std::vector<int32_t> ids;
+      std::set<std::string> named;
       for (auto& name : names) {
         auto it = std::find(game_->card_names.begin(), game_->card_names.end(), name);
         if (it == game_->card_names.end()) d_.error(p, fmt::format("no card is named '{}'", name));
+        else if (!named.insert(name).second) d_.error(p, fmt::format("the fixed order names '{}' more than once", name));
         ids.push_back(static_cast<int32_t>(it - game_->card_names.begin()));
       }
       forced_.push_back(std::move(ids));
@@ -196,7 +199,8 @@ class Runner {
     return true;
   }
 
-  // "P1 flip" -> seat 0, "flip".
+  // "P1 flip" -> seat 0, "flip". A seat the game does not have is a mistake in the
+  // scenario, not a refusal.
   bool split(const Step& st, int& seat, std::string& action) {
     std::istringstream in(st.text);
     std::string who;
@@ -204,7 +208,10 @@ class Runner {
     std::getline(in, action);
     if (who.size() < 2 || who[0] != 'P' || who.find_first_not_of("0123456789", 1) != std::string::npos)
       return d_.error(st.pos, fmt::format("a decision starts with the player who makes it, like 'P1 {}'", st.text)), false;
-    seat = std::stoi(who.substr(1)) - 1;
+    std::string digits = who.substr(1);
+    seat = digits.size() > 3 ? -1 : std::stoi(digits) - 1;
+    if (seat < 0 || seat >= players_)
+      return d_.error(st.pos, fmt::format("there is no {} in a {}-player game; the seats are P1 to P{}", who, players_, players_)), false;
     return true;
   }
 
@@ -297,17 +304,42 @@ ScenarioResult run_scenario(const std::string& path) {
   return r;
 }
 
+namespace {
+
+// A rule file, not a scenario: a mapping with a `game:` key. Unreadable or malformed YAML
+// is left for run_scenario to report.
+bool is_rule_file(const std::string& path) {
+  try {
+    YAML::Node root = YAML::LoadFile(path);
+    return root.IsMap() && root["game"];
+  } catch (const YAML::Exception&) {
+    return false;
+  }
+}
+
+void add_directory(const std::string& dir, std::vector<std::string>& out, std::string& error) {
+  std::error_code ec;
+  std::vector<std::string> found;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().extension() == ".yaml" || e.path().extension() == ".yml") found.push_back(e.path().string());
+  std::sort(found.begin(), found.end());
+  if (found.empty()) error = fmt::format("no scenario files (*.yaml) in '{}'", dir);
+  out.insert(out.end(), found.begin(), found.end());
+}
+
+}  // namespace
+
 std::vector<std::string> scenario_files(const std::vector<std::string>& args, std::string& error) {
   std::vector<std::string> out;
   for (const auto& a : args) {
     std::error_code ec;
     if (fs::is_directory(a, ec)) {
-      std::vector<std::string> found;
-      for (const auto& e : fs::directory_iterator(a, ec))
-        if (e.path().extension() == ".yaml" || e.path().extension() == ".yml") found.push_back(e.path().string());
-      std::sort(found.begin(), found.end());
-      if (found.empty()) error = fmt::format("no scenario files (*.yaml) in '{}'", a);
-      out.insert(out.end(), found.begin(), found.end());
+      add_directory(a, out, error);
+    } else if (fs::is_regular_file(a, ec) && is_rule_file(a)) {
+      // A rule file stands for its scenarios, kept in tests/<stem>/ beside it.
+      fs::path dir = fs::path(a).parent_path() / "tests" / fs::path(a).stem();
+      if (fs::is_directory(dir, ec)) add_directory(dir.string(), out, error);
+      else error = fmt::format("'{}' is a rule file, not a scenario; its scenarios would be in '{}/', which does not exist", a, dir.string());
     } else if (fs::is_regular_file(a, ec)) {
       out.push_back(a);
     } else {

@@ -23,7 +23,8 @@ struct ScenarioResult {
 ScenarioResult run_scenario(const std::string& path);
 
 // Scenario files named on the command line: files as they are, directories searched
-// (not recursively) for *.yaml, in name order.
+// (not recursively) for *.yaml, in name order. A rule file (it has `game:`) stands for the
+// scenarios in tests/<its name without .yaml>/ beside it; `error` says so if there are none.
 std::vector<std::string> scenario_files(const std::vector<std::string>& args, std::string& error);
 
 }  // namespace kata
