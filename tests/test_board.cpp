@@ -122,3 +122,13 @@ TEST_CASE("where: and links: are worked out at load time and may not read the ga
   CHECK(l.messages().size() == 1);
   CHECK(l.messages()[0].find("a 'links:' condition is worked out when the file is loaded") != std::string::npos);
 }
+
+TEST_CASE("a typed decision is refused on the first condition that fails, before later lists are worked out", "[board][notation]") {
+  auto g = game(ring);
+  State s = new_game(*g, 2, 1, default_options(*g));
+  std::string why;
+  // Point 0 is empty: target's list (top(origin.spot).n) would fail; the when is told instead.
+  CHECK_FALSE(parse_decision(*g, s, "go 0 1", why));
+  CHECK(why == "'go' requires size(origin.spot) > 0 and top(origin.spot).owner == player");
+  CHECK(parse_decision(*g, s, "go 1 5", why));
+}

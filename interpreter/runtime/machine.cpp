@@ -919,13 +919,13 @@ std::vector<int64_t> parameter_domain(const Game& g, const State& st, const Deci
   return out;
 }
 
-int failed_condition(const Game& g, const State& st, const Decision& d) {
+int failed_condition(const Game& g, const State& st, const Decision& d, int params) {
   const Action& act = g.program.actions.at(d.action);
   int32_t args[5] = {st.chooser(), d.args[0], d.args[1], d.args[2], d.args[3]};
   Evaluator ev(g, st.slots.data(), st.slots.data() + g.layout.locals);
   ev.set_args(args);
   for (size_t i = 0; i < act.when_nodes.size(); ++i)
-    if (!ev.eval(act.when_nodes[i])) return static_cast<int>(i);
+    if ((params < 0 || act.when_level[i] <= params) && !ev.eval(act.when_nodes[i])) return static_cast<int>(i);
   return -1;
 }
 

@@ -178,7 +178,23 @@ std::optional<Decision> parse_decision(const Game& g, const State& s, const std:
   std::string rest = want.substr(std::min(want.size(), w[0].size()));
   Decision d;
   d.action = action;
+  // Why the decision fails once its first `params` values are known (false if it does
+  // not yet). Which condition a hidden card fails would tell something about it: then
+  // the reason is only that the decision is not legal.
+  auto fails = [&](int params) {
+    bool names_hidden = false;
+    for (int k = 0; k < params; ++k)
+      names_hidden |= a.params[k].type == Type::card && !visible(g, s, s.chooser(), d.args[k]);
+    int failed = failed_condition(g, s, d, params);
+    if (failed < 0) return false;
+    why = names_hidden ? fmt::format("'{}' is not legal now", normal(text))
+                       : fmt::format("'{}' requires {}", a.name, spaced(a.when_texts[failed]));
+    return true;
+  };
   for (size_t k = 0; k < a.params.size(); ++k) {
+    // The later parameters' lists are worked out only where the conditions on the earlier
+    // ones hold, as for the legal decisions.
+    if (fails(static_cast<int>(k))) return std::nullopt;
     while (!rest.empty() && rest[0] == ' ') rest.erase(0, 1);
     if (rest.empty()) return why = usage, std::nullopt;
     size_t best = 0;
@@ -203,9 +219,7 @@ std::optional<Decision> parse_decision(const Game& g, const State& s, const std:
   }
   while (!rest.empty() && rest[0] == ' ') rest.erase(0, 1);
   if (!rest.empty()) return why = usage, std::nullopt;
-  int failed = failed_condition(g, s, d);
-  if (failed >= 0) why = fmt::format("'{}' requires {}", a.name, spaced(a.when_texts[failed]));
-  else why = fmt::format("'{}' is not legal now", normal(text));
+  if (!fails(static_cast<int>(a.params.size()))) why = fmt::format("'{}' is not legal now", normal(text));
   return std::nullopt;
 }
 

@@ -60,7 +60,8 @@ std::string decision_text(const Game& g, const State& s, const Decision& d);
 std::string decision_text(const Game& g, const State& s, const Decision& d, int viewer);
 
 // The legal decision the text names (in the chooser's notation, case and spacing aside),
-// or nothing and, in `why`, the reason it is refused.
+// or nothing and, in `why`, the reason it is refused: the `when` it fails, unless it names
+// a card the chooser cannot see (the failed condition would tell something of that card).
 std::optional<Decision> parse_decision(const Game& g, const State& s, const std::string& text,
                                        std::string& why);
 
@@ -71,6 +72,7 @@ std::string describe_view(const Game& g, const PlayerView& v);
 // (given the earlier ones in `d`), and the first `when` condition a decision fails (-1 if
 // none).
 std::vector<int64_t> parameter_domain(const Game& g, const State& s, const Decision& d, int k);
-int failed_condition(const Game& g, const State& s, const Decision& d);
+// Only the conditions that read no parameter after the first `params` (-1: all).
+int failed_condition(const Game& g, const State& s, const Decision& d, int params = -1);
 
 }  // namespace kata
