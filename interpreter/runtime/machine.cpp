@@ -20,7 +20,8 @@ constexpr int max_list = 4096;
 class Evaluator {
  public:
   Evaluator(const Game& g, const int32_t* s, const int32_t* locals)
-      : g_(g), p_(g.program), s_(s), locals_(locals), n_(s[Layout::players]), mp_(g.max_players) {}
+      : g_(g), p_(g.program), nodes_(g.program.nodes.data()), s_(s), locals_(locals),
+        n_(s[Layout::players]), mp_(g.max_players) {}
 
   [[noreturn]] void fail(int node, const std::string& message) const {
     throw RuntimeError(p_.node_pos[node], message);
@@ -68,13 +69,15 @@ class Evaluator {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
   int64_t ev(int node) {
-    const Node& k = p_.nodes[node];
+    const Node& k = nodes_[node];
     switch (k.op) {
       case NodeOp::constant: return k.a;
       case NodeOp::local: return locals_[k.a];
       case NodeOp::arg: return args_[k.a];
       case NodeOp::bound: return env_[base_ + k.a];
       case NodeOp::global: return s_[g_.layout.globals + k.a];
+      case NodeOp::option: return s_[g_.layout.options + k.a];
+      case NodeOp::zone: return k.a;
       default: return eval(node);
     }
   }
@@ -84,8 +87,10 @@ class Evaluator {
   const int32_t* cards(int z) const { return s_ + g_.layout.zone_cards + z * g_.card_count; }
   bool eliminated(int p) const { return s_[g_.layout.eliminated + p] != 0; }
 
+  // The node kinds met most often are evaluated here; the others in `eval_rest`, out of
+  // line, so that this function needs few registers and its calls stay cheap.
   int64_t eval(int node) {
-    const Node& n = p_.nodes[node];
+    const Node& n = nodes_[node];
     switch (n.op) {
       case NodeOp::constant: return n.a;
       case NodeOp::option: return s_[g_.layout.options + n.a];
@@ -96,18 +101,9 @@ class Evaluator {
       case NodeOp::zone: return n.a;
       case NodeOp::zone_of: return g_.zones[n.a].first_instance + player(kid(n, 0));
       case NodeOp::prop: return g_.card_props[n.a * g_.card_count + card(kid(n, 0))];
-      case NodeOp::card_owner: return g_.card_owner[card(kid(n, 0))];
-      case NodeOp::neg: return -ev(kid(n, 0));
       case NodeOp::not_: return !ev(kid(n, 0));
       case NodeOp::add: return ev(kid(n, 0)) + ev(kid(n, 1));
       case NodeOp::sub: return ev(kid(n, 0)) - ev(kid(n, 1));
-      case NodeOp::mul: return ev(kid(n, 0)) * ev(kid(n, 1));
-      case NodeOp::div:
-      case NodeOp::mod: {
-        int64_t a = ev(kid(n, 0)), b = ev(kid(n, 1));
-        if (b == 0) [[unlikely]] bad_division(node);
-        return n.op == NodeOp::div ? a / b : a % b;
-      }
       case NodeOp::eq: return ev(kid(n, 0)) == ev(kid(n, 1));
       case NodeOp::ne: return ev(kid(n, 0)) != ev(kid(n, 1));
       case NodeOp::lt: return ev(kid(n, 0)) < ev(kid(n, 1));
@@ -117,6 +113,26 @@ class Evaluator {
       case NodeOp::and_: return ev(kid(n, 0)) && ev(kid(n, 1));
       case NodeOp::or_: return ev(kid(n, 0)) || ev(kid(n, 1));
       case NodeOp::cond: return ev(kid(n, 0)) ? ev(kid(n, 1)) : ev(kid(n, 2));
+      case NodeOp::top: {
+        int z = zone(kid(n, 0));
+        return size(z) ? cards(z)[size(z) - 1] : -1;
+      }
+      case NodeOp::arg: return args_[n.a];
+      default: return eval_rest(node, n);
+    }
+  }
+
+  [[gnu::noinline]] int64_t eval_rest(int node, const Node& n) {
+    switch (n.op) {
+      case NodeOp::card_owner: return g_.card_owner[card(kid(n, 0))];
+      case NodeOp::neg: return -ev(kid(n, 0));
+      case NodeOp::mul: return ev(kid(n, 0)) * ev(kid(n, 1));
+      case NodeOp::div:
+      case NodeOp::mod: {
+        int64_t a = ev(kid(n, 0)), b = ev(kid(n, 1));
+        if (b == 0) [[unlikely]] bad_division(node);
+        return n.op == NodeOp::div ? a / b : a % b;
+      }
       case NodeOp::sum:
       case NodeOp::count:
       case NodeOp::min:
@@ -127,10 +143,6 @@ class Evaluator {
       case NodeOp::worst: return aggregate(node, n);
       case NodeOp::call: return call(node, n);
       case NodeOp::player_count: return n_;
-      case NodeOp::top: {
-        int z = zone(kid(n, 0));
-        return size(z) ? cards(z)[size(z) - 1] : -1;
-      }
       case NodeOp::bottom: {
         int z = zone(kid(n, 0));
         return size(z) ? cards(z)[0] : -1;
@@ -157,7 +169,6 @@ class Evaluator {
         return s_[g_.layout.card_zone + card(kid(n, 1))] == z;
       }
       case NodeOp::seat: return player(kid(n, 0)) + 1;
-      case NodeOp::arg: return args_[n.a];
       default: not_a_value(node);
     }
   }
@@ -317,6 +328,7 @@ class Evaluator {
  protected:
   const Game& g_;
   const Program& p_;
+  const Node* nodes_;
   const int32_t* s_;
   const int32_t* locals_;
   int n_, mp_;
