@@ -133,6 +133,8 @@ struct ChoiceSite {
 };
 
 struct Program {
+  // The evaluation frame: the variables of aggregates and the parameters of functions.
+  static constexpr int frame_size = 256;
   std::vector<Node> nodes;
   std::vector<Pos> node_pos;
   std::vector<int32_t> kids;

@@ -14,7 +14,7 @@ namespace kata {
 
 namespace {
 
-constexpr int frame_size = 256;
+constexpr int frame_size = Program::frame_size;
 constexpr int max_list = 4096;
 
 class Evaluator {
