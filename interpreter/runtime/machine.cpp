@@ -46,29 +46,30 @@ class Evaluator {
   void set_args(const int32_t* args) { args_ = args; }
 
   int player(int node) {
-    int64_t p = ev(node);
+    int64_t p = eval(node);
     if (p < 0 || p >= n_) [[unlikely]] bad_player(node, p);
     return static_cast<int>(p);
   }
   int card(int node) {
-    int64_t c = ev(node);
+    int64_t c = eval(node);
     if (c < 0 || c >= g_.card_count) [[unlikely]] bad_card(node);
     return static_cast<int>(c);
   }
   int zone(int node) {
-    int64_t z = ev(node);
+    int64_t z = eval(node);
     if (z < 0 || z >= static_cast<int64_t>(g_.instance_zone.size()) || g_.instance_owner[z] >= n_) [[unlikely]]
       bad_zone(node, z);
     return static_cast<int>(z);
   }
 
-  // A child's value: leaves (constants, variables, arguments) are read here without a
-  // call; about half of all nodes evaluated are leaves. A bound variable is always written
-  // by its aggregate or call before it is read (the checker scopes them), so the frame is
-  // not cleared on construction; GCC cannot see that.
+  // A node's value. Leaves (constants, variables, arguments, and members of a player held
+  // in a variable) are read here without a call; about two thirds of all nodes evaluated
+  // are leaves. A bound variable is always written by its aggregate or call before it is
+  // read (the checker scopes them), so the frame is not cleared on construction; GCC
+  // cannot see that.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-  int64_t ev(int node) {
+  int64_t eval(int node) {
     const Node& k = nodes_[node];
     switch (k.op) {
       case NodeOp::constant: return k.a;
@@ -78,46 +79,53 @@ class Evaluator {
       case NodeOp::global: return s_[g_.layout.globals + k.a];
       case NodeOp::option: return s_[g_.layout.options + k.a];
       case NodeOp::zone: return k.a;
-      default: return eval(node);
+      case NodeOp::player_var_local: return player_var(k, locals_[k.b]);
+      case NodeOp::player_var_bound: return player_var(k, env_[base_ + k.b]);
+      case NodeOp::player_var_arg: return player_var(k, args_[k.b]);
+      case NodeOp::zone_of_local: return k.a + checked_player(k, locals_[k.b]);
+      case NodeOp::zone_of_bound: return k.a + checked_player(k, env_[base_ + k.b]);
+      case NodeOp::zone_of_arg: return k.a + checked_player(k, args_[k.b]);
+      default: return inner(node, k);
     }
   }
 #pragma GCC diagnostic pop
+
+  // The player a specialised member node's kid holds, checked.
+  int checked_player(const Node& n, int64_t p) {
+    if (p < 0 || p >= n_) [[unlikely]] bad_player(kid(n, 0), p);
+    return static_cast<int>(p);
+  }
+  int64_t player_var(const Node& n, int64_t p) {
+    return s_[g_.layout.player_vars + n.a * mp_ + checked_player(n, p)];
+  }
 
   int size(int z) const { return s_[g_.layout.zone_size + z]; }
   const int32_t* cards(int z) const { return s_ + g_.layout.zone_cards + z * g_.card_count; }
   bool eliminated(int p) const { return s_[g_.layout.eliminated + p] != 0; }
 
-  // The node kinds met most often are evaluated here; the others in `eval_rest`, out of
-  // line, so that this function needs few registers and its calls stay cheap.
-  int64_t eval(int node) {
-    const Node& n = nodes_[node];
+  // The inner node kinds met most often are evaluated here; the others in `eval_rest`, out
+  // of line, so that this function needs few registers and its calls stay cheap.
+  [[gnu::noinline]] int64_t inner(int node, const Node& n) {
     switch (n.op) {
-      case NodeOp::constant: return n.a;
-      case NodeOp::option: return s_[g_.layout.options + n.a];
-      case NodeOp::global: return s_[g_.layout.globals + n.a];
       case NodeOp::player_var: return s_[g_.layout.player_vars + n.a * mp_ + player(kid(n, 0))];
-      case NodeOp::local: return locals_[n.a];
-      case NodeOp::bound: return env_[base_ + n.a];
-      case NodeOp::zone: return n.a;
       case NodeOp::zone_of: return g_.zones[n.a].first_instance + player(kid(n, 0));
       case NodeOp::prop: return g_.card_props[n.a * g_.card_count + card(kid(n, 0))];
-      case NodeOp::not_: return !ev(kid(n, 0));
-      case NodeOp::add: return ev(kid(n, 0)) + ev(kid(n, 1));
-      case NodeOp::sub: return ev(kid(n, 0)) - ev(kid(n, 1));
-      case NodeOp::eq: return ev(kid(n, 0)) == ev(kid(n, 1));
-      case NodeOp::ne: return ev(kid(n, 0)) != ev(kid(n, 1));
-      case NodeOp::lt: return ev(kid(n, 0)) < ev(kid(n, 1));
-      case NodeOp::le: return ev(kid(n, 0)) <= ev(kid(n, 1));
-      case NodeOp::gt: return ev(kid(n, 0)) > ev(kid(n, 1));
-      case NodeOp::ge: return ev(kid(n, 0)) >= ev(kid(n, 1));
-      case NodeOp::and_: return ev(kid(n, 0)) && ev(kid(n, 1));
-      case NodeOp::or_: return ev(kid(n, 0)) || ev(kid(n, 1));
-      case NodeOp::cond: return ev(kid(n, 0)) ? ev(kid(n, 1)) : ev(kid(n, 2));
+      case NodeOp::not_: return !eval(kid(n, 0));
+      case NodeOp::add: return eval(kid(n, 0)) + eval(kid(n, 1));
+      case NodeOp::sub: return eval(kid(n, 0)) - eval(kid(n, 1));
+      case NodeOp::eq: return eval(kid(n, 0)) == eval(kid(n, 1));
+      case NodeOp::ne: return eval(kid(n, 0)) != eval(kid(n, 1));
+      case NodeOp::lt: return eval(kid(n, 0)) < eval(kid(n, 1));
+      case NodeOp::le: return eval(kid(n, 0)) <= eval(kid(n, 1));
+      case NodeOp::gt: return eval(kid(n, 0)) > eval(kid(n, 1));
+      case NodeOp::ge: return eval(kid(n, 0)) >= eval(kid(n, 1));
+      case NodeOp::and_: return eval(kid(n, 0)) && eval(kid(n, 1));
+      case NodeOp::or_: return eval(kid(n, 0)) || eval(kid(n, 1));
+      case NodeOp::cond: return eval(kid(n, 0)) ? eval(kid(n, 1)) : eval(kid(n, 2));
       case NodeOp::top: {
         int z = zone(kid(n, 0));
         return size(z) ? cards(z)[size(z) - 1] : -1;
       }
-      case NodeOp::arg: return args_[n.a];
       default: return eval_rest(node, n);
     }
   }
@@ -125,11 +133,11 @@ class Evaluator {
   [[gnu::noinline]] int64_t eval_rest(int node, const Node& n) {
     switch (n.op) {
       case NodeOp::card_owner: return g_.card_owner[card(kid(n, 0))];
-      case NodeOp::neg: return -ev(kid(n, 0));
-      case NodeOp::mul: return ev(kid(n, 0)) * ev(kid(n, 1));
+      case NodeOp::neg: return -eval(kid(n, 0));
+      case NodeOp::mul: return eval(kid(n, 0)) * eval(kid(n, 1));
       case NodeOp::div:
       case NodeOp::mod: {
-        int64_t a = ev(kid(n, 0)), b = ev(kid(n, 1));
+        int64_t a = eval(kid(n, 0)), b = eval(kid(n, 1));
         if (b == 0) [[unlikely]] bad_division(node);
         return n.op == NodeOp::div ? a / b : a % b;
       }
