@@ -100,6 +100,7 @@ class Compiler {
       for (int i = 0; i < n; ++i) {
         g_.instance_zone.push_back(static_cast<int32_t>(g_.zones.size()));
         g_.instance_owner.push_back(z.per_player ? i : -1);
+        g_.instance_visibility.push_back(z.visibility);
       }
       g_.zones.push_back(info);
     }

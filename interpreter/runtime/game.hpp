@@ -233,6 +233,7 @@ struct Game {
   std::vector<ZoneInfo> zones;
   std::vector<int32_t> instance_zone;        // zone declaration of each instance
   std::vector<int32_t> instance_owner;       // seat, or -1 for shared zones
+  std::vector<Visibility> instance_visibility;  // its zone's, read on every card move
   std::vector<VarInfo> globals, player_vars;
   std::vector<std::string> phases;
   std::vector<Invariant> invariants;

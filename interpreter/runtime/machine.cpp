@@ -304,8 +304,7 @@ class Evaluator {
     if (s_[g_.layout.card_known + c] & (1u << viewer)) return true;
     // A zone's visibility decides who sees its face-down cards: `everyone` only turns cards
     // face up as they enter (a card put there face down stays hidden).
-    const ZoneInfo& info = g_.zones[g_.instance_zone[z]];
-    switch (info.visibility) {
+    switch (g_.instance_visibility[z]) {
       case Visibility::everyone: return false;
       case Visibility::owner: return g_.instance_owner[z] == viewer;
       case Visibility::top: return cards(z)[size(z) - 1] == c;
@@ -321,7 +320,7 @@ class Evaluator {
     if (z < 0) return 0;
     uint32_t m = static_cast<uint32_t>(s_[g_.layout.card_known + c]);
     if (s_[g_.layout.card_face + c]) return all;
-    switch (g_.zones[g_.instance_zone[z]].visibility) {
+    switch (g_.instance_visibility[z]) {
       case Visibility::everyone: return m & all;
       case Visibility::owner: {
         int owner = g_.instance_owner[z];  // a shared zone has no owner: nobody sees it
@@ -351,7 +350,8 @@ class Machine : public Evaluator {
       : Evaluator(g, st.slots.data(), st.slots.data() + g.layout.locals),
         w_(st.slots.data()),
         wl_(st.slots.data() + g.layout.locals),
-        hooks_(hooks) {}
+        hooks_(hooks),
+        events_(hooks ? hooks->events : nullptr) {}
 
   void run() {
     int pc = w_[Layout::pc];
@@ -375,19 +375,19 @@ class Machine : public Evaluator {
         case Op::reveal: {
           int c = card(in.a);
           w_[g_.layout.card_known + c] = static_cast<int32_t>((1u << n_) - 1);
-          if (hooks_ && hooks_->events) hooks_->events->push_back({Event::reveal, -1, c, w_[g_.layout.card_zone + c], -1, (1u << n_) - 1, {}, {}});
+          if (events_) record(Event::reveal, -1, c, w_[g_.layout.card_zone + c], -1, (1u << n_) - 1);
           break;
         }
         case Op::look: {
           int p = player(in.a), c = card(in.b);
           w_[g_.layout.card_known + c] |= static_cast<int32_t>(1u << p);
-          if (hooks_ && hooks_->events) hooks_->events->push_back({Event::look, p, c, w_[g_.layout.card_zone + c], -1, 1u << p, {}, {}});
+          if (events_) record(Event::look, p, c, w_[g_.layout.card_zone + c], -1, 1u << p);
           break;
         }
         case Op::eliminate: {
           int p = player(in.a);
           w_[g_.layout.eliminated + p] = 1;
-          if (hooks_ && hooks_->events) hooks_->events->push_back({Event::eliminate, p, -1, -1, -1, 0, {}, {}});
+          if (events_) record(Event::eliminate, p, -1, -1, -1, 0);
           break;
         }
         case Op::jump:
@@ -439,7 +439,7 @@ class Machine : public Evaluator {
           step(in);
           const Procedure& proc = p_.procedures[in.a];
           w_[Layout::phase] = in.b;
-          if (hooks_ && hooks_->events) hooks_->events->push_back({Event::phase, in.b, -1, -1, -1, 0, {}, {}});
+          if (events_) record(Event::phase, in.b, -1, -1, -1, 0);
           wl_[proc.ret_slot] = pc + 1;
           pc = proc.entry;
           continue;
@@ -469,28 +469,34 @@ class Machine : public Evaluator {
     *slot = narrow(v, in);
   }
 
-  void remove_from_zone(int c) {
-    int z = w_[g_.layout.card_zone + c];
+  // Out of line: most runs (playouts, search) have no listener.
+  [[gnu::noinline]] void record(Event::Kind kind, int player, int card, int from, int to, uint32_t seen) {
+    events_->push_back({kind, player, card, from, to, seen, {}, {}});
+  }
+
+  void remove_from_zone(int c, int z) {
     if (z < 0) return;
     int32_t* cs = w_ + g_.layout.zone_cards + z * g_.card_count;
     int32_t& n = w_[g_.layout.zone_size + z];
-    int i = 0;
-    while (cs[i] != c) ++i;
-    std::copy(cs + i + 1, cs + n, cs + i);
+    if (cs[n - 1] != c) {  // not the top card: close the gap
+      int i = 0;
+      while (cs[i] != c) ++i;
+      std::copy(cs + i + 1, cs + n, cs + i);
+    }
     --n;
   }
 
   // Moves a card onto a zone (on top, or at the bottom). Whoever could see it before the
   // move still knows it after: a card's identity is forgotten only by a shuffle.
   void move_card(int c, int z, int face, bool bottom) {
-    bool events = hooks_ && hooks_->events;
     uint32_t before = seen_mask(c);
     int from = w_[g_.layout.card_zone + c];
-    remove_from_zone(c);
+    remove_from_zone(c, from);
     int32_t* cs = w_ + g_.layout.zone_cards + z * g_.card_count;
     int32_t& n = w_[g_.layout.zone_size + z];
+    Visibility visibility = g_.instance_visibility[z];
     // Covering the top card of a `top` zone: whoever saw it there remembers it.
-    if (n > 0 && !bottom && g_.zones[g_.instance_zone[z]].visibility == Visibility::top)
+    if (n > 0 && !bottom && visibility == Visibility::top)
       w_[g_.layout.card_known + cs[n - 1]] |= static_cast<int32_t>(seen_mask(cs[n - 1]));
     if (bottom) {
       std::copy_backward(cs, cs + n, cs + n + 1);
@@ -500,10 +506,9 @@ class Machine : public Evaluator {
     }
     ++n;
     w_[g_.layout.card_zone + c] = z;
-    int up = face == 1 ? 1 : face == 2 ? 0 : g_.zones[g_.instance_zone[z]].visibility == Visibility::everyone;
-    w_[g_.layout.card_face + c] = up;
+    w_[g_.layout.card_face + c] = face == 1 ? 1 : face == 2 ? 0 : visibility == Visibility::everyone;
     w_[g_.layout.card_known + c] |= static_cast<int32_t>(before);
-    if (events) hooks_->events->push_back({Event::move, -1, c, from, z, before | seen_mask(c), {}, {}});
+    if (events_) record(Event::move, -1, c, from, z, before | seen_mask(c));
   }
 
   // The cards are listed first, then moved: moving changes the list being read.
@@ -542,7 +547,7 @@ class Machine : public Evaluator {
       std::reverse(cs + n - static_cast<int>(top.size()), cs + n);
     }
     for (int i = 0; i < n; ++i) w_[g_.layout.card_known + cs[i]] = 0;
-    if (hooks_ && hooks_->events) hooks_->events->push_back({Event::shuffle, -1, -1, z, z, 0, std::vector<int32_t>(cs, cs + n), {}});
+    if (events_) events_->push_back({Event::shuffle, -1, -1, z, z, 0, std::vector<int32_t>(cs, cs + n), {}});
   }
 
   void flip(int c, int face) {
@@ -551,7 +556,7 @@ class Machine : public Evaluator {
     f = face == 0 ? !f : face == 1;
     // Turned face down, a card stays known to whoever saw it; face up, to everyone.
     w_[g_.layout.card_known + c] |= static_cast<int32_t>(f ? (1u << n_) - 1 : before);
-    if (hooks_ && hooks_->events) hooks_->events->push_back({Event::flip, -1, c, w_[g_.layout.card_zone + c], -1, before | seen_mask(c), {}, {}});
+    if (events_) record(Event::flip, -1, c, w_[g_.layout.card_zone + c], -1, before | seen_mask(c));
   }
 
   void for_init(const Loop& l, const Instr&) {
@@ -587,7 +592,7 @@ class Machine : public Evaluator {
     }
     w_[Layout::winners] = static_cast<int32_t>(mask);
     w_[Layout::status] = static_cast<int32_t>(Status::over);
-    if (hooks_ && hooks_->events) hooks_->events->push_back({Event::win, -1, -1, -1, -1, mask, {}, {}});
+    if (events_) record(Event::win, -1, -1, -1, -1, mask);
   }
 
   void finish() {
@@ -611,12 +616,13 @@ class Machine : public Evaluator {
         if ((!anyone || !eliminated(p)) && keys[p] == best) mask |= 1u << p;
     }
     w_[Layout::winners] = static_cast<int32_t>(mask);
-    if (hooks_ && hooks_->events) hooks_->events->push_back({Event::over, -1, -1, -1, -1, mask, {}, {}});
+    if (events_) record(Event::over, -1, -1, -1, -1, mask);
   }
 
   int32_t* w_;
   int32_t* wl_;
   Hooks* hooks_;
+  std::vector<Event>* events_;  // null when nobody listens
 };
 
 }  // namespace
