@@ -56,6 +56,15 @@ class Evaluator {
     return static_cast<int>(c);
   }
   int zone(int node) {
+    // A named zone, or a player's zone with the player checked, needs no further check.
+    const Node& k = nodes_[node];
+    switch (k.op) {
+      case NodeOp::zone: return k.a;
+      case NodeOp::zone_of_local: return k.a + checked_player(k, locals_[k.b]);
+      case NodeOp::zone_of_bound: return k.a + checked_player(k, env_[base_ + k.b]);
+      case NodeOp::zone_of_arg: return k.a + checked_player(k, args_[k.b]);
+      default: break;
+    }
     int64_t z = eval(node);
     if (z < 0 || z >= static_cast<int64_t>(g_.instance_zone.size()) || g_.instance_owner[z] >= n_) [[unlikely]]
       bad_zone(node, z);
@@ -364,8 +373,9 @@ class Machine : public Evaluator {
       if (++steps > budget) [[unlikely]]
         throw RuntimeError(in.pos, fmt::format("the effects ran more than {} steps without a decision (an endless loop?); raise limits.steps if this is intended", budget));
     };
+    const Instr* code = p_.code.data();
     for (;;) {
-      const Instr& in = p_.code[pc];
+      const Instr& in = code[pc];
       switch (in.op) {
         case Op::assign: assign(in); break;
         case Op::move: move_card(card(in.a), zone(in.b), in.c, in.d != 0); break;
@@ -711,6 +721,33 @@ State new_game(const Game& g, int players, uint64_t seed, const std::vector<int6
   return st;
 }
 
+namespace {
+
+// The decisions of one action: every combination of its parameters from parameter k on
+// (the earlier ones are in d and args) for which all its conditions hold.
+void enumerate(Evaluator& ev, const Action& act, size_t k, Decision& d, int32_t* args,
+               std::vector<Decision>& out) {
+  if (k == act.params.size()) {
+    for (int w : act.when_nodes)
+      if (!ev.eval(w)) return;
+    out.push_back(d);
+    return;
+  }
+  ev.each(act.params[k].domain_node, [&](int64_t x) {
+    args[k + 1] = d.args[k] = static_cast<int32_t>(x);
+    enumerate(ev, act, k + 1, d, args, out);
+    return true;
+  });
+}
+
+[[noreturn, gnu::noinline]] void no_legal_action(const Game& g, const State& st, const ChoiceSite& site) {
+  std::string names;
+  for (int a : site.actions) names += (names.empty() ? "" : ", ") + g.program.actions[a].name;
+  throw RuntimeError(site.pos, fmt::format("{} has no legal action here (offered: {})", seat_name(st.chooser()), names));
+}
+
+}  // namespace
+
 void legal_decisions(const Game& g, const State& st, std::vector<Decision>& out) {
   out.clear();
   if (st.status() != Status::waiting) return;
@@ -723,26 +760,15 @@ void legal_decisions(const Game& g, const State& st, std::vector<Decision>& out)
     const Action& act = g.program.actions[a];
     Decision d;
     d.action = a;
-    auto leaf = [&]() {
-      for (int w : act.when_nodes)
-        if (!ev.eval(w)) return;
-      out.push_back(d);
-    };
-    auto level = [&](auto& self, size_t k) -> void {
-      if (k == act.params.size()) return leaf();
-      ev.each(act.params[k].domain_node, [&](int64_t x) {
-        args[k + 1] = d.args[k] = static_cast<int32_t>(x);
-        self(self, k + 1);
-        return true;
-      });
-    };
-    level(level, 0);
+    if (act.params.empty()) {  // the usual case, without a call
+      bool holds = true;
+      for (int w : act.when_nodes) holds = holds && ev.eval(w);
+      if (holds) out.push_back(d);
+    } else {
+      enumerate(ev, act, 0, d, args, out);
+    }
   }
-  if (out.empty()) {
-    std::string names;
-    for (int a : site.actions) names += (names.empty() ? "" : ", ") + g.program.actions[a].name;
-    throw RuntimeError(site.pos, fmt::format("{} has no legal action here (offered: {})", seat_name(st.chooser()), names));
-  }
+  if (out.empty()) no_legal_action(g, st, site);
 }
 
 void apply(const Game& g, State& st, const Decision& d, Hooks* hooks) {
