@@ -463,12 +463,17 @@ class Machine : public Evaluator {
   }
 
  private:
-  int32_t narrow(int64_t v, const Instr& in) const {
-    if (v < INT32_MIN || v > INT32_MAX) throw RuntimeError(in.pos, fmt::format("the number {} is too large to keep", v));
+  [[noreturn, gnu::cold, gnu::noinline]] static void too_large(int64_t v, const Instr& in) {
+    throw RuntimeError(in.pos, fmt::format("the number {} is too large to keep", v));
+  }
+  static int32_t narrow(int64_t v, const Instr& in) {
+    if (v < INT32_MIN || v > INT32_MAX) [[unlikely]] too_large(v, in);
     return static_cast<int32_t>(v);
   }
 
-  void assign(const Instr& in) {
+  // The larger effects are kept out of line (noinline): inlined, they made the
+  // instruction loop slower.
+  [[gnu::noinline]] void assign(const Instr& in) {
     int32_t* slot;
     if (in.a == 0) slot = w_ + g_.layout.globals + in.b;
     else if (in.a == 1) slot = w_ + g_.layout.player_vars + in.b * mp_ + player(in.d);
@@ -498,7 +503,7 @@ class Machine : public Evaluator {
 
   // Moves a card onto a zone (on top, or at the bottom). Whoever could see it before the
   // move still knows it after: a card's identity is forgotten only by a shuffle.
-  void move_card(int c, int z, int face, bool bottom) {
+  [[gnu::noinline]] void move_card(int c, int z, int face, bool bottom) {
     uint32_t before = seen_mask(c);
     int from = w_[g_.layout.card_zone + c];
     remove_from_zone(c, from);
@@ -522,7 +527,7 @@ class Machine : public Evaluator {
   }
 
   // The cards are listed first, then moved: moving changes the list being read.
-  void move_all(const Instr& in) {
+  [[gnu::noinline]] void move_all(const Instr& in) {
     thread_local std::vector<int32_t> buf;
     buf.clear();
     each(in.a, [&](int64_t x) {
@@ -533,7 +538,7 @@ class Machine : public Evaluator {
     for (int32_t c : buf) move_card(c, z, in.c, in.d != 0);
   }
 
-  void shuffle(int z, const Instr& in) {
+  [[gnu::noinline]] void shuffle(int z, const Instr& in) {
     int32_t* cs = w_ + g_.layout.zone_cards + z * g_.card_count;
     int n = w_[g_.layout.zone_size + z];
     uint64_t rng = (static_cast<uint64_t>(static_cast<uint32_t>(w_[Layout::rng_hi])) << 32) |
