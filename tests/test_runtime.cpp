@@ -277,3 +277,37 @@ flow: |
   CHECK(s[g->layout.player_vars + 0] == 7);
   CHECK(s[g->layout.player_vars + 1] == 1);
 }
+
+TEST_CASE("functions give the same values whether their calls are inlined or not", "[runtime]") {
+  // Calls with plain arguments are inlined by the compiler; `twice(n + 1)` is not. The
+  // functions nest aggregates inside aggregates, so their frames must not overlap.
+  auto g = game(R"yaml(game: Functions
+players: 3
+variables:
+  pts: {per_player: true, initial: 0}
+  a: 0
+  b: 0
+  c: 0
+  d: 0
+functions:
+  twice(x): "x * 2"
+  rich: "count(q in players where q.pts > 2)"
+  above(p, n): "count(q in players where q.pts > n and q != p)"
+  most(n): "max(above(p, n) + twice(seat(p)) for p in players)"
+flow: |
+  P1.pts = 1
+  P2.pts = 5
+  P3.pts = 3
+  let n = 2
+  a = most(n)
+  b = sum(above(p, p.pts) for p in players)
+  c = twice(n + 1) + twice(n)
+  d = sum(rich() * 10 + seat(p) for p in players)
+)yaml");
+  State s = new_game(*g, 3, 1, default_options(*g));
+  CHECK(s.over());
+  CHECK(s[g->layout.globals + 0] == 7);  // P3: one above 2 (P2) + 6
+  CHECK(s[g->layout.globals + 1] == 3);  // P1: 2 above 1, P2: none, P3: 1 above 3
+  CHECK(s[g->layout.globals + 2] == 10);
+  CHECK(s[g->layout.globals + 3] == 66);
+}

@@ -49,13 +49,19 @@ class Compiler {
     for (size_t i = 0; i < rf_.procedures.size(); ++i) procedure(static_cast<int>(i));
     for (size_t i = 0; i < rf_.phases.size(); ++i) phase(static_cast<int>(i));
     for (size_t i = 0; i < rf_.actions.size(); ++i) action(static_cast<int>(i));
+    no_inlining_ = true;
     for (size_t i = 0; i < rf_.functions.size(); ++i) {
       Function f{rf_.functions[i].name, rf_.functions[i].expr ? expr(*rf_.functions[i].expr) : -1,
                  static_cast<int32_t>(rf_.functions[i].params.size())};
       p_.functions.push_back(f);
     }
+    no_inlining_ = false;
     patch_calls();
+    // The scenario runner reads an invariant's top node to show the sides of a failed
+    // comparison, so invariants are compiled as written.
+    no_inlining_ = true;
     for (auto& inv : rf_.invariants) g_.invariants.push_back({inv.name, expr(*inv.expr), inv.pos});
+    no_inlining_ = false;
     if (rf_.scoring.score_expr) g_.score_node = expr(*rf_.scoring.score_expr);
     for (auto& t : rf_.scoring.tiebreak_exprs) g_.tiebreak_nodes.push_back(expr(*t));
     g_.lowest_wins = rf_.scoring.lowest_wins;
@@ -112,6 +118,7 @@ class Compiler {
           g_.instance_zone.push_back(static_cast<int32_t>(g_.zones.size()));
           g_.instance_owner.push_back(z.per_player ? i : -1);
           g_.instance_card.push_back(info.kind >= 0 ? first + h : -1);
+          g_.instance_visibility.push_back(z.visibility);
         }
       g_.zones.push_back(info);
     }
@@ -341,8 +348,8 @@ class Compiler {
       case ExprKind::member: {
         int obj = expr(*e.args[0]);
         switch (e.sym.kind) {
-          case SymKind::player_var: return node(NodeOp::player_var, e.pos, e.sym.index, 0, {obj});
-          case SymKind::zone: return node(NodeOp::zone_of, e.pos, e.sym.index, 0, {obj});
+          case SymKind::player_var: return member(NodeOp::player_var, e.pos, e.sym.index, obj);
+          case SymKind::zone: return member(NodeOp::zone_of, e.pos, e.sym.index, obj);
           case SymKind::property: return node(NodeOp::prop, e.pos, e.sym.index, 0, {obj});
           case SymKind::card_var:
           case SymKind::card_zone: {
@@ -380,7 +387,7 @@ class Compiler {
         int d = expr(*e.args[0]);
         int w = e.args[1] ? expr(*e.args[1]) : -1;
         int v = e.args[2] ? expr(*e.args[2]) : -1;
-        return node(ops.at(e.op), e.pos, e.sym.index, 0, {d, w, v});
+        return node(ops.at(e.op), e.pos, e.sym.index + frame_shift(), 0, {d, w, v});
       }
       case ExprKind::range: {
         int a = expr(*e.args[0]), b = expr(*e.args[1]);
@@ -393,10 +400,22 @@ class Compiler {
       case ExprKind::walk: {
         int start = expr(*e.args[0]), steps = expr(*e.args[1]);
         int cond = e.args[2] ? expr(*e.args[2]) : -1;
-        return node(NodeOp::list_walk, e.pos, e.sym.index, 0, {start, steps, cond});
+        return node(NodeOp::list_walk, e.pos, e.sym.index + frame_shift(), 0, {start, steps, cond});
       }
     }
     return node(NodeOp::constant, e.pos, 0);
+  }
+
+  // `p.var` or `p.zone`; when p is read from a slot, the node says which, so the evaluator
+  // reads it without evaluating a child.
+  int member(NodeOp op, Pos pos, int index, int obj) {
+    const Node& o = p_.nodes[obj];
+    int from = o.op == NodeOp::local ? 0 : o.op == NodeOp::bound ? 1 : o.op == NodeOp::arg ? 2 : -1;
+    if (from < 0) return node(op, pos, index, 0, {obj});
+    if (op == NodeOp::player_var)
+      return node(static_cast<NodeOp>(static_cast<int>(NodeOp::player_var_local) + from), pos, index, o.a, {obj});
+    return node(static_cast<NodeOp>(static_cast<int>(NodeOp::zone_of_local) + from), pos,
+                g_.zones[index].first_instance, o.a, {obj});
   }
 
   int name(const Expr& e) {
@@ -407,7 +426,9 @@ class Compiler {
       case SymKind::local:
         if (auto it = as_arg_.find(r.index); it != as_arg_.end()) return node(NodeOp::arg, e.pos, it->second);
         return node(NodeOp::local, e.pos, local_slot_[r.index]);
-      case SymKind::bound: return node(NodeOp::bound, e.pos, r.index);
+      case SymKind::bound:
+        if (inlined_ && r.index < static_cast<int>(inlined_->args.size())) return inlined_->args[r.index];
+        return node(NodeOp::bound, e.pos, r.index + frame_shift());
       case SymKind::zone: return node(NodeOp::zone, e.pos, g_.zones[r.index].first_instance);
       case SymKind::constant: return node(NodeOp::constant, e.pos, static_cast<int32_t>(r.value));
       case SymKind::builtin:
@@ -419,9 +440,11 @@ class Compiler {
   int call(const Expr& e) {
     if (e.sym.kind == SymKind::property) return property_values(e);
     if (e.sym.kind == SymKind::function) {
-      Node n{NodeOp::call, e.sym.index, static_cast<int32_t>(e.sym.value), {-1, -1, -1}, 0, 0};
+      int depth = static_cast<int>(e.sym.value) + frame_shift();
+      Node n{NodeOp::call, e.sym.index, depth, {-1, -1, -1}, 0, 0};
       std::vector<int> args;
       for (auto& a : e.args) args.push_back(expr(*a));
+      if (can_inline(e.sym.index, depth, args)) return inline_call(e.sym.index, depth, std::move(args));
       n.first_kid = static_cast<int32_t>(p_.kids.size());
       n.kid_count = static_cast<int32_t>(args.size());
       p_.kids.insert(p_.kids.end(), args.begin(), args.end());
@@ -457,6 +480,65 @@ class Compiler {
     }
     p_.value_lists.push_back(list);
     return node(NodeOp::list_values, e.pos, static_cast<int32_t>(p_.value_lists.size()) - 1);
+  }
+
+  // ---- inlining ----
+  // A call whose arguments are all leaves (constants, variables, parameters) is compiled as
+  // the function's body, its parameters replaced by the arguments and its frame placed
+  // where the call's would start: the same values, the same errors, no call at run time.
+  // Only where the frame's depth is known (not in a body compiled on its own), and small
+  // enough that the call could not have failed as nested too deeply.
+  struct Inlined {
+    int shift;              // where the body's frame starts
+    std::vector<int> args;  // the nodes standing for its parameters
+  };
+
+  int frame_shift() const { return inlined_ ? inlined_->shift : 0; }
+
+  bool can_inline(int f, int depth, const std::vector<int>& args) {
+    if (no_inlining_ || !rf_.functions[f].expr) return false;
+    for (int a : args) {
+      switch (p_.nodes[a].op) {
+        case NodeOp::constant:
+        case NodeOp::option:
+        case NodeOp::global:
+        case NodeOp::local:
+        case NodeOp::bound:
+        case NodeOp::arg:
+        case NodeOp::zone: break;
+        default: return false;
+      }
+    }
+    return depth + frame_need(f) < Program::frame_size;
+  }
+
+  int inline_call(int f, int depth, std::vector<int> args) {
+    Inlined here{depth, std::move(args)};
+    const Inlined* saved = inlined_;
+    inlined_ = &here;
+    int body = expr(*rf_.functions[f].expr);
+    inlined_ = saved;
+    return body;
+  }
+
+  // The frame slots a call of f uses from its start, the calls it makes included: more
+  // than any check in the evaluator's `call` and `aggregate` compares with.
+  int frame_need(int f) {
+    if (frame_need_.empty()) frame_need_.assign(rf_.functions.size(), -1);
+    if (frame_need_[f] >= 0) return frame_need_[f];
+    int need = static_cast<int>(rf_.functions[f].params.size()) + 1;
+    if (rf_.functions[f].expr) need = std::max(need, expr_frame_need(*rf_.functions[f].expr));
+    return frame_need_[f] = need;
+  }
+
+  int expr_frame_need(const Expr& e) {
+    int need = 0;
+    if (e.kind == ExprKind::aggregate || e.kind == ExprKind::walk) need = e.sym.index + 1;
+    if (e.kind == ExprKind::call && e.sym.kind == SymKind::function)
+      need = static_cast<int>(e.sym.value) + frame_need(e.sym.index);
+    for (auto& a : e.args)
+      if (a) need = std::max(need, expr_frame_need(*a));
+    return need;
   }
 
   // ---- statements ----
@@ -647,6 +729,9 @@ class Compiler {
   std::vector<int> pvar_index_, global_index_, card_var_index_;
   int card_var_slots_ = 0;
   std::map<int, int> as_arg_;  // local id -> argument index, while compiling legality
+  const Inlined* inlined_ = nullptr;  // the call being inlined, if any
+  bool no_inlining_ = false;  // in a body compiled on its own (its frame's depth is unknown), or an invariant
+  std::vector<int> frame_need_;       // per function, -1 until known
 };
 
 }  // namespace

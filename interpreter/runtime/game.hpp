@@ -44,6 +44,10 @@ enum class NodeOp : uint8_t {
   player_count, top, bottom, size, next_player, left, right, alive, sees, face_up, zone_owner,
   card_zone, contains, seat, holder, position, abs, linked,
   arg,  // a: argument of the decision being checked (0: the chooser, 1..: parameters)
+  // `p.var` and `p.zone` where p is a local, bound variable or argument, read without a
+  // call. b: p's slot, depth or argument index (as `a` of kid 0, kept for its position);
+  // a: player variable, or the zone's first instance.
+  player_var_local, player_var_bound, player_var_arg, zone_of_local, zone_of_bound, zone_of_arg,
 };
 
 // Up to three children are held in the node itself, the common case; calls keep theirs
@@ -141,6 +145,8 @@ struct ChoiceSite {
 };
 
 struct Program {
+  // The evaluation frame: the variables of aggregates and the parameters of functions.
+  static constexpr int frame_size = 256;
   std::vector<Node> nodes;
   std::vector<Pos> node_pos;
   std::vector<int32_t> kids;
@@ -246,6 +252,7 @@ struct Game {
   std::vector<int32_t> instance_zone;        // zone declaration of each instance
   std::vector<int32_t> instance_owner;       // seat, or -1 for shared zones
   std::vector<int32_t> instance_card;        // the component a zone belongs to, or -1
+  std::vector<Visibility> instance_visibility;  // its zone's, read on every card move
   std::vector<VarInfo> globals, player_vars, card_vars;
   std::vector<std::string> phases;
   std::vector<Invariant> invariants;

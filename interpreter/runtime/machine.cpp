@@ -14,13 +14,14 @@ namespace kata {
 
 namespace {
 
-constexpr int frame_size = 256;
+constexpr int frame_size = Program::frame_size;
 constexpr int max_list = 4096;
 
 class Evaluator {
  public:
   Evaluator(const Game& g, const int32_t* s, const int32_t* locals)
-      : g_(g), p_(g.program), s_(s), locals_(locals), n_(s[Layout::players]), mp_(g.max_players) {}
+      : g_(g), p_(g.program), nodes_(g.program.nodes.data()), s_(s), locals_(locals),
+        n_(s[Layout::players]), mp_(g.max_players) {}
 
   [[noreturn]] void fail(int node, const std::string& message) const {
     throw RuntimeError(p_.node_pos[node], message);
@@ -48,12 +49,12 @@ class Evaluator {
   void set_args(const int32_t* args) { args_ = args; }
 
   int player(int node) {
-    int64_t p = ev(node);
+    int64_t p = eval(node);
     if (p < 0 || p >= n_) [[unlikely]] bad_player(node, p);
     return static_cast<int>(p);
   }
   int card(int node) {
-    int64_t c = ev(node);
+    int64_t c = eval(node);
     if (c < 0 || c >= g_.card_count) [[unlikely]] bad_card(node);
     return static_cast<int>(c);
   }
@@ -79,70 +80,102 @@ class Evaluator {
   }
 
   int zone(int node) {
-    int64_t z = ev(node);
+    // A named zone, or a player's zone with the player checked, needs no further check.
+    const Node& k = nodes_[node];
+    switch (k.op) {
+      case NodeOp::zone: return k.a;
+      case NodeOp::zone_of_local: return k.a + checked_player(k, locals_[k.b]);
+      case NodeOp::zone_of_bound: return k.a + checked_player(k, env_[base_ + k.b]);
+      case NodeOp::zone_of_arg: return k.a + checked_player(k, args_[k.b]);
+      default: break;
+    }
+    int64_t z = eval(node);
     if (z < 0 || z >= static_cast<int64_t>(g_.instance_zone.size()) || g_.instance_owner[z] >= n_) [[unlikely]]
       bad_zone(node, z);
     return static_cast<int>(z);
   }
 
-  // A child's value: leaves (constants, variables, arguments) are read here without a
-  // call; about half of all nodes evaluated are leaves. A bound variable is always written
-  // by its aggregate or call before it is read (the checker scopes them), so the frame is
-  // not cleared on construction; GCC cannot see that.
+  // A node's value. Leaves (constants, variables, arguments, and members of a player held
+  // in a variable) are read here without a call; about two thirds of all nodes evaluated
+  // are leaves. A bound variable is always written by its aggregate or call before it is
+  // read (the checker scopes them), so the frame is not cleared on construction; GCC
+  // cannot see that.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-  int64_t ev(int node) {
-    const Node& k = p_.nodes[node];
+  int64_t eval(int node) {
+    const Node& k = nodes_[node];
     switch (k.op) {
       case NodeOp::constant: return k.a;
       case NodeOp::local: return locals_[k.a];
       case NodeOp::arg: return args_[k.a];
       case NodeOp::bound: return env_[base_ + k.a];
       case NodeOp::global: return s_[g_.layout.globals + k.a];
-      default: return eval(node);
+      case NodeOp::option: return s_[g_.layout.options + k.a];
+      case NodeOp::zone: return k.a;
+      case NodeOp::player_var_local: return player_var(k, locals_[k.b]);
+      case NodeOp::player_var_bound: return player_var(k, env_[base_ + k.b]);
+      case NodeOp::player_var_arg: return player_var(k, args_[k.b]);
+      case NodeOp::zone_of_local: return k.a + checked_player(k, locals_[k.b]);
+      case NodeOp::zone_of_bound: return k.a + checked_player(k, env_[base_ + k.b]);
+      case NodeOp::zone_of_arg: return k.a + checked_player(k, args_[k.b]);
+      default: return inner(node, k);
     }
   }
 #pragma GCC diagnostic pop
+
+  // The player a specialised member node's kid holds, checked.
+  int checked_player(const Node& n, int64_t p) {
+    if (p < 0 || p >= n_) [[unlikely]] bad_player(kid(n, 0), p);
+    return static_cast<int>(p);
+  }
+  int64_t player_var(const Node& n, int64_t p) {
+    return s_[g_.layout.player_vars + n.a * mp_ + checked_player(n, p)];
+  }
 
   int size(int z) const { return s_[g_.layout.zone_size + z]; }
   const int32_t* cards(int z) const { return s_ + g_.layout.zone_cards + z * g_.card_count; }
   bool eliminated(int p) const { return s_[g_.layout.eliminated + p] != 0; }
 
-  int64_t eval(int node) {
-    const Node& n = p_.nodes[node];
+  // The inner node kinds met most often are evaluated here; the others in `eval_rest`, out
+  // of line, so that this function needs few registers and its calls stay cheap.
+  [[gnu::noinline]] int64_t inner(int node, const Node& n) {
     switch (n.op) {
-      case NodeOp::constant: return n.a;
-      case NodeOp::option: return s_[g_.layout.options + n.a];
-      case NodeOp::global: return s_[g_.layout.globals + n.a];
       case NodeOp::player_var: return s_[g_.layout.player_vars + n.a * mp_ + player(kid(n, 0))];
-      case NodeOp::local: return locals_[n.a];
-      case NodeOp::bound: return env_[base_ + n.a];
-      case NodeOp::zone: return n.a;
       case NodeOp::zone_of: return g_.zones[n.a].first_instance + player(kid(n, 0));
       case NodeOp::prop: return g_.card_props[n.a * g_.card_count + card(kid(n, 0))];
+      case NodeOp::not_: return !eval(kid(n, 0));
+      case NodeOp::add: return eval(kid(n, 0)) + eval(kid(n, 1));
+      case NodeOp::sub: return eval(kid(n, 0)) - eval(kid(n, 1));
+      case NodeOp::eq: return eval(kid(n, 0)) == eval(kid(n, 1));
+      case NodeOp::ne: return eval(kid(n, 0)) != eval(kid(n, 1));
+      case NodeOp::lt: return eval(kid(n, 0)) < eval(kid(n, 1));
+      case NodeOp::le: return eval(kid(n, 0)) <= eval(kid(n, 1));
+      case NodeOp::gt: return eval(kid(n, 0)) > eval(kid(n, 1));
+      case NodeOp::ge: return eval(kid(n, 0)) >= eval(kid(n, 1));
+      case NodeOp::and_: return eval(kid(n, 0)) && eval(kid(n, 1));
+      case NodeOp::or_: return eval(kid(n, 0)) || eval(kid(n, 1));
+      case NodeOp::cond: return eval(kid(n, 0)) ? eval(kid(n, 1)) : eval(kid(n, 2));
+      case NodeOp::top: {
+        int z = zone(kid(n, 0));
+        return size(z) ? cards(z)[size(z) - 1] : -1;
+      }
+      default: return eval_rest(node, n);
+    }
+  }
+
+  [[gnu::noinline]] int64_t eval_rest(int node, const Node& n) {
+    switch (n.op) {
       case NodeOp::card_var: return s_[card_var_slot(n)];
       case NodeOp::card_zone_of: return card_zone_instance(n);
       case NodeOp::card_owner: return g_.card_owner[card(kid(n, 0))];
-      case NodeOp::neg: return -ev(kid(n, 0));
-      case NodeOp::not_: return !ev(kid(n, 0));
-      case NodeOp::add: return ev(kid(n, 0)) + ev(kid(n, 1));
-      case NodeOp::sub: return ev(kid(n, 0)) - ev(kid(n, 1));
-      case NodeOp::mul: return ev(kid(n, 0)) * ev(kid(n, 1));
+      case NodeOp::neg: return -eval(kid(n, 0));
+      case NodeOp::mul: return eval(kid(n, 0)) * eval(kid(n, 1));
       case NodeOp::div:
       case NodeOp::mod: {
-        int64_t a = ev(kid(n, 0)), b = ev(kid(n, 1));
+        int64_t a = eval(kid(n, 0)), b = eval(kid(n, 1));
         if (b == 0) [[unlikely]] bad_division(node);
         return n.op == NodeOp::div ? a / b : a % b;
       }
-      case NodeOp::eq: return ev(kid(n, 0)) == ev(kid(n, 1));
-      case NodeOp::ne: return ev(kid(n, 0)) != ev(kid(n, 1));
-      case NodeOp::lt: return ev(kid(n, 0)) < ev(kid(n, 1));
-      case NodeOp::le: return ev(kid(n, 0)) <= ev(kid(n, 1));
-      case NodeOp::gt: return ev(kid(n, 0)) > ev(kid(n, 1));
-      case NodeOp::ge: return ev(kid(n, 0)) >= ev(kid(n, 1));
-      case NodeOp::and_: return ev(kid(n, 0)) && ev(kid(n, 1));
-      case NodeOp::or_: return ev(kid(n, 0)) || ev(kid(n, 1));
-      case NodeOp::cond: return ev(kid(n, 0)) ? ev(kid(n, 1)) : ev(kid(n, 2));
       case NodeOp::sum:
       case NodeOp::count:
       case NodeOp::min:
@@ -154,10 +187,6 @@ class Evaluator {
       case NodeOp::find: return aggregate(node, n);
       case NodeOp::call: return call(node, n);
       case NodeOp::player_count: return n_;
-      case NodeOp::top: {
-        int z = zone(kid(n, 0));
-        return size(z) ? cards(z)[size(z) - 1] : -1;
-      }
       case NodeOp::bottom: {
         int z = zone(kid(n, 0));
         return size(z) ? cards(z)[0] : -1;
@@ -186,7 +215,7 @@ class Evaluator {
       case NodeOp::seat: return player(kid(n, 0)) + 1;
       case NodeOp::holder: return g_.instance_card[zone(kid(n, 0))];
       case NodeOp::abs: {
-        int64_t v = ev(kid(n, 0));
+        int64_t v = eval(kid(n, 0));
         return v < 0 ? -v : v;
       }
       case NodeOp::linked: {
@@ -199,7 +228,6 @@ class Evaluator {
         if (z < 0) return 0;
         return std::find(cards(z), cards(z) + size(z), c) - cards(z) + 1;
       }
-      case NodeOp::arg: return args_[n.a];
       default: not_a_value(node);
     }
   }
@@ -272,7 +300,7 @@ class Evaluator {
   // in card order.
   std::vector<int32_t> walk(int node, const Node& n) {
     int start = card(n.kid[0]);
-    int64_t steps = ev(n.kid[1]);
+    int64_t steps = eval(n.kid[1]);
     if (steps < 0 || steps > 64) [[unlikely]] fail(node, fmt::format("a walk of {} steps (0 to 64)", steps));
     int slot = base_ + n.a;
     if (slot >= frame_size) fail(node, "expressions nested too deeply");
@@ -390,8 +418,7 @@ class Evaluator {
     if (s_[g_.layout.card_known + c] & (1u << viewer)) return true;
     // A zone's visibility decides who sees its face-down cards: `everyone` only turns cards
     // face up as they enter (a card put there face down stays hidden).
-    const ZoneInfo& info = g_.zones[g_.instance_zone[z]];
-    switch (info.visibility) {
+    switch (g_.instance_visibility[z]) {
       case Visibility::everyone: return false;
       case Visibility::owner: return g_.instance_owner[z] == viewer;
       case Visibility::top: return cards(z)[size(z) - 1] == c;
@@ -407,7 +434,7 @@ class Evaluator {
     if (z < 0) return 0;
     uint32_t m = static_cast<uint32_t>(s_[g_.layout.card_known + c]);
     if (s_[g_.layout.card_face + c]) return all;
-    switch (g_.zones[g_.instance_zone[z]].visibility) {
+    switch (g_.instance_visibility[z]) {
       case Visibility::everyone: return m & all;
       case Visibility::owner: {
         int owner = g_.instance_owner[z];  // a shared zone has no owner: nobody sees it
@@ -422,6 +449,7 @@ class Evaluator {
  protected:
   const Game& g_;
   const Program& p_;
+  const Node* nodes_;
   const int32_t* s_;
   const int32_t* locals_;
   int n_, mp_;
@@ -436,7 +464,8 @@ class Machine : public Evaluator {
       : Evaluator(g, st.slots.data(), st.slots.data() + g.layout.locals),
         w_(st.slots.data()),
         wl_(st.slots.data() + g.layout.locals),
-        hooks_(hooks) {}
+        hooks_(hooks),
+        events_(hooks ? hooks->events : nullptr) {}
 
   void run() {
     int pc = w_[Layout::pc];
@@ -449,8 +478,9 @@ class Machine : public Evaluator {
       if (++steps > budget) [[unlikely]]
         throw RuntimeError(in.pos, fmt::format("the effects ran more than {} steps without a decision (an endless loop?); raise limits.steps if this is intended", budget));
     };
+    const Instr* code = p_.code.data();
     for (;;) {
-      const Instr& in = p_.code[pc];
+      const Instr& in = code[pc];
       switch (in.op) {
         case Op::assign: assign(in); break;
         case Op::move: move(in); break;
@@ -460,19 +490,19 @@ class Machine : public Evaluator {
         case Op::reveal: {
           int c = card(in.a);
           w_[g_.layout.card_known + c] = static_cast<int32_t>((1u << n_) - 1);
-          if (hooks_ && hooks_->events) hooks_->events->push_back({Event::reveal, -1, c, w_[g_.layout.card_zone + c], -1, (1u << n_) - 1, {}, {}});
+          if (events_) record(Event::reveal, -1, c, w_[g_.layout.card_zone + c], -1, (1u << n_) - 1);
           break;
         }
         case Op::look: {
           int p = player(in.a), c = card(in.b);
           w_[g_.layout.card_known + c] |= static_cast<int32_t>(1u << p);
-          if (hooks_ && hooks_->events) hooks_->events->push_back({Event::look, p, c, w_[g_.layout.card_zone + c], -1, 1u << p, {}, {}});
+          if (events_) record(Event::look, p, c, w_[g_.layout.card_zone + c], -1, 1u << p);
           break;
         }
         case Op::eliminate: {
           int p = player(in.a);
           w_[g_.layout.eliminated + p] = 1;
-          if (hooks_ && hooks_->events) hooks_->events->push_back({Event::eliminate, p, -1, -1, -1, 0, {}, {}});
+          if (events_) record(Event::eliminate, p, -1, -1, -1, 0);
           break;
         }
         case Op::jump:
@@ -524,7 +554,7 @@ class Machine : public Evaluator {
           step(in);
           const Procedure& proc = p_.procedures[in.a];
           w_[Layout::phase] = in.b;
-          if (hooks_ && hooks_->events) hooks_->events->push_back({Event::phase, in.b, -1, -1, -1, 0, {}, {}});
+          if (events_) record(Event::phase, in.b, -1, -1, -1, 0);
           wl_[proc.ret_slot] = pc + 1;
           pc = proc.entry;
           continue;
@@ -538,12 +568,17 @@ class Machine : public Evaluator {
   }
 
  private:
-  int32_t narrow(int64_t v, const Instr& in) const {
-    if (v < INT32_MIN || v > INT32_MAX) throw RuntimeError(in.pos, fmt::format("the number {} is too large to keep", v));
+  [[noreturn, gnu::cold, gnu::noinline]] static void too_large(int64_t v, const Instr& in) {
+    throw RuntimeError(in.pos, fmt::format("the number {} is too large to keep", v));
+  }
+  static int32_t narrow(int64_t v, const Instr& in) {
+    if (v < INT32_MIN || v > INT32_MAX) [[unlikely]] too_large(v, in);
     return static_cast<int32_t>(v);
   }
 
-  void assign(const Instr& in) {
+  // The larger effects are kept out of line (noinline): inlined, they made the
+  // instruction loop slower.
+  [[gnu::noinline]] void assign(const Instr& in) {
     int32_t* slot;
     if (in.a == 0) slot = w_ + g_.layout.globals + in.b;
     else if (in.a == 1) slot = w_ + g_.layout.player_vars + in.b * mp_ + player(in.d);
@@ -555,14 +590,20 @@ class Machine : public Evaluator {
     *slot = narrow(v, in);
   }
 
-  void remove_from_zone(int c) {
-    int z = w_[g_.layout.card_zone + c];
+  // Out of line: most runs (playouts, search) have no listener.
+  [[gnu::noinline]] void record(Event::Kind kind, int player, int card, int from, int to, uint32_t seen) {
+    events_->push_back({kind, player, card, from, to, seen, {}, {}});
+  }
+
+  void remove_from_zone(int c, int z) {
     if (z < 0) return;
     int32_t* cs = w_ + g_.layout.zone_cards + z * g_.card_count;
     int32_t& n = w_[g_.layout.zone_size + z];
-    int i = 0;
-    while (cs[i] != c) ++i;
-    std::copy(cs + i + 1, cs + n, cs + i);
+    if (cs[n - 1] != c) {  // not the top card: close the gap
+      int i = 0;
+      while (cs[i] != c) ++i;
+      std::copy(cs + i + 1, cs + n, cs + i);
+    }
     --n;
   }
 
@@ -580,29 +621,28 @@ class Machine : public Evaluator {
 
   // Moves a card into a zone at index `at` (0 the bottom; -1 on top). Whoever could see it
   // before the move still knows it after: a card's identity is forgotten only by a shuffle.
-  void move_card(int c, int z, int face, int at) {
-    bool events = hooks_ && hooks_->events;
+  [[gnu::noinline]] void move_card(int c, int z, int face, int at) {
     uint32_t before = seen_mask(c);
     int from = w_[g_.layout.card_zone + c];
-    remove_from_zone(c);
+    remove_from_zone(c, from);
     int32_t* cs = w_ + g_.layout.zone_cards + z * g_.card_count;
     int32_t& n = w_[g_.layout.zone_size + z];
     if (at < 0 || at > n) at = n;
+    Visibility visibility = g_.instance_visibility[z];
     // Covering the top card of a `top` zone: whoever saw it there remembers it.
-    if (n > 0 && at == n && g_.zones[g_.instance_zone[z]].visibility == Visibility::top)
+    if (n > 0 && at == n && visibility == Visibility::top)
       w_[g_.layout.card_known + cs[n - 1]] |= static_cast<int32_t>(seen_mask(cs[n - 1]));
     std::copy_backward(cs + at, cs + n, cs + n + 1);
     cs[at] = c;
     ++n;
     w_[g_.layout.card_zone + c] = z;
-    int up = face == 1 ? 1 : face == 2 ? 0 : g_.zones[g_.instance_zone[z]].visibility == Visibility::everyone;
-    w_[g_.layout.card_face + c] = up;
+    w_[g_.layout.card_face + c] = face == 1 ? 1 : face == 2 ? 0 : visibility == Visibility::everyone;
     w_[g_.layout.card_known + c] |= static_cast<int32_t>(before);
-    if (events) hooks_->events->push_back({Event::move, -1, c, from, z, before | seen_mask(c), {}, {}});
+    if (events_) record(Event::move, -1, c, from, z, before | seen_mask(c));
   }
 
   // The cards are listed first, then moved: moving changes the list being read.
-  void move_all(const Instr& in) {
+  [[gnu::noinline]] void move_all(const Instr& in) {
     thread_local std::vector<int32_t> buf;
     buf.clear();
     each(in.a, [&](int64_t x) {
@@ -613,7 +653,7 @@ class Machine : public Evaluator {
     for (int32_t c : buf) move_card(c, z, in.c, in.d == 1 ? 0 : -1);
   }
 
-  void shuffle(int z, const Instr& in) {
+  [[gnu::noinline]] void shuffle(int z, const Instr& in) {
     int32_t* cs = w_ + g_.layout.zone_cards + z * g_.card_count;
     int n = w_[g_.layout.zone_size + z];
     uint64_t rng = (static_cast<uint64_t>(static_cast<uint32_t>(w_[Layout::rng_hi])) << 32) |
@@ -637,7 +677,7 @@ class Machine : public Evaluator {
       std::reverse(cs + n - static_cast<int>(top.size()), cs + n);
     }
     for (int i = 0; i < n; ++i) w_[g_.layout.card_known + cs[i]] = 0;
-    if (hooks_ && hooks_->events) hooks_->events->push_back({Event::shuffle, -1, -1, z, z, 0, std::vector<int32_t>(cs, cs + n), {}});
+    if (events_) events_->push_back({Event::shuffle, -1, -1, z, z, 0, std::vector<int32_t>(cs, cs + n), {}});
   }
 
   void flip(int c, int face) {
@@ -646,7 +686,7 @@ class Machine : public Evaluator {
     f = face == 0 ? !f : face == 1;
     // Turned face down, a card stays known to whoever saw it; face up, to everyone.
     w_[g_.layout.card_known + c] |= static_cast<int32_t>(f ? (1u << n_) - 1 : before);
-    if (hooks_ && hooks_->events) hooks_->events->push_back({Event::flip, -1, c, w_[g_.layout.card_zone + c], -1, before | seen_mask(c), {}, {}});
+    if (events_) record(Event::flip, -1, c, w_[g_.layout.card_zone + c], -1, before | seen_mask(c));
   }
 
   void for_init(const Loop& l, const Instr&) {
@@ -682,7 +722,7 @@ class Machine : public Evaluator {
     }
     w_[Layout::winners] = static_cast<int32_t>(mask);
     w_[Layout::status] = static_cast<int32_t>(Status::over);
-    if (hooks_ && hooks_->events) hooks_->events->push_back({Event::win, -1, -1, -1, -1, mask, {}, {}});
+    if (events_) record(Event::win, -1, -1, -1, -1, mask);
   }
 
   void finish() {
@@ -706,12 +746,13 @@ class Machine : public Evaluator {
         if ((!anyone || !eliminated(p)) && keys[p] == best) mask |= 1u << p;
     }
     w_[Layout::winners] = static_cast<int32_t>(mask);
-    if (hooks_ && hooks_->events) hooks_->events->push_back({Event::over, -1, -1, -1, -1, mask, {}, {}});
+    if (events_) record(Event::over, -1, -1, -1, -1, mask);
   }
 
   int32_t* w_;
   int32_t* wl_;
   Hooks* hooks_;
+  std::vector<Event>* events_;  // null when nobody listens
 };
 
 }  // namespace
@@ -820,6 +861,36 @@ State new_game(const Game& g, int players, uint64_t seed, const std::vector<int6
   return st;
 }
 
+namespace {
+
+// The decisions of one action: every combination of its parameters from parameter k on
+// (the earlier ones are in d and args) for which all its conditions hold.
+// Each `when` is decided as soon as the parameters it reads are chosen (when_level), so a
+// choice that fails is not combined with every value of the parameters after it, and
+// their lists are only worked out for choices that can still be legal.
+void enumerate(Evaluator& ev, const Action& act, size_t k, Decision& d, int32_t* args,
+               std::vector<Decision>& out) {
+  for (size_t i = 0; i < act.when_nodes.size(); ++i)
+    if (act.when_level[i] == static_cast<int32_t>(k) && !ev.eval(act.when_nodes[i])) return;
+  if (k == act.params.size()) {
+    out.push_back(d);
+    return;
+  }
+  ev.each(act.params[k].domain_node, [&](int64_t x) {
+    args[k + 1] = d.args[k] = static_cast<int32_t>(x);
+    enumerate(ev, act, k + 1, d, args, out);
+    return true;
+  });
+}
+
+[[noreturn, gnu::noinline]] void no_legal_action(const Game& g, const State& st, const ChoiceSite& site) {
+  std::string names;
+  for (int a : site.actions) names += (names.empty() ? "" : ", ") + g.program.actions[a].name;
+  throw RuntimeError(site.pos, fmt::format("{} has no legal action here (offered: {})", seat_name(st.chooser()), names));
+}
+
+}  // namespace
+
 void legal_decisions(const Game& g, const State& st, std::vector<Decision>& out) {
   out.clear();
   if (st.status() != Status::waiting) return;
@@ -832,30 +903,15 @@ void legal_decisions(const Game& g, const State& st, std::vector<Decision>& out)
     const Action& act = g.program.actions[a];
     Decision d;
     d.action = a;
-    // Each `when` is decided as soon as the parameters it reads are chosen, so a choice
-    // that fails is not combined with every value of the parameters after it (and their
-    // lists are only worked out for choices that can still be legal).
-    auto holds = [&](size_t k) {
-      for (size_t i = 0; i < act.when_nodes.size(); ++i)
-        if (act.when_level[i] == static_cast<int32_t>(k) && !ev.eval(act.when_nodes[i])) return false;
-      return true;
-    };
-    auto level = [&](auto& self, size_t k) -> void {
-      if (!holds(k)) return;
-      if (k == act.params.size()) return out.push_back(d);
-      ev.each(act.params[k].domain_node, [&](int64_t x) {
-        args[k + 1] = d.args[k] = static_cast<int32_t>(x);
-        self(self, k + 1);
-        return true;
-      });
-    };
-    level(level, 0);
+    if (act.params.empty()) {  // the usual case, without a call
+      bool holds = true;
+      for (int w : act.when_nodes) holds = holds && ev.eval(w);
+      if (holds) out.push_back(d);
+    } else {
+      enumerate(ev, act, 0, d, args, out);
+    }
   }
-  if (out.empty()) {
-    std::string names;
-    for (int a : site.actions) names += (names.empty() ? "" : ", ") + g.program.actions[a].name;
-    throw RuntimeError(site.pos, fmt::format("{} has no legal action here (offered: {})", seat_name(st.chooser()), names));
-  }
+  if (out.empty()) no_legal_action(g, st, site);
 }
 
 void apply(const Game& g, State& st, const Decision& d, Hooks* hooks) {
