@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "agents/agent.hpp"
+#include "agents/perft.hpp"
 #include "agents/runner.hpp"
 #include "compile/compiler.hpp"
 #include "log/log.hpp"
@@ -291,6 +292,31 @@ int test(const TestArgs& a) {
   }
   std::cout << fmt::format("{} passed, {} failed\n", passed, failed);
   return failed ? input_error : ok;
+}
+
+int perft(const PerftArgs& a) {
+  if (!readable(a.file)) return usage_error;
+  std::shared_ptr<Sources> sources;
+  auto g = load(a.file, sources);
+  if (!g) return input_error;
+  int players = a.players;
+  std::vector<int64_t> options;
+  if (!game_setup(*g, players, a.options, options)) return usage_error;
+  std::vector<uint64_t> counts;
+  try {
+    State s = new_game(*g, players, a.seed, options);
+    kata::perft(*g, s, a.depth, &counts);
+  } catch (const RuntimeError& e) {
+    return runtime_error(*g, e);
+  }
+  if (a.json) {
+    nlohmann::json out = {{"game", g->name}, {"players", players}, {"seed", a.seed}, {"counts", counts}};
+    std::cout << out.dump(2) << '\n';
+    return ok;
+  }
+  std::cout << fmt::format("{}: {} players, seed {}\n", g->name, players, a.seed);
+  for (size_t d = 0; d < counts.size(); ++d) std::cout << fmt::format("depth {}: {}\n", d + 1, counts[d]);
+  return ok;
 }
 
 }  // namespace kata::cli

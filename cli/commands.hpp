@@ -43,6 +43,15 @@ struct ReplayArgs {
   bool quiet = false;
 };
 
+struct PerftArgs {
+  std::string file;
+  int depth = 1;
+  int players = 0;
+  uint64_t seed = 1;
+  std::vector<std::string> options;
+  bool json = false;
+};
+
 struct TestArgs {
   std::vector<std::string> files;
   bool verbose = false;
@@ -53,5 +62,6 @@ int play(const PlayArgs& a);
 int simulate(const SimulateArgs& a);
 int replay(const ReplayArgs& a);
 int test(const TestArgs& a);
+int perft(const PerftArgs& a);
 
 }  // namespace kata::cli

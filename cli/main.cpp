@@ -1,4 +1,4 @@
-// `kata`: check, play, simulate, replay and test rule files. Argument parsing with CLI11
+// `kata`: check, play, simulate, replay, test and perft rule files. Argument parsing with CLI11
 // (a well-kept library for exactly this: subcommands, --help for each, typed options);
 // every command's work is in commands.cpp.
 #include <CLI/CLI.hpp>
@@ -15,7 +15,7 @@ constexpr const char* exit_codes =
     "Exit status: 0 success; 1 the input has errors (rule file, log, scenario, or the game "
     "stopped with an error); 2 the command line is wrong.";
 
-constexpr const char* command_names = "check, play, simulate, replay, test";
+constexpr const char* command_names = "check, play, simulate, replay, test, perft";
 
 // A seed is an unsigned number: "-5" must be refused, not read as 2^64 - 5. The description
 // is empty so that --help keeps showing the option as UINT.
@@ -36,7 +36,7 @@ bool bad_command(int argc, char** argv) {
   }
   if (argv[1][0] == '-') return false;
   std::string command = argv[1];
-  for (const char* c : {"check", "play", "simulate", "replay", "test"})
+  for (const char* c : {"check", "play", "simulate", "replay", "test", "perft"})
     if (command == c) return false;
   std::cerr << "kata: error: unknown command '" << command << "'; the commands are " << command_names
             << " (see kata --help)\n";
@@ -55,7 +55,7 @@ int parse_error(const CLI::App& app, const CLI::ParseError& e) {
 
 int main(int argc, char** argv) {
   using namespace kata::cli;
-  CLI::App app{"kata: check, play, simulate, replay and test tabletop games written as rule files."};
+  CLI::App app{"kata: check, play, simulate, replay, test and count the moves of tabletop games written as rule files."};
   app.footer(exit_codes);
   app.set_version_flag("--version", std::string("kata ") + KATA_VERSION);
   app.require_subcommand(1);
@@ -105,6 +105,16 @@ int main(int argc, char** argv) {
   test_cmd->add_flag("-v,--verbose", ta.verbose, "List passing scenarios too");
   test_cmd->footer(exit_codes);
 
+  PerftArgs fa;
+  auto* perft_cmd = app.add_subcommand("perft", "Count the sequences of legal decisions from the start, to each depth.");
+  perft_cmd->add_option("file", fa.file, "Rule file")->required();
+  perft_cmd->add_option("-d,--depth", fa.depth, "How many decisions deep (default 1)")->check(CLI::Range(0, 12));
+  perft_cmd->add_option("-p,--players", fa.players, "Number of players (default: the fewest the game allows)")->check(CLI::Range(1, 16));
+  perft_cmd->add_option("-s,--seed", fa.seed, "Seed of the chance outcomes before the first decision (default 1)")->check(unsigned_number);
+  perft_cmd->add_option("-o,--option", fa.options, "Set a rule option: NAME=VALUE (repeatable)")->allow_extra_args(false);
+  perft_cmd->add_flag("--json", fa.json, "Print the counts as JSON");
+  perft_cmd->footer(exit_codes);
+
   if (bad_command(argc, argv)) return 2;
   try {
     app.parse(argc, argv);
@@ -133,5 +143,6 @@ int main(int argc, char** argv) {
     return replay(ra);
   }
   if (test_cmd->parsed()) return test(ta);
+  if (perft_cmd->parsed()) return perft(fa);
   return 2;
 }

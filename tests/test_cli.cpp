@@ -442,3 +442,14 @@ TEST_CASE("simulate's progress counts never go backwards and end at the number o
   CHECK(std::adjacent_find(seen.begin(), seen.end()) == seen.end());
   CHECK(seen.back() == games);
 }
+
+TEST_CASE("kata perft counts the sequences of legal decisions to each depth", "[cli]") {
+  auto r = run_kata("perft rules/kendo.yaml --depth 2 --players 2 --option layout=adjacent");
+  CHECK(r.status == 0);
+  CHECK(r.out == "Kendo: 2 players, seed 1\ndepth 1: 7\ndepth 2: 64\n");
+  r = run_kata("perft rules/kobayakawa.yaml -d 2 -p 3 --json");
+  CHECK(r.status == 0);
+  CHECK(has(r.out, "\"counts\": [\n    2,\n    4\n  ]"));
+  CHECK(run_kata("perft rules/kendo.yaml --depth 99").status == 2);
+  CHECK(run_kata("perft rules/kendo.yaml --players 3 --option layout=adjacent").status == 2);
+}
