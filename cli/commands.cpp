@@ -46,6 +46,20 @@ std::shared_ptr<const Game> load(const std::string& path, std::shared_ptr<Source
   return g;
 }
 
+// `--svg FILE`: the game must have a board to draw.
+bool can_draw(const Game& g, const std::string& svg) {
+  if (svg.empty() || g.board.kind >= 0) return true;
+  std::cerr << fmt::format("kata: error: {} has no board to draw (a rule file declares one with 'board:')\n", g.name);
+  return false;
+}
+
+bool write_svg(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  if (out << text) return true;
+  std::cerr << fmt::format("kata: error: cannot write '{}'\n", path);
+  return false;
+}
+
 int runtime_error(const Game& g, const RuntimeError& e) {
   Diagnostic d{e.pos, Severity::error, e.what(), {}};
   std::cerr << format_diagnostic(*g.sources, d, color_stderr());
@@ -140,7 +154,7 @@ int play(const PlayArgs& a) {
   if (!g) return input_error;
   int players = a.players;
   std::vector<int64_t> options;
-  if (!game_setup(*g, players, a.options, options)) return usage_error;
+  if (!game_setup(*g, players, a.options, options) || !can_draw(*g, a.svg)) return usage_error;
   std::vector<std::string> specs = a.agents;
   if (specs.empty()) {
     specs.assign(players, "random");
@@ -185,6 +199,10 @@ int play(const PlayArgs& a) {
     if (terminal.humans == 0 && !a.quiet) std::cout << describe_view(*g, make_view(*g, r.final, -1));
     // Humans sharing the terminal each saw their own screen; the end is shown to all at once.
     if (terminal.humans > 1) std::cout << describe_public_view(*g, r.final);
+    // A picture for people at the table shows what they all may see; bots' games, all.
+    if (!a.svg.empty() &&
+        !write_svg(a.svg, board_svg(*g, terminal.humans > 0 ? public_view(*g, r.final) : make_view(*g, r.final, -1))))
+      return usage_error;
     auto sc = scores(*g, r.final);
     std::string line;
     for (size_t p = 0; p < sc.size(); ++p) line += fmt::format("{}{}={}", p ? " " : "", seat_name(static_cast<int>(p)), sc[p]);
@@ -259,6 +277,8 @@ int replay(const ReplayArgs& a) {
     return usage_error;
   }
   bool ran = r.game && !r.final.slots.empty();
+  if (ran && !can_draw(*r.game, a.svg)) return usage_error;
+  if (ran && !a.svg.empty() && !write_svg(a.svg, board_svg(*r.game, make_view(*r.game, r.final, viewer)))) return usage_error;
   if (!a.quiet) {
     for (auto& line : r.shown) std::cout << line << '\n';
     if (ran) std::cout << describe_view(*r.game, make_view(*r.game, r.final, viewer));

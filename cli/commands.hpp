@@ -23,6 +23,7 @@ struct PlayArgs {
   std::string log;
   bool quiet = false;
   bool no_clear = false;
+  std::string svg;  // write the board at the end as SVG
 };
 
 struct SimulateArgs {
@@ -41,6 +42,7 @@ struct ReplayArgs {
   std::string as;
   bool as_given = false;  // --as was on the command line, even as ''
   bool quiet = false;
+  std::string svg;  // write the board at the end, as the viewer saw it, as SVG
 };
 
 struct PerftArgs {

@@ -78,6 +78,7 @@ int main(int argc, char** argv) {
   play_cmd->add_option("-l,--log", pa.log, "Write the game's log (JSON Lines) to this file");
   play_cmd->add_flag("-q,--quiet", pa.quiet, "Print only the result when no human plays");
   play_cmd->add_flag("--no-clear", pa.no_clear, "Do not clear the screen between human players");
+  play_cmd->add_option("--svg", pa.svg, "Write the board at the end as an SVG picture (games with a 'board:')");
   play_cmd->footer(exit_codes);
 
   SimulateArgs sa;
@@ -97,6 +98,7 @@ int main(int argc, char** argv) {
   replay_cmd->add_option("log", ra.log, "Log file written by 'kata play --log'")->required();
   auto* as_option = replay_cmd->add_option("--as", ra.as, "Show the game as this player saw it (P1, P2, ...); default: everything");
   replay_cmd->add_flag("-q,--quiet", ra.quiet, "Only verify; print the verdict");
+  replay_cmd->add_option("--svg", ra.svg, "Write the board at the end, as --as saw it, as an SVG picture");
   replay_cmd->footer(exit_codes);
 
   TestArgs ta;

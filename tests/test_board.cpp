@@ -132,3 +132,32 @@ TEST_CASE("a typed decision is refused on the first condition that fails, before
   CHECK(why == "'go' requires size(origin.spot) > 0 and top(origin.spot).owner == player");
   CHECK(parse_decision(*g, s, "go 1 5", why));
 }
+
+TEST_CASE("a board is drawn from a view, as text and as SVG", "[board][views]") {
+  // The ring's points on a circle: 0 right, going round; the centre marked.
+  std::string drawn = ring + R"yaml(board:
+  points: point
+  x: "if n == 6 then 2 else if n == 0 then 4 else if n == 3 then 0 else if n == 1 or n == 5 then 3 else 1"
+  y: "if n == 6 or n == 0 or n == 3 then 1 else if n == 1 or n == 2 then 0 else 2"
+  zone: spot
+  label: name
+  marked: n == 6
+)yaml";
+  auto g = game(drawn);
+  State s = new_game(*g, 2, 1, default_options(*g));
+  std::string text = draw_board(*g, make_view(*g, s, 0));
+  // Row 0: points 2 and 1 (P1's pawn on 1); row 1: 3, the centre, 0; row 2: 4 (P2's pawn) and 5.
+  // Two units of x a character apart would crowd the labels: each unit is two wide.
+  CHECK(text == "      .   1p\n    .   *   .\n      2p  .\n    (a piece: its player's number and initial; . a free point, * a marked one)\n");
+  std::string svg = board_svg(*g, make_view(*g, s, 1));
+  CHECK(svg.rfind("<svg", 0) == 0);
+  CHECK(svg.find("<title>P1 pawn on 1</title>") != std::string::npos);
+  CHECK(std::count(svg.begin(), svg.end(), '\n') > 10);
+  // The describe_view page shows the drawing instead of the points' zones.
+  std::string page = describe_view(*g, make_view(*g, s, 0));
+  CHECK(page.find(text) != std::string::npos);
+  CHECK(page.find(".spot") == std::string::npos);
+  // A board's keys are checked like the rest.
+  auto l = load_text(ring + "board: {points: point, x: \"n\", y: \"size(board)\", zone: reserve}\n");
+  CHECK(l.messages().size() == 2);
+}

@@ -453,3 +453,17 @@ TEST_CASE("kata perft counts the sequences of legal decisions to each depth", "[
   CHECK(run_kata("perft rules/kendo.yaml --depth 99").status == 2);
   CHECK(run_kata("perft rules/kendo.yaml --players 3 --option layout=adjacent").status == 2);
 }
+
+TEST_CASE("kata play and kata replay draw the board as SVG", "[cli]") {
+  std::string log = temp("kendo-svg.jsonl"), svg = temp("kendo.svg"), svg2 = temp("kendo-p2.svg");
+  auto r = run_kata("play rules/kendo.yaml -p 2 --agents random --quiet --log " + log + " --svg " + svg);
+  CHECK(r.status == 0);
+  std::ifstream in(svg);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(text.rfind("<svg", 0) == 0);
+  CHECK(has(text, "<line"));
+  CHECK(run_kata("replay " + log + " --as P2 --quiet --svg " + svg2).status == 0);
+  r = run_kata("play rules/kenjin.yaml -p 2 --agents random --svg " + svg);
+  CHECK(r.status == 2);
+  CHECK(has(r.out, "kata: error: Kenjin has no board to draw"));
+}

@@ -259,8 +259,37 @@ class Checker {
       expect(l.expr.get(), Type::boolean, "a 'links:' condition");
       constant_only(l.expr.get(), "a 'links:' condition");
     }
+    if (rf_.board) check_board_drawing(*rf_.board);
     scope_.clear();
     depth_ = max_depth_ = 0;
+  }
+
+  void check_board_drawing(BoardDecl& b) {
+    auto kind = s_.kinds.find(b.kind);
+    if (kind == s_.kinds.end()) {
+      if (!b.kind.empty()) unknown(b.pos, "component kind", b.kind, s_.kinds);
+      return;
+    }
+    scope_.clear();
+    depth_ = 0;
+    for (auto& p : rf_.components[kind->second].properties) scope_.push_back({p, {SymKind::bound, depth_++, 0}, Type::integer});
+    max_depth_ = depth_;
+    for (auto [e, what] : {std::pair{b.x_expr.get(), "the board's 'x:'"}, std::pair{b.y_expr.get(), "the board's 'y:'"}}) {
+      expect(e, Type::integer, what);
+      constant_only(e, what);
+    }
+    if (b.marked_expr) {
+      expect(b.marked_expr.get(), Type::boolean, "the board's 'marked:'");
+      constant_only(b.marked_expr.get(), "the board's 'marked:'");
+    }
+    if (!b.zone.empty()) {
+      auto z = s_.zones.find(b.zone);
+      if (z == s_.zones.end()) unknown(b.zone_pos, "zone", b.zone, s_.zones);
+      else if (rf_.zones[z->second].per_kind != b.kind || rf_.zones[z->second].per_player)
+        d_.error(b.zone_pos, fmt::format("the board's zone must be one of each '{}' (per: {}), not a player's", b.kind, b.kind));
+      else zone_used_[z->second] = true;
+    }
+    if (!b.label.empty() && !s_.properties.count(b.label)) unknown(b.label_pos, "card property", b.label, s_.properties);
   }
 
   void check_components() {

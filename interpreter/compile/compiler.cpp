@@ -104,6 +104,7 @@ class Compiler {
     for (auto& [name, i] : s_.properties) g_.properties[i] = {name, static_cast<bool>(s_.property_symbolic[i])};
     cards();
     links();
+    board();
     for (auto& z : rf_.zones) {
       ZoneInfo info{z.name, z.per_player, -1, z.order, z.visibility, static_cast<int32_t>(g_.instance_zone.size()), z.doc, z.per_kind};
       int seats = z.per_player ? g_.max_players : 1;
@@ -213,6 +214,25 @@ class Compiler {
       std::sort(list.begin(), list.end());
       g_.link_to.insert(g_.link_to.end(), list.begin(), list.end());
       g_.link_start.push_back(static_cast<int32_t>(g_.link_to.size()));
+    }
+  }
+
+  // Where each point of the board is drawn, worked out once here.
+  void board() {
+    if (!rf_.board) return;
+    const BoardDecl& b = *rf_.board;
+    int k = s_.kinds.at(b.kind);
+    BoardInfo& info = g_.board;
+    info.kind = k;
+    if (!b.zone.empty()) info.zone = s_.zones.at(b.zone);
+    if (!b.label.empty()) info.label = s_.properties.at(b.label);
+    const KindInfo& kind = g_.kinds[k];
+    for (int c = kind.first_card; c < kind.first_card + kind.card_count; ++c) {
+      std::vector<int64_t> env;
+      for (auto& p : rf_.components[k].properties) env.push_back(g_.card_props[s_.properties.at(p) * g_.card_count + c]);
+      info.x.push_back(static_cast<int32_t>(constant(*b.x_expr, env)));
+      info.y.push_back(static_cast<int32_t>(constant(*b.y_expr, env)));
+      info.marked.push_back(b.marked_expr && constant(*b.marked_expr, env));
     }
   }
 

@@ -230,6 +230,16 @@ struct Layout {
   int32_t total = 0;
 };
 
+// How views draw a board (`board:` in the rule file): each point of a kind at (x, y), the
+// top card of its zone on it.
+struct BoardInfo {
+  int32_t kind = -1;   // the points' kind; -1: the game has no board
+  int32_t zone = -1;   // the zone declaration of each point, or -1
+  int32_t label = -1;  // the property whose value's first letter marks a piece, or -1
+  std::vector<int32_t> x, y;  // for each point: card - the kind's first card
+  std::vector<bool> marked;
+};
+
 enum class Status : int32_t { running = 0, waiting = 1, over = 2 };
 
 struct Game {
@@ -248,6 +258,7 @@ struct Game {
   // The board's graph (`links:`): the cards linked to card c are
   // link_to[link_start[c] .. link_start[c + 1]), in card order.
   std::vector<int32_t> link_start, link_to;
+  BoardInfo board;
   std::vector<ZoneInfo> zones;
   std::vector<int32_t> instance_zone;        // zone declaration of each instance
   std::vector<int32_t> instance_owner;       // seat, or -1 for shared zones

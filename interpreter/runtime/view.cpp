@@ -268,8 +268,15 @@ std::string describe_view(const Game& g, const PlayerView& v) {
     out += '\n';
   }
   out += describe_component_vars(g, v);
+  out += draw_board(g, v);
+  bool known_face_down = false;
   for (const ZoneView& z : v.zones) {
     const ZoneInfo& info = g.zones[g.instance_zone[z.instance]];
+    // The points' zones, and the zone that holds the points, are in the drawing.
+    if (g.board.kind >= 0 && g.instance_zone[z.instance] == g.board.zone) continue;
+    if (g.board.kind >= 0 && !z.cards.empty() &&
+        std::all_of(z.cards.begin(), z.cards.end(), [&](const CardView& c) { return c.card >= 0 && g.card_kind[c.card] == g.board.kind; }))
+      continue;
     // Components' zones are many (a stack on each tile for each player): the empty ones
     // are left out.
     if (info.kind >= 0 && z.cards.empty()) continue;
@@ -279,6 +286,7 @@ std::string describe_view(const Game& g, const PlayerView& v) {
     std::string shown, in_order;
     for (const CardView& c : z.cards) {
       std::string name = c.card < 0 ? "?" : g.card_names[c.card] + (c.face_up ? "" : "*");
+      known_face_down |= c.card >= 0 && !c.face_up;
       in_order += " " + name;
       if (c.card < 0) ++hidden;
       else shown += " " + name;
@@ -297,7 +305,7 @@ std::string describe_view(const Game& g, const PlayerView& v) {
       out += "  (top: " + g.card_names[z.cards.back().card] + ")";
     out += '\n';
   }
-  if (out.find('*') != std::string::npos) out += "  (* face down, but known to you)\n";
+  if (known_face_down) out += "  (* face down, but known to you)\n";
   if (v.status == Status::over) {
     std::string w;
     for (int p = 0; p < n; ++p)

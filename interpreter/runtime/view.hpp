@@ -65,6 +65,12 @@ std::string decision_text(const Game& g, const State& s, const Decision& d, int 
 std::optional<Decision> parse_decision(const Game& g, const State& s, const std::string& text,
                                        std::string& why);
 
+// The board (`board:` in the rule file) as the view shows it: text for a terminal, one row
+// a line, a piece as its player's number and initial; and an SVG picture with the lines
+// between points. Empty when the game has no board.
+std::string draw_board(const Game& g, const PlayerView& v);
+std::string board_svg(const Game& g, const PlayerView& v);
+
 // A readable page of the view: phase, variables, zones, and whose turn it is.
 std::string describe_view(const Game& g, const PlayerView& v);
 

@@ -43,7 +43,7 @@ class Loader {
     static const std::vector<std::string> keys = {
         "kata",     "game",       "doc",    "players",    "import",  "options",
         "components", "links",    "zones",    "variables", "actions", "functions", "procedures",
-        "phases",   "flow",       "invariants", "scoring", "limits"};
+        "phases",   "flow",       "invariants", "scoring", "limits", "board"};
     check_keys(root, keys, "a rule file");
     if (auto n = root["import"]) imports(n);
     if (auto n = root["game"]) rf_.game = scalar(n, "the game's name"), rf_.game_pos = pos(n);
@@ -68,6 +68,7 @@ class Loader {
     }
     if (auto n = root["scoring"]) scoring(n);
     if (auto n = root["limits"]) limits(n);
+    if (auto n = root["board"]) board(n);
   }
 
  private:
@@ -264,6 +265,7 @@ class Loader {
     for (auto& x : from.invariants) replace(rf_.invariants, std::move(x));
     if (from.flow.present() && !rf_.flow.present()) rf_.flow = from.flow, rf_.flow_block = std::move(from.flow_block);
     if (from.scoring.score_expr && !rf_.scoring.score_expr) rf_.scoring = std::move(from.scoring);
+    if (from.board && !rf_.board) rf_.board = std::move(from.board);
   }
 
   std::string resolve(const std::string& name) const {
@@ -569,6 +571,31 @@ class Loader {
       if (w == "lowest") s.lowest_wins = true;
       else if (w != "highest") error(x, fmt::format("unknown winners rule '{}'; expected highest or lowest", w));
     }
+  }
+
+  void board(const YAML::Node& n) {
+    if (!n.IsMap()) {
+      error(n, "'board' is a mapping (points:, x:, y:, zone:, label:, marked:)");
+      return;
+    }
+    check_keys(n, {"points", "x", "y", "zone", "label", "marked"}, "a board");
+    BoardDecl b;
+    b.pos = pos(n);
+    auto expr = [&](const char* key, Text& t, ExprPtr& e) {
+      if (auto v = n[key]) {
+        t = text(v);
+        if (t.present()) e = parse_expression(t.text, t.where, diags_);
+      }
+    };
+    if (auto v = n["points"]) b.kind = scalar(v, "a component kind");
+    else error(n, "a board needs 'points:', the kind of its points");
+    expr("x", b.x, b.x_expr);
+    expr("y", b.y, b.y_expr);
+    expr("marked", b.marked, b.marked_expr);
+    if (!b.x_expr || !b.y_expr) error(n, "a board needs 'x:' and 'y:', where each point is drawn");
+    if (auto v = n["zone"]) b.zone = scalar(v, "a zone"), b.zone_pos = pos(v);
+    if (auto v = n["label"]) b.label = scalar(v, "a property"), b.label_pos = pos(v);
+    rf_.board = std::move(b);
   }
 
   void limits(const YAML::Node& n) {

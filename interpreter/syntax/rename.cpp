@@ -75,6 +75,14 @@ void rename_all(RuleFile& rf, const std::map<std::string, std::string>& map) {
     r.name(i.name);
     r.expr(i.expr.get());
   }
+  if (rf.board) {
+    r.name(rf.board->kind);
+    r.name(rf.board->zone);
+    r.name(rf.board->label);
+    r.expr(rf.board->x_expr.get());
+    r.expr(rf.board->y_expr.get());
+    r.expr(rf.board->marked_expr.get());
+  }
   r.block(rf.flow_block);
   r.expr(rf.scoring.score_expr.get());
   for (auto& t : rf.scoring.tiebreak_exprs) r.expr(t.get());

@@ -142,6 +142,20 @@ struct ScoringDecl {
   bool lowest_wins = false;
 };
 
+// `board:` how to draw a board of points: where each point of a kind stands (load-time
+// expressions of its properties), the zone on each point whose top card is drawn there,
+// the property whose first letter marks a piece, and which points are marked when empty.
+struct BoardDecl {
+  Pos pos;
+  std::string kind;
+  Text x, y, marked;
+  ExprPtr x_expr, y_expr, marked_expr;
+  std::string zone;
+  Pos zone_pos;
+  std::string label;
+  Pos label_pos;
+};
+
 struct RuleFile {
   int file = -1;
   std::string game;
@@ -152,6 +166,7 @@ struct RuleFile {
   std::vector<OptionDecl> options;
   std::vector<ComponentDecl> components;
   std::vector<LinkDecl> links;
+  std::optional<BoardDecl> board;
   std::vector<ZoneDecl> zones;
   std::vector<VarDecl> variables;
   std::vector<ActionDecl> actions;
