@@ -161,3 +161,19 @@ TEST_CASE("a board is drawn from a view, as text and as SVG", "[board][views]") 
   auto l = load_text(ring + "board: {points: point, x: \"n\", y: \"size(board)\", zone: reserve}\n");
   CHECK(l.messages().size() == 2);
 }
+
+TEST_CASE("the standard library's boards: 54 corners and 72 sides; 64 squares and 112 sides", "[board]") {
+  for (auto [file, points, links] : {std::tuple{"hexboard.yaml", 54, 72}, std::tuple{"squaregrid.yaml", 64, 112}}) {
+    std::string yaml = fmt::format(R"yaml(game: Board
+players: 1
+import: [stdlib/{}]
+flow: "end game"
+functions:
+  probe: "count(q in board) * 1000 + sum(count(n in neighbours(q)) for q in board) / 2"
+)yaml", file);
+    auto g = game(yaml);
+    State s = new_game(*g, 1, 1, default_options(*g));
+    for (auto& f : g->program.functions)
+      if (f.name == "probe") CHECK(evaluate(*g, s, f.body) == points * 1000 + links);
+  }
+}
