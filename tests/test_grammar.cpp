@@ -71,7 +71,10 @@ TEST_CASE("expressions parse with the documented precedence", "[grammar]") {
 }
 
 TEST_CASE("syntax errors say what was expected, at the right column", "[grammar]") {
-  CHECK(parse("(1 + 2") == "error 7: expected ')'");
+  // An unclosed bracket is reported where it was opened; a stray one where it stands.
+  CHECK(parse("(1 + 2") == "error 1: '(' at line 1, column 1 is never closed");
+  CHECK(parse("(1 + 2))") == "error 8: ')' closes nothing");
+  CHECK(parse("f(1 + {2)") == "error 9: expected '}' (to close '{' at line 1, column 7)");
   CHECK(parse("1 +") == "error 4: expected an expression after the operator");
   CHECK(parse("if a then 1") == "error 12: expected 'else' (an 'if' expression needs both branches)");
   CHECK(parse("a.") == "error 3: expected a name after '.'");
@@ -85,8 +88,8 @@ TEST_CASE("syntax errors say what was expected, at the right column", "[grammar]
   CHECK(parse_block("move c to z face sideways") == "error 18: expected 'up' or 'down' after 'face'");
   CHECK(parse_block("repeat { }") == "error 8: expected 'until CONDITION' or 'N times' after 'repeat'");
   CHECK(parse_block("choose p flip") == "error 10: expected ':' after the player");
-  CHECK(parse_block("if x { y = 1") == "error 13: expected a statement or '}'");
-  CHECK(parse_block("x = 1 )") == "error 7: expected a statement");
+  CHECK(parse_block("if x { y = 1") == "error 6: '{' at line 1, column 6 is never closed");
+  CHECK(parse_block("x = 1 )") == "error 7: ')' closes nothing");
   CHECK(parse_block("end") == "error 4: expected 'game' after 'end'");
 }
 

@@ -81,21 +81,41 @@ using Node = pt::node;
 template <typename Rule>
 struct depth_limit : pegtl::limit_depth<3000> {};
 
-// Rejects nesting deeper than max_nesting before PEGTL recurses into it.
+// Rejects nesting deeper than max_nesting before PEGTL recurses into it, and brackets that
+// do not pair up, saying where the unclosed one was opened (Lua's "'end' expected (to
+// close 'while' at line 3)"): the parser alone would only see the text run out.
 bool nesting_ok(const std::string& text, const Locator& where, Diagnostics& diags) {
-  int depth = 0;
+  std::vector<size_t> open;  // offsets of the brackets not closed yet
+  auto opened_at = [&](size_t at) {
+    Pos p = where.at(at);
+    return fmt::format("'{}' at line {}, column {}", text[at], p.line, p.col);
+  };
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     if (c == '#') {
       while (i < text.size() && text[i] != '\n') ++i;
     } else if (c == '(' || c == '{') {
-      if (++depth > max_nesting) {
+      open.push_back(i);
+      if (static_cast<int>(open.size()) > max_nesting) {
         diags.error(where.at(i), fmt::format("nesting deeper than {} levels", max_nesting));
         return false;
       }
     } else if (c == ')' || c == '}') {
-      --depth;
+      char want = c == ')' ? '(' : '{';
+      if (open.empty()) {
+        diags.error(where.at(i), fmt::format("'{}' closes nothing", c));
+        return false;
+      }
+      if (text[open.back()] != want) {
+        diags.error(where.at(i), fmt::format("expected '{}' (to close {})", text[open.back()] == '(' ? ')' : '}', opened_at(open.back())));
+        return false;
+      }
+      open.pop_back();
     }
+  }
+  if (!open.empty()) {
+    diags.error(where.at(open.back()), fmt::format("{} is never closed", opened_at(open.back())));
+    return false;
   }
   if (text.size() > max_text_length) {
     diags.error(where.at(0), "text longer than 1 MiB");
