@@ -106,6 +106,23 @@ std::string seat_list(int players) {
   return out;
 }
 
+// What play, simulate and perft start with: the rule file, the player count and the
+// options. Returns 0 when the game can start, else the exit status to return.
+struct Setup {
+  std::shared_ptr<Sources> sources;
+  std::shared_ptr<const Game> game;
+  int players = 0;
+  std::vector<int64_t> options;
+};
+
+int prepare(const std::string& file, int players, const std::vector<std::string>& specs, Setup& out) {
+  if (!readable(file)) return usage_error;
+  out.game = load(file, out.sources);
+  if (!out.game) return input_error;
+  out.players = players;
+  return game_setup(*out.game, out.players, specs, out.options) ? ok : usage_error;
+}
+
 std::string winners_text(const State& s) {
   std::string w;
   for (int p = 0; p < s.players(); ++p)
@@ -148,13 +165,10 @@ int check(const CheckArgs& a) {
 }
 
 int play(const PlayArgs& a) {
-  if (!readable(a.file)) return usage_error;
-  std::shared_ptr<Sources> sources;
-  auto g = load(a.file, sources);
-  if (!g) return input_error;
-  int players = a.players;
-  std::vector<int64_t> options;
-  if (!game_setup(*g, players, a.options, options) || !can_draw(*g, a.svg)) return usage_error;
+  Setup setup;
+  if (int status = prepare(a.file, a.players, a.options, setup)) return status;
+  auto& [sources, g, players, options] = setup;
+  if (!can_draw(*g, a.svg)) return usage_error;
   std::vector<std::string> specs = a.agents;
   if (specs.empty()) {
     specs.assign(players, "random");
@@ -216,13 +230,9 @@ int play(const PlayArgs& a) {
 }
 
 int simulate(const SimulateArgs& a) {
-  if (!readable(a.file)) return usage_error;
-  std::shared_ptr<Sources> sources;
-  auto g = load(a.file, sources);
-  if (!g) return input_error;
-  int players = a.players;
-  std::vector<int64_t> options;
-  if (!game_setup(*g, players, a.options, options)) return usage_error;
+  Setup setup;
+  if (int status = prepare(a.file, a.players, a.options, setup)) return status;
+  auto& [sources, g, players, options] = setup;
   bool bar = isatty(STDERR_FILENO);
   // The counts only grow (see simulate); the bar is erased once every game is done, before
   // the result is printed, so no stale line is left.
@@ -315,13 +325,9 @@ int test(const TestArgs& a) {
 }
 
 int perft(const PerftArgs& a) {
-  if (!readable(a.file)) return usage_error;
-  std::shared_ptr<Sources> sources;
-  auto g = load(a.file, sources);
-  if (!g) return input_error;
-  int players = a.players;
-  std::vector<int64_t> options;
-  if (!game_setup(*g, players, a.options, options)) return usage_error;
+  Setup setup;
+  if (int status = prepare(a.file, a.players, a.options, setup)) return status;
+  auto& [sources, g, players, options] = setup;
   std::vector<uint64_t> counts;
   try {
     State s = new_game(*g, players, a.seed, options);

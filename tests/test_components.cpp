@@ -67,6 +67,19 @@ std::shared_ptr<const Game> game(const std::string& yaml) {
   return l.game;
 }
 
+// The message of the runtime error the first legal decision of a new game stops with.
+std::string first_decision_error(const Game& g) {
+  std::vector<Decision> legal;
+  State s = new_game(g, 2, 1, default_options(g));
+  legal_decisions(g, s, legal);
+  try {
+    apply(g, s, legal[0]);
+  } catch (const RuntimeError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
 std::string with(const std::string& from, const std::string& to) {
   std::string s = tiles;
   auto at = s.find(from);
@@ -143,15 +156,7 @@ scoring:
 
 TEST_CASE("a move to a position outside the zone stops the game", "[components]") {
   auto g = game(with("move c to t.side(player) face down", "move c to t.side(player) face down at position 3"));
-  std::vector<Decision> legal;
-  State s = new_game(*g, 2, 1, default_options(*g));
-  legal_decisions(*g, s, legal);
-  try {
-    apply(*g, s, legal[0]);
-    FAIL("no error");
-  } catch (const RuntimeError& e) {
-    CHECK(std::string(e.what()) == "position 3 is outside North.side(P1) (1 to 1)");
-  }
+  CHECK(first_decision_error(*g) == "position 3 is outside North.side(P1) (1 to 1)");
 }
 
 TEST_CASE("a card variable and a component's variables are shown only to who sees the card", "[components][views]") {
@@ -198,15 +203,7 @@ TEST_CASE("component members are checked", "[components][check]") {
 
 TEST_CASE("a component variable read through a card of another kind stops the game", "[components]") {
   auto g = game(with("player.last = c", "player.last = c\n      t.claimed_by = c.claimed_by"));
-  std::vector<Decision> legal;
-  State s = new_game(*g, 2, 1, default_options(*g));
-  legal_decisions(*g, s, legal);
-  try {
-    apply(*g, s, legal[0]);
-    FAIL("no error");
-  } catch (const RuntimeError& e) {
-    CHECK(std::string(e.what()) == "this card is not a 'tile'");
-  }
+  CHECK(first_decision_error(*g) == "this card is not a 'tile'");
 }
 
 TEST_CASE("values() lists a property's values; a function's arguments are all evaluated before any is bound", "[components]") {
