@@ -59,6 +59,14 @@ TEST_CASE("rename gives an imported piece the game's own words", "[imports]") {
   CHECK(l.messages().empty());  // unused library pieces are not warned about
 }
 
+TEST_CASE("renaming a name the imported file does not declare is an error with a hint", "[imports]") {
+  auto l = load(write("misnamed.yaml", "game: G\nplayers: 2\nimport:\n  - file: " KATA_SOURCE_DIR "/stdlib/betting.yaml\n"
+                                       "    rename: {reserv: chips}\n"
+                                       "flow: betting_round(P2)\n"));
+  REQUIRE(l.messages().size() == 1);
+  CHECK(l.messages()[0].find("5:14: error: '" KATA_SOURCE_DIR "/stdlib/betting.yaml' declares no 'reserv' to rename; did you mean 'reserve'?") != std::string::npos);
+}
+
 TEST_CASE("the stdlib is found by name", "[imports]") {
   auto l = load(write("deck.yaml", "game: G\nplayers: 2\nimport: [stdlib/deck.yaml, stdlib/turns.yaml]\n"
                                    "components:\n  card: {each: {v: 1..4}, in: deck}\n"
