@@ -467,3 +467,10 @@ TEST_CASE("kata play and kata replay draw the board as SVG", "[cli]") {
   CHECK(r.status == 2);
   CHECK(has(r.out, "kata: error: Kenjin has no board to draw"));
 }
+
+TEST_CASE("an option whose max is 'players' is a seat number of the game", "[cli]") {
+  auto r = run_kata("simulate rules/kobayakawa.yaml --players 3 --option first_player=5 --games 1");
+  CHECK(r.status == 2);
+  CHECK(has(r.out, "kata: error: option first_player=5 is more than the 3 players"));
+  CHECK(run_kata("simulate rules/kobayakawa.yaml --players 5 --option first_player=5 --games 1").status == 0);
+}

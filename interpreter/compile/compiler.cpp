@@ -97,6 +97,7 @@ class Compiler {
       if (o.min) info.min = *o.min;
       if (o.max) info.max = *o.max;
       info.min_players = o.min_players;
+      info.max_is_players = o.max_is_players;
       info.max_players = o.max_players;
       g_.options.push_back(info);
     }

@@ -168,6 +168,7 @@ struct OptionInfo {
   std::vector<int64_t> choices;  // empty: any integer within min..max
   int64_t min = INT32_MIN, max = INT32_MAX;
   int min_players = 1, max_players = 16;  // the player counts its values other than the default are for
+  bool max_is_players = false;             // at most the number of players (a seat number)
   bool is_symbol = false;
   bool is_bool = false;
 };

@@ -807,6 +807,8 @@ std::string setup_error(const Game& g, int players, const std::vector<int64_t>& 
     return fmt::format("{} plays with {} to {} players, not {}", g.name, g.min_players, g.max_players, players);
   for (size_t i = 0; i < g.options.size() && i < options.size(); ++i) {
     const OptionInfo& o = g.options[i];
+    if (o.max_is_players && options[i] > players)
+      return fmt::format("option {}={} is more than the {} players", o.name, options[i], players);
     if (options[i] == o.default_value || (players >= o.min_players && players <= o.max_players)) continue;
     std::string value = o.is_bool ? (options[i] ? "true" : "false") : g.symbol_name(options[i]);
     std::string counts = o.min_players == o.max_players ? std::to_string(o.min_players)

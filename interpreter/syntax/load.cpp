@@ -339,7 +339,11 @@ class Loader {
       else error(key, fmt::format("option '{}' needs a default", o.name));
       if (auto v = n["values"]) o.choices = values(v);
       if (auto v = n["min"]) o.min = integer(v, "a minimum");
-      if (auto v = n["max"]) o.max = integer(v, "a maximum");
+      if (auto v = n["max"]) {
+        // `max: players`: a seat number, at most the game's player count.
+        if (v.IsScalar() && v.Scalar() == "players") o.max_is_players = true, o.max = 16;
+        else o.max = integer(v, "a maximum, or 'players'");
+      }
       if (auto v = n["doc"]) o.doc = scalar(v, "a description");
     } else {
       o.default_value = value(n);

@@ -39,6 +39,7 @@ struct OptionDecl {
   std::vector<Value> choices;  // if not empty: the allowed values
   std::optional<int64_t> min, max;
   int min_players = 1, max_players = 16;  // `players:` the counts its other values are for
+  bool max_is_players = false;             // `max: players`: at most the player count
   std::string doc;
 };
 
