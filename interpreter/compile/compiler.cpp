@@ -350,11 +350,12 @@ class Compiler {
         switch (e.sym.kind) {
           case SymKind::player_var: return member(NodeOp::player_var, e.pos, e.sym.index, obj);
           case SymKind::zone: return member(NodeOp::zone_of, e.pos, e.sym.index, obj);
-          case SymKind::property: return node(NodeOp::prop, e.pos, e.sym.index, 0, {obj});
+          case SymKind::property: return member(NodeOp::prop, e.pos, e.sym.index, obj);
           case SymKind::card_var:
           case SymKind::card_zone: {
             NodeOp op = e.sym.kind == SymKind::card_var ? NodeOp::card_var : NodeOp::card_zone_of;
             if (e.args.size() > 1) return node(op, e.pos, e.sym.index, 0, {obj, expr(*e.args[1])});
+            if (op == NodeOp::card_var) return member(op, e.pos, e.sym.index, obj);
             return node(op, e.pos, e.sym.index, 0, {obj});
           }
           default: return node(NodeOp::card_owner, e.pos, 0, 0, {obj});
@@ -406,14 +407,18 @@ class Compiler {
     return node(NodeOp::constant, e.pos, 0);
   }
 
-  // `p.var` or `p.zone`; when p is read from a slot, the node says which, so the evaluator
-  // reads it without evaluating a child.
+  // `p.var`, `p.zone`, `c.prop` or `c.var`; when p (or c) is read from a slot, the node
+  // says which, so the evaluator reads it without evaluating a child.
   int member(NodeOp op, Pos pos, int index, int obj) {
     const Node& o = p_.nodes[obj];
     int from = o.op == NodeOp::local ? 0 : o.op == NodeOp::bound ? 1 : o.op == NodeOp::arg ? 2 : -1;
     if (from < 0) return node(op, pos, index, 0, {obj});
     if (op == NodeOp::player_var)
       return node(static_cast<NodeOp>(static_cast<int>(NodeOp::player_var_local) + from), pos, index, o.a, {obj});
+    if (op == NodeOp::prop)
+      return node(static_cast<NodeOp>(static_cast<int>(NodeOp::prop_local) + from), pos, index, o.a, {obj});
+    if (op == NodeOp::card_var)
+      return node(static_cast<NodeOp>(static_cast<int>(NodeOp::card_var_local) + from), pos, index, o.a, {obj});
     return node(static_cast<NodeOp>(static_cast<int>(NodeOp::zone_of_local) + from), pos,
                 g_.zones[index].first_instance, o.a, {obj});
   }

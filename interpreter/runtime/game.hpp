@@ -44,10 +44,12 @@ enum class NodeOp : uint8_t {
   player_count, top, bottom, size, next_player, left, right, alive, sees, face_up, zone_owner,
   card_zone, contains, seat, holder, position, abs, linked,
   arg,  // a: argument of the decision being checked (0: the chooser, 1..: parameters)
-  // `p.var` and `p.zone` where p is a local, bound variable or argument, read without a
-  // call. b: p's slot, depth or argument index (as `a` of kid 0, kept for its position);
-  // a: player variable, or the zone's first instance.
+  // `p.var` and `p.zone` where p is a local, bound variable or argument, and `c.prop` and
+  // `c.var` (not per player) where c is one, read without a call. b: p's (or c's) slot,
+  // depth or argument index (as `a` of kid 0, kept for its position); a: player variable,
+  // the zone's first instance, the property, or the component variable.
   player_var_local, player_var_bound, player_var_arg, zone_of_local, zone_of_bound, zone_of_arg,
+  prop_local, prop_bound, prop_arg, card_var_local, card_var_bound, card_var_arg,
 };
 
 // Up to three children are held in the node itself, the common case; calls keep theirs

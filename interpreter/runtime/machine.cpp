@@ -118,6 +118,12 @@ class Evaluator {
       case NodeOp::zone_of_local: return k.a + checked_player(k, locals_[k.b]);
       case NodeOp::zone_of_bound: return k.a + checked_player(k, env_[base_ + k.b]);
       case NodeOp::zone_of_arg: return k.a + checked_player(k, args_[k.b]);
+      case NodeOp::prop_local: return prop(k, locals_[k.b]);
+      case NodeOp::prop_bound: return prop(k, env_[base_ + k.b]);
+      case NodeOp::prop_arg: return prop(k, args_[k.b]);
+      case NodeOp::card_var_local: return card_var(k, locals_[k.b]);
+      case NodeOp::card_var_bound: return card_var(k, env_[base_ + k.b]);
+      case NodeOp::card_var_arg: return card_var(k, args_[k.b]);
       default: return inner(node, k);
     }
   }
@@ -130,6 +136,19 @@ class Evaluator {
   }
   int64_t player_var(const Node& n, int64_t p) {
     return s_[g_.layout.player_vars + n.a * mp_ + checked_player(n, p)];
+  }
+  // A property of the card a specialised member node's kid holds, checked.
+  int64_t prop(const Node& n, int64_t c) {
+    if (c < 0 || c >= g_.card_count) [[unlikely]] bad_card(kid(n, 0));
+    return g_.card_props[n.a * g_.card_count + c];
+  }
+  // A component variable (not per player) of the card such a node's kid holds, checked as
+  // card_of_kind checks it.
+  int64_t card_var(const Node& n, int64_t c) {
+    const VarInfo& v = g_.card_vars[n.a];
+    if (c < 0 || c >= g_.card_count) [[unlikely]] bad_card(kid(n, 0));
+    if (g_.card_kind[c] != v.kind) [[unlikely]] bad_kind(kid(n, 0), v.kind);
+    return s_[g_.layout.card_vars + v.base + (c - g_.kinds[v.kind].first_card)];
   }
 
   int size(int z) const { return s_[g_.layout.zone_size + z]; }
