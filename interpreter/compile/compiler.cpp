@@ -697,6 +697,7 @@ class Compiler {
       a.when_nodes.push_back(expr(*decl.when_exprs[k]));
       a.when_level.push_back(last_arg(a.when_nodes.back()));
       a.when_texts.push_back(decl.when[k].text);
+      a.when_cache.push_back(when_cache(a, a.when_nodes.back(), a.when_level.back()));
     }
     as_arg_.clear();
     a.entry = here();
@@ -704,6 +705,31 @@ class Compiler {
     block(decl.body);
     emit({Op::ret, a.ret_slot, 0, 0, 0, 0, decl.pos});
     p_.actions.push_back(a);
+  }
+
+  // Where a `when` reading only the chooser and parameter `level` (a card or a player, not
+  // the first) keeps its values while legal decisions are listed; -1 for any other.
+  int32_t when_cache(const Action& a, int node, int32_t level) {
+    if (level < 2 || args_read(node) != (1u << level)) return -1;
+    Type t = a.params[level - 1].type;
+    if (t != Type::card && t != Type::player) return -1;
+    int32_t first = p_.when_cache_size;
+    p_.when_cache_size += t == Type::card ? g_.card_count : g_.max_players;
+    return first;
+  }
+
+  // The parameters a compiled condition reads, as a bit mask (bit k: parameter k; the
+  // chooser, argument 0, left out).
+  uint32_t args_read(int node) const {
+    const Node& n = p_.nodes[node];
+    uint32_t read = n.op == NodeOp::arg && n.a > 0 ? 1u << n.a : 0;
+    if (n.op == NodeOp::call) {
+      for (int i = 0; i < n.kid_count; ++i) read |= args_read(p_.kids[n.first_kid + i]);
+    } else {
+      for (int k : n.kid)
+        if (k >= 0) read |= args_read(k);
+    }
+    return read;
   }
 
   // The highest parameter a compiled condition reads (0: only the chooser, or none).

@@ -121,6 +121,11 @@ struct Action {
   std::vector<Param> params;
   std::vector<int32_t> when_nodes;  // with the chooser and parameters as `arg` nodes
   std::vector<int32_t> when_level;  // how many parameters each reads (the last one's number)
+  // A `when` that reads only the chooser and its last parameter, a card or a player, and not
+  // the first: its value for each value of that parameter is kept while legal decisions are
+  // listed (it would otherwise be worked out again for every choice of the earlier
+  // parameters). Its first entry in the legality cache, or -1.
+  std::vector<int32_t> when_cache;
   std::vector<std::string> when_texts;
   int32_t player_slot;  // the local `player`: who chose it
   int32_t entry;
@@ -159,6 +164,7 @@ struct Program {
   std::vector<Procedure> procedures;
   std::vector<Function> functions;
   std::vector<std::vector<int64_t>> value_lists;  // for list_values
+  int32_t when_cache_size = 0;  // entries of the legality cache (Action::when_cache)
   int32_t flow_entry = 0;
 };
 
