@@ -113,6 +113,42 @@ TEST_CASE("legal decisions enumerate parameters and respect 'when'", "[runtime]"
   CHECK(why.rfind("'9' is not a choice for c (choices: ", 0) == 0);
 }
 
+// `q != player` and `seat(q) != 3` read only the chooser and q, so their values are kept
+// for each q while the cards are tried; `c.value < seat(q) + 2` reads both and is not.
+TEST_CASE("a 'when' reading only its last parameter is worked out once per value", "[runtime]") {
+  auto g = game(R"(game: Give
+players: 3..4
+components:
+  card:
+    each: {value: 1..3}
+    in: row
+zones:
+  row: {visibility: everyone}
+variables:
+  total: {per_player: true, initial: 0}
+flow: |
+  choose P1: give
+actions:
+  give:
+    params: {c: row, q: players}
+    when:
+      - q != player
+      - seat(q) != 3
+      - c.value < seat(q) + 2
+    do: q.total += c.value
+scoring:
+  score: p.total
+)");
+  const Action& give = g->program.actions[0];
+  CHECK(give.when_cache[0] >= 0);
+  CHECK(give.when_cache[1] >= 0);
+  CHECK(give.when_cache[2] == -1);
+  State s = new_game(*g, 4, 1, default_options(*g));
+  // q is P2 (cards 1 to 3) or P4 (cards 1 to 3); P1 is the chooser, P3 is refused.
+  CHECK(labels(*g, s) == std::vector<std::string>{"give 1 P2", "give 1 P4", "give 2 P2", "give 2 P4",
+                                                  "give 3 P2", "give 3 P4"});
+}
+
 TEST_CASE("views hide what a player may not know", "[runtime]") {
   auto g = game(cards);
   State s = new_game(*g, 2, 7, default_options(*g));

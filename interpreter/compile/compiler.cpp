@@ -371,11 +371,12 @@ class Compiler {
         switch (e.sym.kind) {
           case SymKind::player_var: return member(NodeOp::player_var, e.pos, e.sym.index, obj);
           case SymKind::zone: return member(NodeOp::zone_of, e.pos, e.sym.index, obj);
-          case SymKind::property: return node(NodeOp::prop, e.pos, e.sym.index, 0, {obj});
+          case SymKind::property: return member(NodeOp::prop, e.pos, e.sym.index, obj);
           case SymKind::card_var:
           case SymKind::card_zone: {
             NodeOp op = e.sym.kind == SymKind::card_var ? NodeOp::card_var : NodeOp::card_zone_of;
             if (e.args.size() > 1) return node(op, e.pos, e.sym.index, 0, {obj, expr(*e.args[1])});
+            if (op == NodeOp::card_var) return member(op, e.pos, e.sym.index, obj);
             return node(op, e.pos, e.sym.index, 0, {obj});
           }
           default: return node(NodeOp::card_owner, e.pos, 0, 0, {obj});
@@ -427,14 +428,18 @@ class Compiler {
     return node(NodeOp::constant, e.pos, 0);
   }
 
-  // `p.var` or `p.zone`; when p is read from a slot, the node says which, so the evaluator
-  // reads it without evaluating a child.
+  // `p.var`, `p.zone`, `c.prop` or `c.var`; when p (or c) is read from a slot, the node
+  // says which, so the evaluator reads it without evaluating a child.
   int member(NodeOp op, Pos pos, int index, int obj) {
     const Node& o = p_.nodes[obj];
     int from = o.op == NodeOp::local ? 0 : o.op == NodeOp::bound ? 1 : o.op == NodeOp::arg ? 2 : -1;
     if (from < 0) return node(op, pos, index, 0, {obj});
     if (op == NodeOp::player_var)
       return node(static_cast<NodeOp>(static_cast<int>(NodeOp::player_var_local) + from), pos, index, o.a, {obj});
+    if (op == NodeOp::prop)
+      return node(static_cast<NodeOp>(static_cast<int>(NodeOp::prop_local) + from), pos, index, o.a, {obj});
+    if (op == NodeOp::card_var)
+      return node(static_cast<NodeOp>(static_cast<int>(NodeOp::card_var_local) + from), pos, index, o.a, {obj});
     return node(static_cast<NodeOp>(static_cast<int>(NodeOp::zone_of_local) + from), pos,
                 g_.zones[index].first_instance, o.a, {obj});
   }
@@ -713,6 +718,7 @@ class Compiler {
       a.when_nodes.push_back(expr(*decl.when_exprs[k]));
       a.when_level.push_back(last_arg(a.when_nodes.back()));
       a.when_texts.push_back(decl.when[k].text);
+      a.when_cache.push_back(when_cache(a, a.when_nodes.back(), a.when_level.back()));
     }
     as_arg_.clear();
     a.entry = here();
@@ -720,6 +726,31 @@ class Compiler {
     block(decl.body);
     emit({Op::ret, a.ret_slot, 0, 0, 0, 0, decl.pos});
     p_.actions.push_back(a);
+  }
+
+  // Where a `when` reading only the chooser and parameter `level` (a card or a player, not
+  // the first) keeps its values while legal decisions are listed; -1 for any other.
+  int32_t when_cache(const Action& a, int node, int32_t level) {
+    if (level < 2 || args_read(node) != (1u << level)) return -1;
+    Type t = a.params[level - 1].type;
+    if (t != Type::card && t != Type::player) return -1;
+    int32_t first = p_.when_cache_size;
+    p_.when_cache_size += t == Type::card ? g_.card_count : g_.max_players;
+    return first;
+  }
+
+  // The parameters a compiled condition reads, as a bit mask (bit k: parameter k; the
+  // chooser, argument 0, left out).
+  uint32_t args_read(int node) const {
+    const Node& n = p_.nodes[node];
+    uint32_t read = n.op == NodeOp::arg && n.a > 0 ? 1u << n.a : 0;
+    if (n.op == NodeOp::call) {
+      for (int i = 0; i < n.kid_count; ++i) read |= args_read(p_.kids[n.first_kid + i]);
+    } else {
+      for (int k : n.kid)
+        if (k >= 0) read |= args_read(k);
+    }
+    return read;
   }
 
   // The highest parameter a compiled condition reads (0: only the chooser, or none).

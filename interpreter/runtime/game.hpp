@@ -44,10 +44,12 @@ enum class NodeOp : uint8_t {
   player_count, top, bottom, size, next_player, left, right, alive, sees, face_up, zone_owner,
   card_zone, contains, seat, holder, position, abs, linked,
   arg,  // a: argument of the decision being checked (0: the chooser, 1..: parameters)
-  // `p.var` and `p.zone` where p is a local, bound variable or argument, read without a
-  // call. b: p's slot, depth or argument index (as `a` of kid 0, kept for its position);
-  // a: player variable, or the zone's first instance.
+  // `p.var` and `p.zone` where p is a local, bound variable or argument, and `c.prop` and
+  // `c.var` (not per player) where c is one, read without a call. b: p's (or c's) slot,
+  // depth or argument index (as `a` of kid 0, kept for its position); a: player variable,
+  // the zone's first instance, the property, or the component variable.
   player_var_local, player_var_bound, player_var_arg, zone_of_local, zone_of_bound, zone_of_arg,
+  prop_local, prop_bound, prop_arg, card_var_local, card_var_bound, card_var_arg,
 };
 
 // Up to three children are held in the node itself, the common case; calls keep theirs
@@ -119,6 +121,11 @@ struct Action {
   std::vector<Param> params;
   std::vector<int32_t> when_nodes;  // with the chooser and parameters as `arg` nodes
   std::vector<int32_t> when_level;  // how many parameters each reads (the last one's number)
+  // A `when` that reads only the chooser and its last parameter, a card or a player, and not
+  // the first: its value for each value of that parameter is kept while legal decisions are
+  // listed (it would otherwise be worked out again for every choice of the earlier
+  // parameters). Its first entry in the legality cache, or -1.
+  std::vector<int32_t> when_cache;
   std::vector<std::string> when_texts;
   int32_t player_slot;  // the local `player`: who chose it
   int32_t entry;
@@ -157,6 +164,7 @@ struct Program {
   std::vector<Procedure> procedures;
   std::vector<Function> functions;
   std::vector<std::vector<int64_t>> value_lists;  // for list_values
+  int32_t when_cache_size = 0;  // entries of the legality cache (Action::when_cache)
   int32_t flow_entry = 0;
 };
 

@@ -118,6 +118,12 @@ class Evaluator {
       case NodeOp::zone_of_local: return k.a + checked_player(k, locals_[k.b]);
       case NodeOp::zone_of_bound: return k.a + checked_player(k, env_[base_ + k.b]);
       case NodeOp::zone_of_arg: return k.a + checked_player(k, args_[k.b]);
+      case NodeOp::prop_local: return prop(k, locals_[k.b]);
+      case NodeOp::prop_bound: return prop(k, env_[base_ + k.b]);
+      case NodeOp::prop_arg: return prop(k, args_[k.b]);
+      case NodeOp::card_var_local: return card_var(k, locals_[k.b]);
+      case NodeOp::card_var_bound: return card_var(k, env_[base_ + k.b]);
+      case NodeOp::card_var_arg: return card_var(k, args_[k.b]);
       default: return inner(node, k);
     }
   }
@@ -130,6 +136,19 @@ class Evaluator {
   }
   int64_t player_var(const Node& n, int64_t p) {
     return s_[g_.layout.player_vars + n.a * mp_ + checked_player(n, p)];
+  }
+  // A property of the card a specialised member node's kid holds, checked.
+  int64_t prop(const Node& n, int64_t c) {
+    if (c < 0 || c >= g_.card_count) [[unlikely]] bad_card(kid(n, 0));
+    return g_.card_props[n.a * g_.card_count + c];
+  }
+  // A component variable (not per player) of the card such a node's kid holds, checked as
+  // card_of_kind checks it.
+  int64_t card_var(const Node& n, int64_t c) {
+    const VarInfo& v = g_.card_vars[n.a];
+    if (c < 0 || c >= g_.card_count) [[unlikely]] bad_card(kid(n, 0));
+    if (g_.card_kind[c] != v.kind) [[unlikely]] bad_kind(kid(n, 0), v.kind);
+    return s_[g_.layout.card_vars + v.base + (c - g_.kinds[v.kind].first_card)];
   }
 
   int size(int z) const { return s_[g_.layout.zone_size + z]; }
@@ -865,24 +884,72 @@ State new_game(const Game& g, int players, uint64_t seed, const std::vector<int6
 
 namespace {
 
+// The values of the `when`s that read only their last parameter (Action::when_cache),
+// kept while one state's legal decisions are listed. An entry holds if its stamp is the
+// listing's; the stamps of a thread's listings all differ, so nothing is cleared between
+// them.
+struct WhenCache {
+  std::vector<uint32_t> stamp;
+  std::vector<uint8_t> value;
+  uint32_t now = 0;
+
+  void start(int32_t size) {
+    if (stamp.size() < static_cast<size_t>(size)) stamp.resize(size), value.resize(size);
+    if (++now == 0) std::fill(stamp.begin(), stamp.end(), 0), now = 1;
+  }
+};
+
+// What one listing of legal decisions works with.
+struct Listing {
+  Evaluator& ev;
+  const Game& g;
+  WhenCache* cache;  // null if no `when` is cached
+  std::vector<Decision>& out;
+};
+
+// A cached `when`'s value for its parameter's value, worked out the first time it is asked.
+[[gnu::noinline]] bool cached(Listing& l, const Action& act, size_t i, const int32_t* args) {
+  int32_t level = act.when_level[i];
+  int32_t x = args[level];
+  int32_t count = act.params[level - 1].type == Type::card ? l.g.card_count : l.g.max_players;
+  if (x < 0 || x >= count) return l.ev.eval(act.when_nodes[i]);
+  size_t at = static_cast<size_t>(act.when_cache[i] + x);
+  WhenCache& c = *l.cache;
+  if (c.stamp[at] != c.now) {
+    c.value[at] = l.ev.eval(act.when_nodes[i]) != 0;
+    c.stamp[at] = c.now;
+  }
+  return c.value[at];
+}
+
 // The decisions of one action: every combination of its parameters from parameter k on
 // (the earlier ones are in d and args) for which all its conditions hold.
 // Each `when` is decided as soon as the parameters it reads are chosen (when_level), so a
 // choice that fails is not combined with every value of the parameters after it, and
 // their lists are only worked out for choices that can still be legal.
-void enumerate(Evaluator& ev, const Action& act, size_t k, Decision& d, int32_t* args,
-               std::vector<Decision>& out) {
-  for (size_t i = 0; i < act.when_nodes.size(); ++i)
-    if (act.when_level[i] == static_cast<int32_t>(k) && !ev.eval(act.when_nodes[i])) return;
+void enumerate(Listing& l, const Action& act, size_t k, Decision& d, int32_t* args) {
+  for (size_t i = 0; i < act.when_nodes.size(); ++i) {
+    if (act.when_level[i] != static_cast<int32_t>(k)) continue;
+    if (!(act.when_cache[i] < 0 ? l.ev.eval(act.when_nodes[i]) : cached(l, act, i, args))) return;
+  }
   if (k == act.params.size()) {
-    out.push_back(d);
+    l.out.push_back(d);
     return;
   }
-  ev.each(act.params[k].domain_node, [&](int64_t x) {
+  l.ev.each(act.params[k].domain_node, [&](int64_t x) {
     args[k + 1] = d.args[k] = static_cast<int32_t>(x);
-    enumerate(ev, act, k + 1, d, args, out);
+    enumerate(l, act, k + 1, d, args);
     return true;
   });
+}
+
+// The thread's legality cache, started for a new listing; null if the game caches no
+// `when`. Out of line: most actions have no parameters and never ask for it.
+[[gnu::noinline]] WhenCache* when_cache(const Game& g) {
+  if (g.program.when_cache_size == 0) return nullptr;
+  thread_local WhenCache kept;
+  kept.start(g.program.when_cache_size);
+  return &kept;
 }
 
 [[noreturn, gnu::noinline]] void no_legal_action(const Game& g, const State& st, const ChoiceSite& site) {
@@ -910,7 +977,8 @@ void legal_decisions(const Game& g, const State& st, std::vector<Decision>& out)
       for (int w : act.when_nodes) holds = holds && ev.eval(w);
       if (holds) out.push_back(d);
     } else {
-      enumerate(ev, act, 0, d, args, out);
+      Listing listing{ev, g, when_cache(g), out};
+      enumerate(listing, act, 0, d, args);
     }
   }
   if (out.empty()) no_legal_action(g, st, site);
