@@ -324,23 +324,22 @@ class Evaluator {
     int slot = base_ + n.a;
     if (slot >= frame_size) fail(node, "expressions nested too deeply");
     std::vector<std::pair<int32_t, int32_t>> now = {{start, -1}}, next;
-    std::vector<char> seen;
     for (int64_t step = 1; step <= steps; ++step) {
       next.clear();
-      seen.assign(static_cast<size_t>(g_.card_count) * (g_.card_count + 1), 0);
       for (auto [at, from] : now)
         for (int i = g_.link_start[at]; i < g_.link_start[at + 1]; ++i) {
           int32_t to = g_.link_to[i];
           if (to == from) continue;
-          char& mark = seen[static_cast<size_t>(to) * (g_.card_count + 1) + (step == steps ? 0 : at + 1)];
-          if (mark) continue;
           if (step < steps && n.kid[2] >= 0) {
             env_[slot] = to;
             if (!eval(n.kid[2])) continue;
           }
-          mark = 1;
-          next.push_back({to, at});
+          // At the last step only the card reached matters.
+          next.push_back({to, step == steps ? -1 : at});
         }
+      // The same (card, card left) reached twice walks on the same way: keep it once.
+      std::sort(next.begin(), next.end());
+      next.erase(std::unique(next.begin(), next.end()), next.end());
       now.swap(next);
     }
     std::vector<int32_t> ends;
