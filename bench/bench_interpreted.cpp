@@ -5,6 +5,7 @@
 
 #include "agents/runner.hpp"
 #include "compile/compiler.hpp"
+#include "native/native.hpp"
 
 namespace {
 
@@ -13,6 +14,14 @@ std::shared_ptr<const kata::Game> load(const char* file) {
   kata::Diagnostics diags;
   auto g = kata::load_game(std::string(KATA_SOURCE_DIR) + "/rules/" + file, sources, diags);
   if (!g) throw std::runtime_error(std::string("cannot load rules/") + file);
+  return g;
+}
+
+// The same rule file compiled to machine code (kata simulate --compiled).
+std::shared_ptr<const kata::Game> compiled(const char* file) {
+  std::string error;
+  auto g = kata::compile_native(load(file), error);
+  if (!g) throw std::runtime_error(std::string("cannot compile rules/") + file + ": " + error);
   return g;
 }
 
@@ -44,5 +53,17 @@ void BM_interpreted_kenjin(benchmark::State& state) {
 
 }  // namespace
 
+void BM_compiled_kobayakawa(benchmark::State& state) {
+  static auto game = compiled("kobayakawa.yaml");
+  playouts(state, *game);
+}
+
+void BM_compiled_kenjin(benchmark::State& state) {
+  static auto game = compiled("kenjin.yaml");
+  playouts(state, *game);
+}
+
 BENCHMARK(BM_interpreted_kobayakawa)->Arg(4);
+BENCHMARK(BM_compiled_kobayakawa)->Arg(4);
+BENCHMARK(BM_compiled_kenjin)->Arg(2)->Arg(4);
 BENCHMARK(BM_interpreted_kenjin)->Arg(2)->Arg(4);

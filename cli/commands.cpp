@@ -14,6 +14,7 @@
 #include "agents/perft.hpp"
 #include "agents/runner.hpp"
 #include "compile/compiler.hpp"
+#include "native/native.hpp"
 #include "log/log.hpp"
 #include "runtime/view.hpp"
 #include "scenario/scenario.hpp"
@@ -121,6 +122,18 @@ int prepare(const std::string& file, int players, const std::vector<std::string>
   if (!out.game) return input_error;
   out.players = players;
   return game_setup(*out.game, out.players, specs, out.options) ? ok : usage_error;
+}
+
+// Swaps the setup's game for its compiled twin; false (and a message) if it cannot be built.
+bool compile(Setup& setup) {
+  std::string error;
+  auto native = compile_native(setup.game, error);
+  if (!native) {
+    std::cerr << "kata: error: cannot run compiled: " << error << '\n';
+    return false;
+  }
+  setup.game = native;
+  return true;
 }
 
 std::string winners_text(const State& s) {
@@ -232,6 +245,7 @@ int play(const PlayArgs& a) {
 int simulate(const SimulateArgs& a) {
   Setup setup;
   if (int status = prepare(a.file, a.players, a.options, setup)) return status;
+  if (a.compiled && !compile(setup)) return input_error;
   auto& [sources, g, players, options] = setup;
   bool bar = isatty(STDERR_FILENO);
   // The counts only grow (see simulate); the bar is erased once every game is done, before

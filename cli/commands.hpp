@@ -35,6 +35,7 @@ struct SimulateArgs {
   bool json = false;
   std::vector<std::string> options;
   bool check_invariants = false;
+  bool compiled = false;  // run the rule file compiled to machine code (native/)
 };
 
 struct ReplayArgs {

@@ -91,6 +91,9 @@ int main(int argc, char** argv) {
   sim_cmd->add_option("-o,--option", sa.options, "Set a rule option: NAME=VALUE (repeatable)")->allow_extra_args(false);
   sim_cmd->add_flag("--json", sa.json, "Print the statistics as JSON");
   sim_cmd->add_flag("--check-invariants", sa.check_invariants, "Check the file's invariants after every decision");
+  sim_cmd->add_flag("--compiled", sa.compiled,
+                    "Translate the rule file to C++ and compile it with the system's compiler first (cached; "
+                    "same games, several times faster; KATA_CXX picks the compiler)");
   sim_cmd->footer(exit_codes);
 
   ReplayArgs ra;

@@ -6,7 +6,11 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstring>
+#include <type_traits>
 
+#include "native/abi.hpp"
+#include "native/native.hpp"
 #include "runtime/engine.hpp"
 #include "runtime/view.hpp"
 
@@ -422,6 +426,12 @@ class Evaluator {
     return r;
   }
 
+  // Takes the frame of compiled code that hands a node back (native/abi.hpp).
+  void set_frame(const int64_t* env, int base) {
+    std::copy(env, env + frame_size, env_);
+    base_ = base;
+  }
+
   // Evaluates with the first frame variable bound to `x` (a score's `p`).
   int64_t eval_with(int64_t x, int node) {
     env_[0] = x;
@@ -493,8 +503,7 @@ class Machine : public Evaluator {
     // between them is bounded by the program's length, so this still stops any endless
     // loop, without a check on every instruction.
     auto step = [&](const Instr& in) {
-      if (++steps > budget) [[unlikely]]
-        throw RuntimeError(in.pos, fmt::format("the effects ran more than {} steps without a decision (an endless loop?); raise limits.steps if this is intended", budget));
+      if (++steps > budget) [[unlikely]] too_many_steps(in, budget);
     };
     const Instr* code = p_.code.data();
     for (;;) {
@@ -585,10 +594,17 @@ class Machine : public Evaluator {
     }
   }
 
- private:
+  [[noreturn, gnu::cold, gnu::noinline]] static void too_many_steps(const Instr& in, int64_t budget) {
+    throw RuntimeError(in.pos, fmt::format("the effects ran more than {} steps without a decision (an endless loop?); raise limits.steps if this is intended", budget));
+  }
   [[noreturn, gnu::cold, gnu::noinline]] static void too_large(int64_t v, const Instr& in) {
     throw RuntimeError(in.pos, fmt::format("the number {} is too large to keep", v));
   }
+  [[noreturn, gnu::cold, gnu::noinline]] void bad_position(const Instr& in, int64_t k, int z, int room) {
+    throw RuntimeError(in.pos, fmt::format("position {} is outside {} (1 to {})", k, g_.instance_name(z), room));
+  }
+
+ private:
   static int32_t narrow(int64_t v, const Instr& in) {
     if (v < INT32_MIN || v > INT32_MAX) [[unlikely]] too_large(v, in);
     return static_cast<int32_t>(v);
@@ -632,8 +648,7 @@ class Machine : public Evaluator {
     if (in.d != 2) return move_card(c, z, in.c, in.d == 1 ? 0 : -1);
     int64_t k = eval(in.e);
     int room = size(z) + (s_[g_.layout.card_zone + c] == z ? 0 : 1);
-    if (k < 1 || k > room)
-      throw RuntimeError(in.pos, fmt::format("position {} is outside {} (1 to {})", k, g_.instance_name(z), room));
+    if (k < 1 || k > room) bad_position(in, k, z, room);
     move_card(c, z, in.c, static_cast<int>(k) - 1);
   }
 
@@ -773,7 +788,83 @@ class Machine : public Evaluator {
   std::vector<Event>* events_;  // null when nobody listens
 };
 
+// ---- what compiled code (native/) calls back for, and how it is called ----
+
+// Throws the interpreter's own error for a failure in compiled code.
+[[noreturn]] void native_fail(const void* host, const int32_t* s, int kind, int where, int64_t a, int64_t b) {
+  const Game& g = *static_cast<const Game*>(host);
+  Evaluator ev(g, s, s + g.layout.locals);
+  const std::vector<Instr>& code = g.program.code;
+  switch (kind) {
+    case kata_bad_player: ev.bad_player(where, a);
+    case kata_bad_card: ev.bad_card(where);
+    case kata_bad_zone: ev.bad_zone(where, a);
+    case kata_bad_division: ev.bad_division(where);
+    case kata_bad_kind: ev.bad_kind(where, static_cast<int>(a));
+    case kata_nested: ev.fail(where, "expressions nested too deeply");
+    case kata_nested_functions: ev.fail(where, "functions nested too deeply");
+    case kata_long_range: ev.fail(where, "a range of more than 4096 numbers");
+    case kata_long_loop: ev.fail(where, fmt::format("a loop over more than {} elements", a));
+    case kata_steps: Machine::too_many_steps(code[where], g.max_steps);
+    case kata_too_large: Machine::too_large(a, code[where]);
+    case kata_bad_position:
+      throw RuntimeError(code[where].pos, fmt::format("position {} is outside {} (1 to {})", a,
+                                                      g.instance_name(static_cast<int>(b >> 32)), static_cast<int>(b & 0xffffffff)));
+    default: ev.not_a_value(where);
+  }
+}
+
+int64_t native_eval(const void* host, const int32_t* s, const int32_t* args, const int64_t* env, int base, int node) {
+  const Game& g = *static_cast<const Game*>(host);
+  Evaluator ev(g, s, s + g.layout.locals);
+  ev.set_args(args);
+  ev.set_frame(env, base);
+  return ev.eval(node);
+}
+
+int native_list(const void* host, const int32_t* s, const int32_t* args, const int64_t* env, int base, int node,
+                int32_t* out, int cap) {
+  const Game& g = *static_cast<const Game*>(host);
+  Evaluator ev(g, s, s + g.layout.locals);
+  ev.set_args(args);
+  ev.set_frame(env, base);
+  int k = 0;
+  ev.each(node, [&](int64_t x) {
+    if (k >= cap) ev.fail(node, fmt::format("a list of more than {} elements", cap));
+    out[k++] = static_cast<int32_t>(x);
+    return true;
+  });
+  return k;
+}
+
+void native_context(const Game& g, int32_t* s, KataCtx& c) {
+  c.s = s;
+  c.host = &g;
+  c.n = s[Layout::players];
+}
+
+// Compiled code runs where nothing listens to events and no shuffle is fixed.
+bool use_native(const Game& g, const Hooks* hooks) {
+  return g.native && (!hooks || (!hooks->events && !hooks->forced_shuffles));
+}
+
+// Runs the effects from the state's pc, compiled or interpreted.
+void run(const Game& g, State& st, Hooks* hooks) {
+  if (use_native(g, hooks)) {
+    KataCtx c;
+    native_context(g, st.slots.data(), c);
+    g.native->run(&c, nullptr);
+  } else {
+    Machine(g, st, hooks).run();
+  }
+}
+
 }  // namespace
+
+const KataHost* native_host() {
+  static const KataHost host{native_fail, native_eval, native_list};
+  return &host;
+}
 
 std::vector<int64_t> default_options(const Game& g) {
   std::vector<int64_t> v;
@@ -877,7 +968,7 @@ State new_game(const Game& g, int players, uint64_t seed, const std::vector<int6
       s[l.player_vars + i * g.max_players + p] = v;
     }
   s[Layout::pc] = g.program.flow_entry;
-  Machine(g, st, hooks).run();
+  run(g, st, hooks);
   return st;
 }
 
@@ -957,12 +1048,32 @@ void enumerate(Listing& l, const Action& act, size_t k, Decision& d, int32_t* ar
   throw RuntimeError(site.pos, fmt::format("{} has no legal action here (offered: {})", seat_name(st.chooser()), names));
 }
 
+// The legal decisions, listed by compiled code into a buffer of the thread's (as five
+// int32 each: a Decision), then copied.
+[[gnu::noinline]] void native_legal(const Game& g, const State& st, std::vector<Decision>& out) {
+  static_assert(sizeof(Decision) == 5 * sizeof(int32_t) && std::is_trivially_copyable_v<Decision>);
+  constexpr int cap = 64;
+  int32_t raw[5 * cap];  // not initialised: the compiled code writes what is read
+  KataCtx c;
+  native_context(g, const_cast<int32_t*>(st.slots.data()), c);  // listing writes nothing in the state
+  int count = g.native->legal(&c, raw, cap);
+  if (count <= cap) {
+    out.resize(count);
+    std::memcpy(static_cast<void*>(out.data()), raw, sizeof(Decision) * count);
+  } else {
+    out.resize(count);
+    g.native->legal(&c, reinterpret_cast<int32_t*>(out.data()), count);
+  }
+  if (out.empty()) no_legal_action(g, st, g.program.sites[st[Layout::site]]);
+}
+
 }  // namespace
 
 void legal_decisions(const Game& g, const State& st, std::vector<Decision>& out) {
   out.clear();
   if (st.status() != Status::waiting) return;
   const int32_t* s = st.slots.data();
+  if (g.native) return native_legal(g, st, out);
   Evaluator ev(g, s, s + g.layout.locals);
   int32_t args[5] = {s[Layout::chooser], 0, 0, 0, 0};
   ev.set_args(args);
@@ -985,12 +1096,19 @@ void legal_decisions(const Game& g, const State& st, std::vector<Decision>& out)
 
 void apply(const Game& g, State& st, const Decision& d, Hooks* hooks) {
   int32_t* s = st.slots.data();
-  const ChoiceSite& site = g.program.sites[s[Layout::site]];
   if (st.status() != Status::waiting)
-    throw RuntimeError(site.pos, "the game is not waiting for a decision");
+    throw RuntimeError(g.program.sites[s[Layout::site]].pos, "the game is not waiting for a decision");
   if (++s[Layout::decisions] > g.max_decisions)
-    throw RuntimeError(site.pos, fmt::format("the game went past {} decisions without ending; raise limits.decisions if this is intended", g.max_decisions));
+    throw RuntimeError(g.program.sites[s[Layout::site]].pos, fmt::format("the game went past {} decisions without ending; raise limits.decisions if this is intended", g.max_decisions));
   const Action& act = g.program.actions.at(d.action);
+  if (use_native(g, hooks)) {
+    // Compiled code binds the chooser and parameters itself, and starts at the action.
+    static_assert(sizeof(Decision) == 5 * sizeof(int32_t));
+    KataCtx c;
+    native_context(g, s, c);
+    g.native->run(&c, reinterpret_cast<const int32_t*>(&d));
+    return;
+  }
   int32_t* locals = s + g.layout.locals;
   locals[act.player_slot] = s[Layout::chooser];
   for (size_t k = 0; k < act.params.size(); ++k) locals[act.params[k].slot] = d.args[k];

@@ -1,0 +1,39 @@
+// The boundary between the runtime and a rule file compiled to machine code (native.hpp):
+// one plain struct, the same text on both sides. The host compiles it here; the generated
+// source receives the very same text (KATA_NATIVE_ABI_TEXT), so the two cannot drift apart.
+#pragma once
+
+#include <cstdint>
+
+// What failed in compiled code; the host turns it into the interpreter's own message
+// (machine.cpp, native_failure), positioned at the node or instruction `where`.
+#define KATA_NATIVE_ABI(...)                                                                  \
+  enum KataFail {                                                                             \
+    kata_bad_player, kata_bad_card, kata_bad_zone, kata_bad_division, kata_bad_kind,          \
+    kata_not_a_value, kata_nested, kata_nested_functions, kata_long_range, kata_long_loop,    \
+    kata_steps, kata_too_large, kata_bad_position                                             \
+  };                                                                                          \
+  struct KataCtx {                                                                            \
+    int32_t* s;         /* the state's slots */                                               \
+    const void* host;   /* the Game, for the callbacks */                                     \
+    int32_t n;          /* players */                                                         \
+    int32_t args[5];    /* the chooser and parameters of the decision being checked */        \
+    int64_t env[256];   /* the evaluation frame (Program::frame_size) */                      \
+  };                                                                                          \
+  /* What compiled code calls back into the interpreter for, given once (kata_init). */       \
+  struct KataHost {                                                                           \
+    /* Throws the interpreter's RuntimeError for `kind`; never returns. */                    \
+    void (*fail)(const void* host, const int32_t* s, int kind, int where, int64_t a, int64_t b); \
+    /* A node the generator leaves to the interpreter, with the frame as it stands. */        \
+    int64_t (*eval)(const void* host, const int32_t* s, const int32_t* args, const int64_t* env, int base, int node); \
+    /* A list node left to the interpreter: its elements into out (at most cap). */           \
+    int (*list)(const void* host, const int32_t* s, const int32_t* args, const int64_t* env, int base, int node, int32_t* out, int cap); \
+  };
+
+#define KATA_NATIVE_STR2(...) #__VA_ARGS__
+#define KATA_NATIVE_STR(...) KATA_NATIVE_STR2(__VA_ARGS__)
+#define KATA_NATIVE_ABI_TEXT KATA_NATIVE_STR(KATA_NATIVE_ABI())
+
+namespace kata {
+KATA_NATIVE_ABI()
+}  // namespace kata

@@ -1,0 +1,676 @@
+// The compiled program of a Game written out as C++: one function runs the instructions
+// (each instruction a label, each jump a goto), one lists the legal decisions, and every
+// expression is a C++ expression. The translation follows machine.cpp case for case, in
+// the same order of evaluation and with the same checks, so a compiled game runs exactly
+// as the interpreter runs it; what it does not translate (rare nodes, like `walk`) it
+// hands back to the interpreter through KataCtx::eval and KataCtx::list.
+//
+// Nothing of the rule file's text reaches the source: only numbers (indices, constants and
+// the game's tables), so an untrusted rule file cannot inject code.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "native/abi.hpp"
+#include "native/native.hpp"
+
+namespace kata {
+
+namespace {
+
+// The helpers every generated file starts with, after its tables. They are the
+// interpreter's (machine.cpp), over the same state layout.
+constexpr const char* prelude = R"(
+static KataHost H;
+extern "C" void kata_init(const KataHost* h) { H = *h; }
+[[noreturn, gnu::cold, gnu::noinline]] static void fail(KataCtx& c, int kind, int where, int64_t a = 0, int64_t b = 0) {
+  H.fail(c.host, c.s, kind, where, a, b);
+  __builtin_unreachable();
+}
+static inline int chkP(KataCtx& c, int n, int64_t p, int node) {
+  if (__builtin_expect(p < 0 || p >= n, 0)) fail(c, kata_bad_player, node, p);
+  return (int)p;
+}
+static inline int chkC(KataCtx& c, int64_t x, int node) {
+  if (__builtin_expect(x < 0 || x >= CC, 0)) fail(c, kata_bad_card, node);
+  return (int)x;
+}
+static inline int chkK(KataCtx& c, int x, int kind, int node) {
+  if (__builtin_expect(KIND[x] != kind, 0)) fail(c, kata_bad_kind, node, kind);
+  return x;
+}
+static inline int chkZ(KataCtx& c, int n, int64_t z, int node) {
+  if (__builtin_expect(z < 0 || z >= NI || IOWNER[z] >= n, 0)) fail(c, kata_bad_zone, node, z);
+  return (int)z;
+}
+static inline int32_t narrow(KataCtx& c, int64_t v, int instr) {
+  if (__builtin_expect(v < INT32_MIN || v > INT32_MAX, 0)) fail(c, kata_too_large, instr, v);
+  return (int32_t)v;
+}
+static inline uint64_t next_random(uint64_t& x) {
+  uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+static inline uint32_t uniform(uint64_t& x, uint32_t n) {
+  uint64_t m = (uint64_t)(uint32_t)next_random(x) * n;
+  uint32_t low = (uint32_t)m;
+  if (low < n) {
+    uint32_t t = (0u - n) % n;
+    while (low < t) {
+      m = (uint64_t)(uint32_t)next_random(x) * n;
+      low = (uint32_t)m;
+    }
+  }
+  return (uint32_t)(m >> 32);
+}
+static inline bool is_visible(KataCtx& c, int viewer, int card) {
+  const int32_t* s = c.s;
+  if (viewer < 0) return true;
+  int z = s[CZ + card];
+  if (z < 0) return false;
+  if (s[FACE + card]) return true;
+  if (s[KNOWN + card] & (1u << viewer)) return true;
+  switch (VIS[z]) {
+    case 1: return IOWNER[z] == viewer;
+    case 3: return s[ZC + z * CC + s[ZS + z] - 1] == card;
+    default: return false;
+  }
+}
+[[gnu::always_inline]] static inline uint32_t seen_mask(const int32_t* s, int n, int card) {
+  uint32_t all = (1u << n) - 1;
+  int z = s[CZ + card];
+  if (z < 0) return 0;
+  uint32_t m = (uint32_t)s[KNOWN + card];
+  if (s[FACE + card]) return all;
+  switch (VIS[z]) {
+    case 1: {
+      int owner = IOWNER[z];
+      return (owner < 0 ? m : m | (1u << owner)) & all;
+    }
+    case 3: return s[ZC + z * CC + s[ZS + z] - 1] == card ? all : m & all;
+    default: return m & all;
+  }
+}
+[[gnu::always_inline]] static inline void move_card(int32_t* s, int n, int card, int z, int face, int at) {
+  uint32_t before = seen_mask(s, n, card);
+  int from = s[CZ + card];
+  if (from >= 0) {
+    int32_t* fs = s + ZC + from * CC;
+    int32_t& fn = s[ZS + from];
+    if (fs[fn - 1] != card) {
+      int i = 0;
+      while (fs[i] != card) ++i;
+      for (; i + 1 < fn; ++i) fs[i] = fs[i + 1];
+    }
+    --fn;
+  }
+  int32_t* cs = s + ZC + z * CC;
+  int size = s[ZS + z];
+  if (at < 0 || at > size) at = size;
+  int vis = VIS[z];
+  if (size > 0 && at == size && vis == 3) s[KNOWN + cs[size - 1]] |= (int32_t)seen_mask(s, n, cs[size - 1]);
+  for (int i = size; i > at; --i) cs[i] = cs[i - 1];
+  cs[at] = card;
+  s[ZS + z] = size + 1;
+  s[CZ + card] = z;
+  s[FACE + card] = face == 1 ? 1 : face == 2 ? 0 : vis == 0;
+  s[KNOWN + card] |= (int32_t)before;
+}
+static inline void flip(int32_t* s, int n, int card, int face) {
+  int32_t& f = s[FACE + card];
+  uint32_t before = seen_mask(s, n, card);
+  f = face == 0 ? !f : face == 1;
+  s[KNOWN + card] |= (int32_t)(f ? (1u << n) - 1 : before);
+}
+static inline void shuffle(int32_t* s, int z) {
+  int32_t* cs = s + ZC + z * CC;
+  int n = s[ZS + z];
+  uint64_t rng = ((uint64_t)(uint32_t)s[RNG_HI] << 32) | (uint32_t)s[RNG_LO];
+  for (int i = n - 1; i > 0; --i) {
+    int j = (int)uniform(rng, (uint32_t)(i + 1));
+    int32_t t = cs[i];
+    cs[i] = cs[j];
+    cs[j] = t;
+  }
+  s[RNG_HI] = (int32_t)(rng >> 32);
+  s[RNG_LO] = (int32_t)rng;
+  for (int i = 0; i < n; ++i) s[KNOWN + cs[i]] = 0;
+}
+)";
+
+class Generator {
+ public:
+  explicit Generator(const Game& g) : g_(g), p_(g.program), l_(g.layout) {}
+
+  std::string source() {
+    out_ = "// Generated by kata from a compiled rule file; see interpreter/native/codegen.cpp.\n";
+    out_ += "#include <cstdint>\n#include <climits>\n#include <vector>\n";
+    out_ += KATA_NATIVE_ABI_TEXT;
+    out_ += "\n";
+    tables();
+    out_ += prelude;
+    for (size_t f = 0; f < p_.functions.size(); ++f)
+      out_ += fmt::format("static inline int64_t F{}(KataCtx& c, int base);\n", f);
+    for (size_t f = 0; f < p_.functions.size(); ++f) {
+      base_ = "base";
+      out_ += fmt::format("static inline int64_t F{}(KataCtx& c, int base) {{\n  int32_t* s = c.s; const int n = c.n; (void)s; (void)n; (void)base;\n  return {};\n}}\n",
+                          f, p_.functions[f].body >= 0 ? e(p_.functions[f].body) : "0");
+    }
+    base_ = "0";
+    run();
+    legal();
+    return out_;
+  }
+
+ private:
+  // ---- the game's tables, as constants ----
+  template <typename T>
+  void table(const char* type, const char* name, const std::vector<T>& v) {
+    out_ += fmt::format("static constexpr {} {}[] = {{", type, name);
+    if (v.empty()) out_ += "0";
+    for (size_t i = 0; i < v.size(); ++i) out_ += fmt::format("{}{}", i ? "," : "", static_cast<int64_t>(v[i]));
+    out_ += "};\n";
+  }
+
+  void tables() {
+    out_ += fmt::format(
+        "static constexpr int CC = {}, MP = {}, NI = {}, PC = {}, CHOOSER = {}, SITE = {}, STATUS = {}, PHASE = {},"
+        " WINNERS = {}, RNG_HI = {}, RNG_LO = {}, OPT = {}, GLOB = {}, PV = {}, CV = {}, ELIM = {}, ZS = {}, ZC = {},"
+        " CZ = {}, FACE = {}, KNOWN = {}, LOC = {};\n",
+        g_.card_count, g_.max_players, g_.instance_zone.size(), Layout::pc, Layout::chooser, Layout::site,
+        Layout::status, Layout::phase, Layout::winners, Layout::rng_hi, Layout::rng_lo, l_.options, l_.globals,
+        l_.player_vars, l_.card_vars, l_.eliminated, l_.zone_size, l_.zone_cards, l_.card_zone, l_.card_face,
+        l_.card_known, l_.locals);
+    out_ += fmt::format("static constexpr int64_t BUDGET = {};\n", g_.max_steps);
+    table("int64_t", "PROPS", g_.card_props);
+    table("int32_t", "KIND", g_.card_kind);
+    table("int32_t", "OWNER", g_.card_owner);
+    table("int32_t", "IOWNER", g_.instance_owner);
+    table("int32_t", "ICARD", g_.instance_card);
+    std::vector<int> vis;
+    for (Visibility v : g_.instance_visibility) vis.push_back(static_cast<int>(v));
+    table("uint8_t", "VIS", vis);
+    table("int32_t", "LS", g_.link_start);
+    table("int32_t", "LT", g_.link_to);
+    for (size_t i = 0; i < p_.value_lists.size(); ++i)
+      table("int64_t", fmt::format("VL{}", i).c_str(), p_.value_lists[i]);
+    static_assert(static_cast<int>(Visibility::everyone) == 0 && static_cast<int>(Visibility::owner) == 1 &&
+                  static_cast<int>(Visibility::top) == 3);
+  }
+
+  std::string tmp() { return fmt::format("t{}", next_++); }
+  const Node& node(int i) const { return p_.nodes[i]; }
+
+  // A variable a specialised member node reads: a local, a bound variable or an argument.
+  std::string var(NodeOp op, int b) {
+    switch (op) {
+      case NodeOp::player_var_local:
+      case NodeOp::zone_of_local:
+      case NodeOp::prop_local:
+      case NodeOp::card_var_local: return fmt::format("(int64_t)s[{}]", l_.locals + b);
+      case NodeOp::player_var_bound:
+      case NodeOp::zone_of_bound:
+      case NodeOp::prop_bound:
+      case NodeOp::card_var_bound: return fmt::format("c.env[{} + {}]", base_, b);
+      default: return fmt::format("(int64_t)c.args[{}]", b);
+    }
+  }
+
+  std::string P(int n) { return fmt::format("chkP(c, n, {}, {})", e(n), n); }
+  std::string C(int n) { return fmt::format("chkC(c, {}, {})", e(n), n); }
+  // A card that must be of a kind (card_of_kind).
+  std::string CK(int n, int kind) { return fmt::format("chkK(c, {}, {}, {})", C(n), kind, n); }
+  // A zone instance, checked as Evaluator::zone checks it.
+  std::string Z(int n) {
+    const Node& k = node(n);
+    switch (k.op) {
+      case NodeOp::zone: return std::to_string(k.a);
+      case NodeOp::zone_of_local:
+      case NodeOp::zone_of_bound:
+      case NodeOp::zone_of_arg: return fmt::format("({} + chkP(c, n, {}, {}))", k.a, var(k.op, k.b), k.kid[0]);
+      default: return fmt::format("chkZ(c, n, {}, {})", e(n), n);
+    }
+  }
+  // Two operands evaluated left to right, then combined.
+  std::string binary(int n, const char* op) {
+    std::string a = tmp(), b = tmp();
+    return fmt::format("({{ int64_t {} = {}; int64_t {} = {}; (int64_t)({} {} {}); }})", a, e(node(n).kid[0]), b,
+                       e(node(n).kid[1]), a, op, b);
+  }
+  // The slot of a component variable, from a card_var node (Evaluator::card_var_slot).
+  std::string card_var_slot(int n) {
+    const Node& k = node(n);
+    const VarInfo& v = g_.card_vars[k.a];
+    const KindInfo& kind = g_.kinds[v.kind];
+    std::string cv = tmp();
+    if (!v.per_player)
+      return fmt::format("({{ int {} = {}; {} + ({} - {}); }})", cv, CK(k.kid[0], v.kind), l_.card_vars + v.base, cv,
+                         kind.first_card);
+    std::string pv = tmp();
+    return fmt::format("({{ int {} = {}; int {} = {}; {} + ({} - {}) * {} + {}; }})", cv, CK(k.kid[0], v.kind), pv,
+                       P(k.kid[1]), l_.card_vars + v.base, cv, kind.first_card, g_.max_players, pv);
+  }
+  std::string host_eval(int n) { return fmt::format("H.eval(c.host, c.s, c.args, c.env, {}, {})", base_, n); }
+
+  // ---- expressions ----
+  std::string e(int n) {
+    const Node& k = node(n);
+    const int a = k.a, k0 = k.kid[0], k1 = k.kid[1], k2 = k.kid[2];
+    switch (k.op) {
+      case NodeOp::constant: return fmt::format("(int64_t){}", a);
+      case NodeOp::option: return fmt::format("(int64_t)s[{}]", l_.options + a);
+      case NodeOp::global: return fmt::format("(int64_t)s[{}]", l_.globals + a);
+      case NodeOp::local: return fmt::format("(int64_t)s[{}]", l_.locals + a);
+      case NodeOp::bound: return fmt::format("c.env[{} + {}]", base_, a);
+      case NodeOp::arg: return fmt::format("(int64_t)c.args[{}]", a);
+      case NodeOp::zone: return fmt::format("(int64_t){}", a);
+      case NodeOp::player_var_local:
+      case NodeOp::player_var_bound:
+      case NodeOp::player_var_arg:
+        return fmt::format("(int64_t)s[{} + chkP(c, n, {}, {})]", l_.player_vars + a * g_.max_players, var(k.op, k.b), k0);
+      case NodeOp::zone_of_local:
+      case NodeOp::zone_of_bound:
+      case NodeOp::zone_of_arg: return fmt::format("(int64_t)({} + chkP(c, n, {}, {}))", a, var(k.op, k.b), k0);
+      case NodeOp::prop_local:
+      case NodeOp::prop_bound:
+      case NodeOp::prop_arg: return fmt::format("PROPS[{} + chkC(c, {}, {})]", a * g_.card_count, var(k.op, k.b), k0);
+      case NodeOp::card_var_local:
+      case NodeOp::card_var_bound:
+      case NodeOp::card_var_arg: {
+        const VarInfo& v = g_.card_vars[a];
+        return fmt::format("(int64_t)s[{} + (chkK(c, chkC(c, {}, {}), {}, {}) - {})]", l_.card_vars + v.base,
+                           var(k.op, k.b), k0, v.kind, k0, g_.kinds[v.kind].first_card);
+      }
+      case NodeOp::player_var: return fmt::format("(int64_t)s[{} + {}]", l_.player_vars + a * g_.max_players, P(k0));
+      case NodeOp::zone_of: return fmt::format("(int64_t)({} + {})", g_.zones[a].first_instance, P(k0));
+      case NodeOp::prop: return fmt::format("PROPS[{} + {}]", a * g_.card_count, C(k0));
+      case NodeOp::card_var: return fmt::format("(int64_t)s[{}]", card_var_slot(n));
+      case NodeOp::card_zone_of: {
+        const ZoneInfo& z = g_.zones[a];
+        std::string cv = tmp();
+        if (!z.per_player)
+          return fmt::format("({{ int {} = {}; (int64_t)({} + ({} - {})); }})", cv, CK(k0, z.kind), z.first_instance,
+                             cv, g_.kinds[z.kind].first_card);
+        std::string pv = tmp();
+        return fmt::format("({{ int {} = {}; int {} = {}; (int64_t)({} + ({} - {}) * {} + {}); }})", cv, CK(k0, z.kind),
+                           pv, P(k1), z.first_instance, cv, g_.kinds[z.kind].first_card, g_.max_players, pv);
+      }
+      case NodeOp::card_owner: return fmt::format("(int64_t)OWNER[{}]", C(k0));
+      case NodeOp::neg: return fmt::format("(-({}))", e(k0));
+      case NodeOp::not_: return fmt::format("(int64_t)!({})", e(k0));
+      case NodeOp::add: return binary(n, "+");
+      case NodeOp::sub: return binary(n, "-");
+      case NodeOp::mul: return binary(n, "*");
+      case NodeOp::eq: return binary(n, "==");
+      case NodeOp::ne: return binary(n, "!=");
+      case NodeOp::lt: return binary(n, "<");
+      case NodeOp::le: return binary(n, "<=");
+      case NodeOp::gt: return binary(n, ">");
+      case NodeOp::ge: return binary(n, ">=");
+      case NodeOp::div:
+      case NodeOp::mod: {
+        std::string x = tmp(), y = tmp();
+        return fmt::format("({{ int64_t {} = {}; int64_t {} = {}; if ({} == 0) fail(c, kata_bad_division, {}); {} {} {}; }})",
+                           x, e(k0), y, e(k1), y, n, x, k.op == NodeOp::div ? "/" : "%", y);
+      }
+      case NodeOp::and_: return fmt::format("(int64_t)(({}) && ({}))", e(k0), e(k1));
+      case NodeOp::or_: return fmt::format("(int64_t)(({}) || ({}))", e(k0), e(k1));
+      case NodeOp::cond: return fmt::format("(({}) ? ({}) : ({}))", e(k0), e(k1), e(k2));
+      case NodeOp::sum:
+      case NodeOp::count:
+      case NodeOp::min:
+      case NodeOp::max:
+      case NodeOp::any:
+      case NodeOp::all:
+      case NodeOp::best:
+      case NodeOp::worst:
+      case NodeOp::find: return aggregate(n);
+      case NodeOp::call: return call(n);
+      case NodeOp::player_count: return "(int64_t)n";
+      case NodeOp::top:
+      case NodeOp::bottom: {
+        std::string z = tmp(), m = tmp();
+        return fmt::format("({{ int {} = {}; int {} = s[{} + {}]; {} ? (int64_t)s[{} + {} * {} + {}] : (int64_t)-1; }})", z,
+                           Z(k0), m, l_.zone_size, z, m, l_.zone_cards, z, g_.card_count,
+                           k.op == NodeOp::top ? m + " - 1" : std::string("0"));
+      }
+      case NodeOp::size: return fmt::format("(int64_t)s[{} + {}]", l_.zone_size, Z(k0));
+      case NodeOp::next_player: {
+        std::string pv = tmp(), r = tmp();
+        return fmt::format(
+            "({{ int {0} = {1}; int {2} = {0}; for (int i = 1; i <= n; ++i) if (!s[{3} + ({0} + i) % n]) {{ {2} = ({0} + i) % n; break; }} (int64_t){2}; }})",
+            pv, P(k0), r, l_.eliminated);
+      }
+      case NodeOp::left: return fmt::format("(int64_t)(({} + 1) % n)", P(k0));
+      case NodeOp::right: return fmt::format("(int64_t)(({} + n - 1) % n)", P(k0));
+      case NodeOp::alive: return fmt::format("(int64_t)(s[{} + {}] == 0)", l_.eliminated, P(k0));
+      case NodeOp::sees: {
+        std::string pv = tmp();
+        return fmt::format("({{ int {} = {}; (int64_t)is_visible(c, {}, {}); }})", pv, P(k0), pv, C(k1));
+      }
+      case NodeOp::face_up: return fmt::format("(int64_t)s[{} + {}]", l_.card_face, C(k0));
+      case NodeOp::zone_owner: return fmt::format("(int64_t)IOWNER[{}]", Z(k0));
+      case NodeOp::card_zone: return fmt::format("(int64_t)s[{} + {}]", l_.card_zone, C(k0));
+      case NodeOp::contains: {
+        std::string z = tmp();
+        return fmt::format("({{ int {} = {}; (int64_t)(s[{} + {}] == {}); }})", z, Z(k0), l_.card_zone, C(k1), z);
+      }
+      case NodeOp::seat: return fmt::format("(int64_t)({} + 1)", P(k0));
+      case NodeOp::holder: return fmt::format("(int64_t)ICARD[{}]", Z(k0));
+      case NodeOp::abs: {
+        std::string v = tmp();
+        return fmt::format("({{ int64_t {0} = {1}; {0} < 0 ? -{0} : {0}; }})", v, e(k0));
+      }
+      default: return host_eval(n);  // linked, position, and what cannot be a value
+    }
+  }
+
+  // A loop over a list node's elements, in list order: `body` runs with `x` bound (an
+  // int64_t); in the body, `continue` goes on to the next element.
+  std::string each(int n, const std::string& x, const std::string& body) {
+    const Node& k = node(n);
+    std::string i = tmp();
+    switch (k.op) {
+      case NodeOp::list_players:
+        return fmt::format("for (int {0} = 0; {0} < n; ++{0}) {{ if (s[{1} + {0}]) continue; int64_t {2} = {0}; {3} }}", i,
+                           l_.eliminated, x, body);
+      case NodeOp::list_all_players:
+        return fmt::format("for (int {0} = 0; {0} < n; ++{0}) {{ int64_t {1} = {0}; {2} }}", i, x, body);
+      case NodeOp::list_from: {
+        if (node(k.kid[0]).op != NodeOp::list_players) break;
+        std::string st = tmp(), pv = tmp();
+        return fmt::format(
+            "{{ int {0} = {1}; for (int {2} = 0; {2} < n; ++{2}) {{ int {3} = ({0} + {2}) % n; if (s[{4} + {3}]) continue; int64_t {5} = {3}; {6} }} }}",
+            st, P(k.kid[1]), i, pv, l_.eliminated, x, body);
+      }
+      case NodeOp::list_values:
+        if (p_.value_lists[k.a].empty()) return "{}";
+        return fmt::format("for (int64_t {0} : VL{1}) {{ int64_t {2} = {0}; {3} }}", i, k.a, x, body);
+      case NodeOp::list_neighbours: {
+        if (g_.link_start.empty()) break;
+        std::string cv = tmp();
+        return fmt::format("{{ int {0} = {1}; for (int {2} = LS[{0}]; {2} < LS[{0} + 1]; ++{2}) {{ int64_t {3} = LT[{2}]; {4} }} }}",
+                           cv, C(k.kid[0]), i, x, body);
+      }
+      case NodeOp::list_range: {
+        std::string lo = tmp(), hi = tmp();
+        return fmt::format(
+            "{{ int64_t {0} = {1}, {2} = {3}; if ({2} - {0} >= 4096) fail(c, kata_long_range, {4}); for (int64_t {5} = {0}; {5} <= {2}; ++{5}) {{ int64_t {6} = {5}; {7} }} }}",
+            lo, e(k.kid[0]), hi, e(k.kid[1]), n, i, x, body);
+      }
+      case NodeOp::list_walk: break;
+      default: {
+        // A zone: its cards, bottom first.
+        std::string z = tmp(), m = tmp();
+        return fmt::format(
+            "{{ int {0} = {1}; const int32_t* {2}c = s + {3} + {0} * {4}; int {2} = s[{5} + {0}]; for (int {6} = 0; {6} < {2}; ++{6}) {{ int64_t {7} = {2}c[{6}]; {8} }} }}",
+            z, Z(n), m, l_.zone_cards, g_.card_count, l_.zone_size, i, x, body);
+      }
+    }
+    // Left to the interpreter: walks, and turn order over a list other than `players`.
+    std::string buf = tmp(), m = tmp();
+    return fmt::format(
+        "{{ int32_t {0}[CC + 16]; int {1} = H.list(c.host, c.s, c.args, c.env, {2}, {3}, {0}, CC + 16); for (int {4} = 0; {4} < {1}; ++{4}) {{ int64_t {5} = {0}[{4}]; {6} }} }}",
+        buf, m, base_, n, i, x, body);
+  }
+
+  std::string aggregate(int n) {
+    const Node& k = node(n);
+    int domain = k.kid[0], where = k.kid[1], value = k.kid[2];
+    std::string slot = tmp(), acc = tmp(), found = tmp(), key = tmp(), x = tmp();
+    std::string body = fmt::format("c.env[{}] = {};", slot, x);
+    if (where >= 0) body += fmt::format(" if (!({})) continue;", e(where));
+    switch (k.op) {
+      case NodeOp::sum: body += fmt::format(" {} += {};", acc, e(value)); break;
+      case NodeOp::count: body += fmt::format(" ++{};", acc); break;
+      case NodeOp::any:
+        body += value < 0 ? std::string(" return (int64_t)1;") : fmt::format(" if ({}) return (int64_t)1;", e(value));
+        break;
+      case NodeOp::all:
+        if (value >= 0) body += fmt::format(" if (!({})) return (int64_t)0;", e(value));
+        break;
+      case NodeOp::find: body += fmt::format(" return {};", x); break;
+      default: {
+        bool high = k.op == NodeOp::max || k.op == NodeOp::best;
+        bool which = k.op == NodeOp::best || k.op == NodeOp::worst;
+        std::string v = tmp();
+        body += fmt::format(" int64_t {0} = {1}; if (!{2} || {0} {3} {4}) {{ {4} = {0}; {5} = {6}; {2} = true; }}", v,
+                            e(value), found, high ? ">" : "<", key, acc, which ? x : v);
+      }
+    }
+    std::string tail = k.op == NodeOp::all                                                                ? "return (int64_t)1;"
+                       : k.op == NodeOp::best || k.op == NodeOp::worst || k.op == NodeOp::find           ? fmt::format("return {} ? {} : (int64_t)-1;", found, acc)
+                       : k.op == NodeOp::any                                                              ? "return (int64_t)0;"
+                                                                                                         : fmt::format("return {};", acc);
+    return fmt::format(
+        "[&]() -> int64_t {{ int {0} = {1} + {2}; if ({0} >= 256) fail(c, kata_nested, {3}); int64_t {4} = 0; bool {5} = false; int64_t {6} = 0; (void){5}; (void){6}; {7} {8} }}()",
+        slot, base_, k.a, n, acc, found, key, each(domain, x, body), tail);
+  }
+
+  std::string call(int n) {
+    const Node& k = node(n);
+    const Function& f = p_.functions[k.a];
+    std::string nb = tmp();
+    std::string s = fmt::format("({{ int {0} = {1} + {2}; if ({0} + {3} + 1 >= 256) fail(c, kata_nested_functions, {4});", nb,
+                                base_, k.b, f.params, n);
+    std::vector<std::string> args;
+    for (int i = 0; i < k.kid_count; ++i) {
+      args.push_back(tmp());
+      s += fmt::format(" int64_t {} = {};", args.back(), e(p_.kids[k.first_kid + i]));
+    }
+    for (int i = 0; i < k.kid_count; ++i) s += fmt::format(" c.env[{} + {}] = {};", nb, i, args[i]);
+    s += fmt::format(" F{}(c, {}); }})", k.a, nb);
+    return s;
+  }
+
+  // Whether `each` reads a list node as a zone's cards.
+  bool is_zone_list(int n) const {
+    switch (node(n).op) {
+      case NodeOp::list_players:
+      case NodeOp::list_all_players:
+      case NodeOp::list_from:
+      case NodeOp::list_values:
+      case NodeOp::list_neighbours:
+      case NodeOp::list_range:
+      case NodeOp::list_walk: return false;
+      default: return true;
+    }
+  }
+
+  // ---- instructions ----
+  std::string step(int pc) { return fmt::format("if (++steps > BUDGET) fail(c, kata_steps, {});", pc); }
+  static int face(const Instr& in) { return in.c; }
+
+  void run() {
+    // Where a run can start or come back to: the flow, the actions, and the instruction
+    // after each choose, call and phase.
+    std::set<int> entries = {p_.flow_entry};
+    for (const Action& a : p_.actions) entries.insert(a.entry);
+    for (size_t pc = 0; pc < p_.code.size(); ++pc) {
+      Op op = p_.code[pc].op;
+      if (op == Op::choose || op == Op::call || op == Op::phase) entries.insert(static_cast<int>(pc) + 1);
+    }
+    std::string body;
+    body += "extern \"C\" void kata_run(KataCtx* cp, const int32_t* d) {\n  KataCtx& c = *cp;\n  int32_t* s = c.s;\n  const int n = c.n;\n  int64_t steps = 0;\n  int pc = s[PC];\n";
+    // A decision: its chooser and parameters into the action's locals (apply() in machine.cpp).
+    body += "  if (d) switch (d[0]) {\n";
+    for (size_t a = 0; a < p_.actions.size(); ++a) {
+      const Action& act = p_.actions[a];
+      body += fmt::format("    case {}: s[{}] = s[CHOOSER];", a, l_.locals + act.player_slot);
+      for (size_t k = 0; k < act.params.size(); ++k) body += fmt::format(" s[{}] = d[{}];", l_.locals + act.params[k].slot, k + 1);
+      body += fmt::format(" s[{}] = s[PC]; s[PC] = {}; s[STATUS] = 0; goto I{};\n", l_.locals + act.ret_slot, act.entry, act.entry);
+    }
+    body += "    default: __builtin_trap();\n  }\n";
+    body += "dispatch:\n  switch (pc) {\n";
+    for (int pc : entries)
+      if (pc < static_cast<int>(p_.code.size())) body += fmt::format("    case {0}: goto I{0};\n", pc);
+    body += "    default: __builtin_trap();\n  }\n";
+    for (size_t pc = 0; pc < p_.code.size(); ++pc) body += fmt::format("I{}: {}\n", pc, instr(static_cast<int>(pc)));
+    body += "finish:\n" + finish() + "\n}\n";
+    out_ += body;
+  }
+
+  std::string instr(int pc) {
+    const Instr& in = p_.code[pc];
+    int L = l_.locals;
+    switch (in.op) {
+      case Op::assign: {
+        std::string slot;
+        if (in.a == 0) slot = fmt::format("s + {}", l_.globals + in.b);
+        else if (in.a == 1) slot = fmt::format("s + {} + {}", l_.player_vars + in.b * g_.max_players, P(in.d));
+        else if (in.a == 3) slot = fmt::format("s + {}", card_var_slot(in.d));
+        else slot = fmt::format("s + {}", L + in.b);
+        std::string v = fmt::format("{}", e(in.c));
+        const char* op = in.e == 1 ? "*slot + " : in.e == 2 ? "*slot - " : "";
+        return fmt::format("{{ int32_t* slot = {}; int64_t v = {}({}); *slot = narrow(c, v, {}); }}", slot, op, v, pc);
+      }
+      case Op::move: {
+        if (in.d != 2)
+          return fmt::format("{{ int card = {}; int z = {}; move_card(s, n, card, z, {}, {}); }}", C(in.a), Z(in.b), face(in),
+                             in.d == 1 ? 0 : -1);
+        return fmt::format(
+            "{{ int card = {}; int z = {}; int64_t k = {}; int room = s[{} + z] + (s[{} + card] == z ? 0 : 1); if (k < 1 || k > room) fail(c, kata_bad_position, {}, k, ((int64_t)z << 32) | room); move_card(s, n, card, z, {}, (int)k - 1); }}",
+            C(in.a), Z(in.b), e(in.e), l_.zone_size, l_.card_zone, pc, face(in));
+      }
+      case Op::move_all: {
+        std::string x = tmp();
+        if (is_zone_list(in.a))  // at most every card: a buffer on the stack
+          return fmt::format(
+              "{{ int32_t buf[CC]; int k = 0; {} int z = {}; for (int i = 0; i < k; ++i) move_card(s, n, buf[i], z, {}, {}); }}",
+              each(in.a, x, fmt::format("buf[k++] = (int32_t){};", x)), Z(in.b), face(in), in.d == 1 ? 0 : -1);
+        return fmt::format(
+            "{{ std::vector<int32_t> buf; {} int z = {}; for (int32_t card : buf) move_card(s, n, card, z, {}, {}); }}",
+            each(in.a, x, fmt::format("buf.push_back((int32_t){});", x)), Z(in.b), face(in), in.d == 1 ? 0 : -1);
+      }
+      case Op::shuffle: return fmt::format("shuffle(s, {});", Z(in.a));
+      case Op::flip: return fmt::format("flip(s, n, {}, {});", C(in.a), in.c);
+      case Op::reveal: return fmt::format("s[{} + {}] = (int32_t)((1u << n) - 1);", l_.card_known, C(in.a));
+      case Op::look:
+        return fmt::format("{{ int p = {}; int card = {}; s[{} + card] |= (int32_t)(1u << p); }}", P(in.a), C(in.b),
+                           l_.card_known);
+      case Op::eliminate: return fmt::format("s[{} + {}] = 1;", l_.eliminated, P(in.a));
+      case Op::jump: return fmt::format("{} goto I{};", step(pc), in.a);
+      case Op::jump_if_not: return fmt::format("if (!({})) goto I{};", e(in.a), in.b);
+      case Op::for_init: {
+        const Loop& l = p_.loops[in.a];
+        std::string x = tmp();
+        std::string s = fmt::format("{{ int k = 0; int32_t* buf = s + {}; {}", L + l.buffer_slot,
+                                    each(l.list_node, x,
+                                         fmt::format("if (k >= {}) fail(c, kata_long_loop, {}, {}); buf[k++] = (int32_t){};",
+                                                     l.capacity, l.list_node, l.capacity, x)));
+        if (l.where_node >= 0)
+          s += fmt::format(" int kept = 0; for (int i = 0; i < k; ++i) {{ s[{}] = buf[i]; if ({}) buf[kept++] = buf[i]; }} k = kept;",
+                           L + l.var_slot, e(l.where_node));
+        s += fmt::format(" s[{}] = k; s[{}] = 0; }}", L + l.count_slot, L + l.index_slot);
+        return s;
+      }
+      case Op::for_next: {
+        const Loop& l = p_.loops[in.a];
+        return fmt::format("{{ int32_t& ix = s[{}]; if (ix >= s[{}]) goto I{}; s[{}] = s[{} + ix++]; }}", L + l.index_slot,
+                           L + l.count_slot, in.b, L + l.var_slot, L + l.buffer_slot);
+      }
+      case Op::repeat_init: return fmt::format("s[{}] = narrow(c, {}, {});", L + in.b, e(in.a), pc);
+      case Op::repeat_next: return fmt::format("if (s[{0}] <= 0) goto I{1}; --s[{0}];", L + in.a, in.b);
+      case Op::choose:
+        return fmt::format("s[CHOOSER] = {}; s[SITE] = {}; s[STATUS] = 1; s[PC] = {}; return;", P(in.a), in.b, pc + 1);
+      case Op::call: {
+        const Procedure& proc = p_.procedures[in.a];
+        std::string s = step(pc);
+        for (size_t i = 0; i < proc.param_slots.size(); ++i)
+          s += fmt::format(" s[{}] = narrow(c, {}, {});", L + proc.param_slots[i], e(p_.kids[in.b + i]), pc);
+        s += fmt::format(" s[{}] = {}; goto I{};", L + proc.ret_slot, pc + 1, proc.entry);
+        return s;
+      }
+      case Op::ret: return fmt::format("pc = s[{}]; goto dispatch;", L + in.a);
+      case Op::phase: {
+        const Procedure& proc = p_.procedures[in.a];
+        return fmt::format("{} s[PHASE] = {}; s[{}] = {}; goto I{};", step(pc), in.b, L + proc.ret_slot, pc + 1, proc.entry);
+      }
+      case Op::win: {
+        std::string x = tmp();
+        std::string mask = in.b ? fmt::format("uint32_t mask = 0; {}", each(in.a, x, fmt::format("mask |= 1u << {};", x)))
+                                : fmt::format("uint32_t mask = 1u << {};", P(in.a));
+        return fmt::format("{{ {} s[WINNERS] = (int32_t)mask; s[STATUS] = 2; return; }}", mask);
+      }
+      case Op::end_game:
+      case Op::halt: return "goto finish;";
+    }
+    return "__builtin_trap();";
+  }
+
+  // The end of the flow: each player's score and tie-breaks, the best of them among the
+  // players still in (everyone, if nobody is), and their holders win (Machine::finish).
+  std::string finish() {
+    if (g_.score_node < 0) return "  s[STATUS] = 2; s[WINNERS] = 0; return;";
+    size_t keys = 1 + g_.tiebreak_nodes.size();
+    std::string f = fmt::format("  s[STATUS] = 2;\n  int64_t key[MP][{}];\n  for (int p = 0; p < n; ++p) {{\n    c.env[0] = p;\n", keys);
+    f += fmt::format("    key[p][0] = {};\n", e(g_.score_node));
+    for (size_t t = 0; t < g_.tiebreak_nodes.size(); ++t) f += fmt::format("    key[p][{}] = {};\n", t + 1, e(g_.tiebreak_nodes[t]));
+    if (g_.lowest_wins) f += "    key[p][0] = -key[p][0];\n";
+    f += "  }\n";
+    f += fmt::format(R"(  bool anyone = false;
+  for (int p = 0; p < n; ++p) anyone |= !s[{0} + p];
+  auto cmp = [&](int a, int b) {{
+    for (int k = 0; k < {1}; ++k)
+      if (key[a][k] != key[b][k]) return key[a][k] < key[b][k] ? -1 : 1;
+    return 0;
+  }};
+  int best = -1;
+  for (int p = 0; p < n; ++p)
+    if ((!anyone || !s[{0} + p]) && (best < 0 || cmp(p, best) > 0)) best = p;
+  uint32_t mask = 0;
+  for (int p = 0; p < n; ++p)
+    if ((!anyone || !s[{0} + p]) && cmp(p, best) == 0) mask |= 1u << p;
+  s[WINNERS] = (int32_t)mask;
+  return;)",
+                     l_.eliminated, keys);
+    return f;
+  }
+
+  // ---- legal decisions ----
+  // The decisions of one action from parameter k on (enumerate() in machine.cpp).
+  std::string level(const Action& act, int a, size_t k) {
+    std::string s = "[&]() {";
+    for (size_t i = 0; i < act.when_nodes.size(); ++i)
+      if (act.when_level[i] == static_cast<int32_t>(k)) s += fmt::format(" if (!({})) return;", e(act.when_nodes[i]));
+    if (k == act.params.size()) {
+      s += fmt::format(" if (cnt < cap) {{ int32_t* o = out + 5 * cnt; o[0] = {}; o[1] = d[0]; o[2] = d[1]; o[3] = d[2]; o[4] = d[3]; }} ++cnt;", a);
+    } else {
+      std::string x = tmp();
+      s += " " + each(act.params[k].domain_node, x,
+                      fmt::format("c.args[{}] = d[{}] = (int32_t){}; {};", k + 1, k, x, level(act, a, k + 1)));
+    }
+    return s + " }()";
+  }
+
+  void legal() {
+    std::string body =
+        "extern \"C\" int kata_legal(KataCtx* cp, int32_t* out, int cap) {\n  KataCtx& c = *cp;\n  int32_t* s = c.s;\n  const int n = c.n;\n  int cnt = 0;\n  c.args[0] = s[CHOOSER];\n  switch (s[SITE]) {\n";
+    for (size_t site = 0; site < p_.sites.size(); ++site) {
+      body += fmt::format("    case {}: {{\n", site);
+      for (int a : p_.sites[site].actions) {
+        const Action& act = p_.actions[a];
+        body += "      { int32_t d[4] = {0, 0, 0, 0}; (void)d; " + level(act, a, 0) + "; }\n";
+      }
+      body += "      break;\n    }\n";
+    }
+    body += "  }\n  return cnt;\n}\n";
+    out_ += body;
+  }
+
+  const Game& g_;
+  const Program& p_;
+  const Layout& l_;
+  std::string out_;
+  std::string base_ = "0";
+  int next_ = 0;
+};
+
+}  // namespace
+
+std::string native_source(const Game& g) { return Generator(g).source(); }
+
+}  // namespace kata

@@ -1,0 +1,157 @@
+// Compiling a game's generated source with the system's C++ compiler, caching the shared
+// object, and loading it. The compiler is run directly (posix_spawn, no shell), so no path
+// or environment value is ever parsed as a command.
+#include "native/native.hpp"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "log/log.hpp"
+#include "native/abi.hpp"
+
+extern char** environ;
+
+namespace kata {
+
+namespace fs = std::filesystem;
+
+NativeCode::~NativeCode() {
+  if (handle) dlclose(handle);
+}
+
+namespace {
+
+#ifndef KATA_DEFAULT_CXX
+#define KATA_DEFAULT_CXX "c++"
+#endif
+
+std::string compiler() {
+  const char* cxx = std::getenv("KATA_CXX");
+  return cxx && *cxx ? cxx : KATA_DEFAULT_CXX;
+}
+
+fs::path cache_dir() {
+  if (const char* d = std::getenv("KATA_CACHE"); d && *d) return d;
+  if (const char* d = std::getenv("XDG_CACHE_HOME"); d && *d) return fs::path(d) / "kata";
+  if (const char* d = std::getenv("HOME"); d && *d) return fs::path(d) / ".cache" / "kata";
+  return fs::temp_directory_path() / fmt::format("kata-cache-{}", getuid());
+}
+
+// The compiler's flags, then any in $KATA_CXXFLAGS (split at spaces; "-g" to profile).
+std::vector<std::string> flags() {
+  std::vector<std::string> f = {"-std=c++20", "-O2", "-fPIC", "-shared", "-w"};
+  if (const char* extra = std::getenv("KATA_CXXFLAGS")) {
+    std::istringstream words(extra);
+    for (std::string w; words >> w;) f.push_back(w);
+  }
+  return f;
+}
+
+// Runs the compiler on `source`, writing `library`; false and the compiler's messages in
+// `error` when it fails.
+bool run_compiler(const fs::path& source, const fs::path& library, const fs::path& messages, std::string& error) {
+  std::vector<std::string> argv = {compiler()};
+  for (const auto& f : flags()) argv.push_back(f);
+  argv.insert(argv.end(), {source.string(), "-o", library.string()});
+  std::vector<char*> args;
+  for (auto& a : argv) args.push_back(a.data());
+  args.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, messages.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  pid_t pid = 0;
+  int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) {
+    error = fmt::format("cannot run the C++ compiler '{}' (set KATA_CXX to another)", argv[0]);
+    return false;
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) break;
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
+  std::ifstream in(messages);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string m = text.str();
+  if (m.size() > 2000) m = m.substr(0, 2000) + "...";
+  error = fmt::format("the C++ compiler '{}' failed on {}:\n{}", argv[0], source.string(), m);
+  return false;
+}
+
+}  // namespace
+
+std::shared_ptr<const Game> compile_native(const std::shared_ptr<const Game>& g, std::string& error) {
+  std::string source = native_source(*g);
+  std::string key = compiler();
+  for (const auto& f : flags()) key += " " + f;
+  std::string name = sha256_hex(key + "\n" + source).substr(0, 32);
+  fs::path dir = cache_dir();
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) {
+    error = fmt::format("cannot create the cache directory {}: {} (set KATA_CACHE to another)", dir.string(), ec.message());
+    return nullptr;
+  }
+  fs::path library = dir / (name + ".so");
+  if (!fs::exists(library)) {
+    // Written under names of this process's own, then renamed: two runs compiling the same
+    // game at once each produce a whole file, and either may win.
+    std::string own = fmt::format(".{}", getpid());
+    fs::path src = dir / (name + own + ".cpp"), tmp = dir / (name + own + ".so"), messages = dir / (name + own + ".txt");
+    {
+      std::ofstream out(src, std::ios::binary);
+      out << source;
+      if (!out) {
+        error = fmt::format("cannot write {}", src.string());
+        return nullptr;
+      }
+    }
+    bool ok = run_compiler(src, tmp, messages, error);
+    fs::remove(messages, ec);
+    if (!ok) {
+      fs::remove(src, ec);
+      fs::remove(tmp, ec);
+      return nullptr;
+    }
+    // The source stays beside the library, for whoever wants to read or profile it.
+    fs::rename(src, dir / (name + ".cpp"), ec);
+    fs::rename(tmp, library, ec);
+    if (ec) {
+      error = fmt::format("cannot write {}: {}", library.string(), ec.message());
+      return nullptr;
+    }
+  }
+  auto code = std::make_shared<NativeCode>();
+  code->library = library.string();
+  code->handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!code->handle) {
+    error = fmt::format("cannot load {}: {}", library.string(), dlerror());
+    return nullptr;
+  }
+  code->run = reinterpret_cast<void (*)(KataCtx*, const int32_t*)>(dlsym(code->handle, "kata_run"));
+  code->legal = reinterpret_cast<int (*)(KataCtx*, int32_t*, int)>(dlsym(code->handle, "kata_legal"));
+  auto init = reinterpret_cast<void (*)(const KataHost*)>(dlsym(code->handle, "kata_init"));
+  if (!code->run || !code->legal || !init) {
+    error = fmt::format("{} is not a compiled game (remove it to compile again)", library.string());
+    return nullptr;
+  }
+  init(native_host());
+  auto copy = std::make_shared<Game>(*g);
+  copy->native = code;
+  return copy;
+}
+
+}  // namespace kata

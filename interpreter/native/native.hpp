@@ -1,0 +1,41 @@
+// Compiled mode: a Game's program translated to C++ (codegen.cpp), compiled by the
+// system's C++ compiler into a shared object, cached, and loaded. The runtime then runs
+// effects and lists legal decisions through it, wherever no event is being recorded
+// (simulations, random playouts, bots' searches); states stay the interpreter's, slot for
+// slot, so the two can take turns on one game. See docs/performance.md.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "runtime/game.hpp"
+
+namespace kata {
+
+struct KataCtx;
+struct KataHost;
+
+// The interpreter's side of the boundary (machine.cpp): what compiled code calls back.
+const KataHost* native_host();
+
+// The loaded code of one game. Unloaded when the last Game holding it goes.
+struct NativeCode {
+  void* handle = nullptr;
+  // Runs effects from the state's pc, or, given a decision (five int32: a Decision), from
+  // the start of its action.
+  void (*run)(KataCtx*, const int32_t* decision) = nullptr;
+  int (*legal)(KataCtx*, int32_t* out, int cap) = nullptr;
+  std::string library;  // the shared object's path
+  ~NativeCode();
+};
+
+// The C++ source of a game's program (deterministic: the same Game gives the same text).
+std::string native_source(const Game& g);
+
+// A copy of `g` that runs compiled, or null with `error` set (no compiler, a failed
+// compilation, a directory that cannot be written). The shared object is cached under
+// $KATA_CACHE (default $XDG_CACHE_HOME/kata or ~/.cache/kata), named by the SHA-256 of its
+// source and compiler; the compiler is $KATA_CXX, or the one kata was built with.
+std::shared_ptr<const Game> compile_native(const std::shared_ptr<const Game>& g, std::string& error);
+
+}  // namespace kata

@@ -1,0 +1,185 @@
+// Compiled mode (interpreter/native/) must be the interpreter, only faster: on every rule
+// file in rules/, at every player count, the same legal decisions and the same state after
+// every decision, slot for slot; the same errors, with the same positions; and a missing
+// compiler is a clear error, not a crash.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "agents/runner.hpp"
+#include "native/native.hpp"
+#include "support.hpp"
+
+using namespace kata;
+
+namespace {
+
+// Tests compile into the build tree, not the user's cache.
+void use_test_cache() { setenv("KATA_CACHE", KATA_TEST_CACHE, 1); }
+
+std::shared_ptr<const Game> compiled(const std::shared_ptr<const Game>& g) {
+  use_test_cache();
+  std::string error;
+  auto c = compile_native(g, error);
+  INFO(error);
+  REQUIRE(c);
+  REQUIRE(c->native);
+  return c;
+}
+
+// What a run ended with: the state, or the error and where it was raised.
+struct Outcome {
+  State state;
+  std::string error;
+  Pos pos;
+};
+
+// Plays a game with decisions drawn from `seed`, the same for both games as long as they
+// agree, checking at every step that they do.
+void lockstep(const Game& interpreted, const Game& native, int players, uint64_t seed,
+              const std::vector<int64_t>& options) {
+  State a = new_game(interpreted, players, seed, options);
+  State b = new_game(native, players, seed, options);
+  REQUIRE(a == b);
+  uint64_t rng = seed ^ 0x5bd1e995ULL;
+  std::vector<Decision> la, lb;
+  int steps = 0;
+  while (!a.over()) {
+    legal_decisions(interpreted, a, la);
+    legal_decisions(native, b, lb);
+    REQUIRE(la == lb);
+    const Decision& d = la[uniform(rng, static_cast<uint32_t>(la.size()))];
+    apply(interpreted, a, d);
+    apply(native, b, d);
+    REQUIRE(a == b);
+    REQUIRE(++steps < 100000);
+  }
+  REQUIRE(b.over());
+  REQUIRE(scores(interpreted, a) == scores(native, b));
+}
+
+Outcome run_until_error(const Game& g, int players, uint64_t seed) {
+  Outcome o;
+  try {
+    o.state = random_playout(g, players, seed, default_options(g));
+  } catch (const RuntimeError& e) {
+    o.error = e.what();
+    o.pos = e.pos;
+  }
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("compiled code plays every rule file exactly as the interpreter does", "[native]") {
+  for (const auto& file : kata::test::rule_files()) {
+    auto l = kata::test::load_file(file);
+    REQUIRE(l.game);
+    auto native = compiled(l.game);
+    for (int players = l.game->min_players; players <= std::min(l.game->max_players, 6); ++players) {
+      auto options = default_options(*l.game);
+      if (!setup_error(*l.game, players, options).empty()) continue;
+      for (uint64_t seed = 1; seed <= 25; ++seed) {
+        INFO(file << ", " << players << " players, seed " << seed);
+        lockstep(*l.game, *native, players, seed, options);
+      }
+    }
+  }
+}
+
+TEST_CASE("a simulation gives the same statistics compiled", "[native]") {
+  auto l = kata::test::load_file("rules/kenjin.yaml");
+  REQUIRE(l.game);
+  auto native = compiled(l.game);
+  auto options = default_options(*l.game);
+  SimulationStats a = simulate(*l.game, 200, 3, 7, options, 1, false, {});
+  SimulationStats b = simulate(*native, 200, 3, 7, options, 2, false, {});
+  CHECK(a.wins == b.wins);
+  CHECK(a.score_mean == b.score_mean);
+  CHECK(a.length_mean == b.length_mean);
+  CHECK(b.errors == 0);
+}
+
+TEST_CASE("compiled code reports runtime errors as the interpreter does", "[native]") {
+  // Each game fails in its effects; the message and position must be the interpreter's.
+  const char* head = R"(kata: 1
+game: Failing
+players: 2
+components:
+  card:
+    each: {value: 1..3}
+    name: "{value}"
+    in: deck
+zones:
+  deck: {order: stack, visibility: nobody}
+  hand: {per_player: true, order: stack, visibility: owner}
+variables:
+  x: {initial: 0}
+actions:
+  go:
+    do: x += 1
+)";
+  // Each flow, and what its error says ("" for none).
+  const std::vector<std::pair<std::string, std::string>> flows = {
+      {"flow: |\n  x = 1 / (x - x)\n", "division by zero"},
+      {"flow: |\n  repeat until x < 0 { x += 1 }\n", "steps without a decision"},
+      {"flow: |\n  repeat until x > 1 { x = 2000000000 + 2000000000 }\n", "too large to keep"},
+      {"flow: |\n  move top(deck) to deck at position 7\n", "position 7 is outside deck (1 to 3)"},
+      {"flow: |\n  move top(P1.hand) to deck\n", "no card here"},
+      {"flow: |\n  choose next(P1): go\n  x = sum(v for v in 1..9000)\n", "a range of more than 4096 numbers"},
+      {"flow: |\n  choose P1: go\n  x = 0\n", ""},
+  };
+  for (const auto& [flow, expected] : flows) {
+    INFO(flow);
+    auto l = kata::test::load_text(std::string(head) + flow);
+    REQUIRE(l.game);
+    auto native = compiled(l.game);
+    Outcome a = run_until_error(*l.game, 2, 3), b = run_until_error(*native, 2, 3);
+    CHECK(a.error.find(expected) != std::string::npos);
+    CHECK(a.error.empty() == expected.empty());
+    CHECK(a.error == b.error);
+    CHECK(a.pos.line == b.pos.line);
+    CHECK(a.pos.col == b.pos.col);
+    if (a.error.empty()) CHECK(a.state == b.state);
+  }
+}
+
+TEST_CASE("the generated source holds no text of the rule file", "[native]") {
+  // Names are never written into the source: only numbers. A name made to break out of a
+  // C++ string or comment has nowhere to go.
+  auto l = kata::test::load_text(R"(kata: 1
+game: Injected
+players: 2
+zones:
+  evil_zone_name_xyz: {order: stack, visibility: everyone}
+variables:
+  evil_variable_name_xyz: {initial: 3}
+functions:
+  evil_function_name_xyz: "evil_variable_name_xyz * 2"
+flow: |
+  evil_variable_name_xyz = evil_function_name_xyz()
+actions:
+  go:
+    do: evil_variable_name_xyz += 1
+)");
+  REQUIRE(l.game);
+  std::string source = native_source(*l.game);
+  CHECK(source.find("evil") == std::string::npos);
+  CHECK(source.find("Injected") == std::string::npos);
+}
+
+TEST_CASE("a compiler that cannot run is a clear error", "[native]") {
+  auto l = kata::test::load_file("rules/kobayakawa.yaml");
+  REQUIRE(l.game);
+  auto dir = std::filesystem::path(KATA_TEST_CACHE) / "no-compiler";
+  std::filesystem::remove_all(dir);
+  setenv("KATA_CACHE", dir.c_str(), 1);
+  setenv("KATA_CXX", "/nonexistent/c++", 1);
+  std::string error;
+  auto g = compile_native(l.game, error);
+  unsetenv("KATA_CXX");
+  use_test_cache();
+  CHECK_FALSE(g);
+  CHECK(error.find("cannot run the C++ compiler '/nonexistent/c++'") != std::string::npos);
+}
