@@ -138,11 +138,7 @@ uint64_t game_seed(uint64_t seed, uint64_t i) {
 State random_playout(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options) {
   State s = new_game(g, players, seed, options);
   uint64_t rng = seed ^ 0xa0761d6478bd642fULL;
-  std::vector<Decision> legal;
-  while (!s.over()) {
-    legal_decisions(g, s, legal);
-    apply(g, s, legal[uniform(rng, static_cast<uint32_t>(legal.size()))]);
-  }
+  play_randomly(g, s, rng);
   return s;
 }
 
@@ -170,6 +166,7 @@ GameOutcome run_one(const Game& g, int players, uint64_t seed, const std::vector
           throw RuntimeError(inv.pos, fmt::format("invariant '{}' does not hold", inv.name));
     };
     check();
+    if (!check_invariants) play_randomly(g, s, rng);
     while (!s.over()) {
       legal_decisions(g, s, legal);
       apply(g, s, legal[uniform(rng, static_cast<uint32_t>(legal.size()))]);

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "native/abi.hpp"
@@ -22,8 +23,11 @@ namespace {
 // The helpers every generated file starts with, after its tables. They are the
 // interpreter's (machine.cpp), over the same state layout.
 constexpr const char* prelude = R"(
+// Only the four entry points are exported: calls among them stay direct, not through
+// the procedure linkage table.
+#define KATA_EXPORT __attribute__((visibility("default")))
 static KataHost H;
-extern "C" void kata_init(const KataHost* h) { H = *h; }
+extern "C" KATA_EXPORT void kata_init(const KataHost* h) { H = *h; }
 [[noreturn, gnu::cold, gnu::noinline]] static void fail(KataCtx& c, int kind, int where, int64_t a = 0, int64_t b = 0) {
   H.fail(c.host, c.s, kind, where, a, b);
   __builtin_unreachable();
@@ -162,6 +166,7 @@ class Generator {
     base_ = "0";
     run();
     legal();
+    playout();
     return out_;
   }
 
@@ -341,11 +346,17 @@ class Generator {
       case NodeOp::next_player: {
         std::string pv = tmp(), r = tmp();
         return fmt::format(
-            "({{ int {0} = {1}; int {2} = {0}; for (int i = 1; i <= n; ++i) if (!s[{3} + ({0} + i) % n]) {{ {2} = ({0} + i) % n; break; }} (int64_t){2}; }})",
+            "({{ int {0} = {1}; int {2} = {0}; for (int i = 1, q = {0}; i <= n; ++i) {{ if (++q == n) q = 0; if (!s[{3} + q]) {{ {2} = q; break; }} }} (int64_t){2}; }})",
             pv, P(k0), r, l_.eliminated);
       }
-      case NodeOp::left: return fmt::format("(int64_t)(({} + 1) % n)", P(k0));
-      case NodeOp::right: return fmt::format("(int64_t)(({} + n - 1) % n)", P(k0));
+      case NodeOp::left: {
+        std::string q = tmp();
+        return fmt::format("({{ int {0} = {1} + 1; (int64_t)({0} == n ? 0 : {0}); }})", q, P(k0));
+      }
+      case NodeOp::right: {
+        std::string q = tmp();
+        return fmt::format("({{ int {0} = {1}; (int64_t)({0} == 0 ? n - 1 : {0} - 1); }})", q, P(k0));
+      }
       case NodeOp::alive: return fmt::format("(int64_t)(s[{} + {}] == 0)", l_.eliminated, P(k0));
       case NodeOp::sees: {
         std::string pv = tmp();
@@ -383,7 +394,7 @@ class Generator {
         if (node(k.kid[0]).op != NodeOp::list_players) break;
         std::string st = tmp(), pv = tmp();
         return fmt::format(
-            "{{ int {0} = {1}; for (int {2} = 0; {2} < n; ++{2}) {{ int {3} = ({0} + {2}) % n; if (s[{4} + {3}]) continue; int64_t {5} = {3}; {6} }} }}",
+            "{{ int {0} = {1}; for (int {2} = 0; {2} < n; ++{2}) {{ int {3} = {0} + {2}; if ({3} >= n) {3} -= n; if (s[{4} + {3}]) continue; int64_t {5} = {3}; {6} }} }}",
             st, P(k.kid[1]), i, pv, l_.eliminated, x, body);
       }
       case NodeOp::list_values:
@@ -493,8 +504,16 @@ class Generator {
       Op op = p_.code[pc].op;
       if (op == Op::choose || op == Op::call || op == Op::phase) entries.insert(static_cast<int>(pc) + 1);
     }
+    // The return addresses each return slot can hold: after each call or phase of its
+    // procedure, and after each choose that offers its action.
+    for (size_t pc = 0; pc < p_.code.size(); ++pc) {
+      const Instr& in = p_.code[pc];
+      if (in.op == Op::call || in.op == Op::phase) returns_[p_.procedures[in.a].ret_slot].insert(static_cast<int>(pc) + 1);
+      if (in.op == Op::choose)
+        for (int a : p_.sites[in.b].actions) returns_[p_.actions[a].ret_slot].insert(static_cast<int>(pc) + 1);
+    }
     std::string body;
-    body += "extern \"C\" void kata_run(KataCtx* cp, const int32_t* d) {\n  KataCtx& c = *cp;\n  int32_t* s = c.s;\n  const int n = c.n;\n  int64_t steps = 0;\n  int pc = s[PC];\n";
+    body += "extern \"C\" KATA_EXPORT void kata_run(KataCtx* cp, const int32_t* d) {\n  KataCtx& c = *cp;\n  int32_t* s = c.s;\n  const int n = c.n;\n  int64_t steps = 0;\n  int pc = s[PC];\n";
     // A decision: its chooser and parameters into the action's locals (apply() in machine.cpp).
     body += "  if (d) switch (d[0]) {\n";
     for (size_t a = 0; a < p_.actions.size(); ++a) {
@@ -584,7 +603,15 @@ class Generator {
         s += fmt::format(" s[{}] = {}; goto I{};", L + proc.ret_slot, pc + 1, proc.entry);
         return s;
       }
-      case Op::ret: return fmt::format("pc = s[{}]; goto dispatch;", L + in.a);
+      case Op::ret: {
+        // Where this return can go, tested in turn: direct jumps, which the processor
+        // predicts far better than the dispatch's one indirect jump.
+        std::string r = fmt::format("{{ int r = s[{}];", L + in.a);
+        auto t = returns_.find(in.a);
+        if (t != returns_.end() && t->second.size() <= 4)
+          for (int target : t->second) r += fmt::format(" if (r == {0}) goto I{0};", target);
+        return r + " pc = r; goto dispatch; }";
+      }
       case Op::phase: {
         const Procedure& proc = p_.procedures[in.a];
         return fmt::format("{} s[PHASE] = {}; s[{}] = {}; goto I{};", step(pc), in.b, L + proc.ret_slot, pc + 1, proc.entry);
@@ -648,7 +675,7 @@ class Generator {
 
   void legal() {
     std::string body =
-        "extern \"C\" int kata_legal(KataCtx* cp, int32_t* out, int cap) {\n  KataCtx& c = *cp;\n  int32_t* s = c.s;\n  const int n = c.n;\n  int cnt = 0;\n  c.args[0] = s[CHOOSER];\n  switch (s[SITE]) {\n";
+        "extern \"C\" KATA_EXPORT int kata_legal(KataCtx* cp, int32_t* out, int cap) {\n  KataCtx& c = *cp;\n  int32_t* s = c.s;\n  const int n = c.n;\n  int cnt = 0;\n  c.args[0] = s[CHOOSER];\n  switch (s[SITE]) {\n";
     for (size_t site = 0; site < p_.sites.size(); ++site) {
       body += fmt::format("    case {}: {{\n", site);
       for (int a : p_.sites[site].actions) {
@@ -661,10 +688,38 @@ class Generator {
     out_ += body;
   }
 
+  // A whole game from here, each decision drawn uniformly among the legal ones with `rng`
+  // (the loop of random_playout in agents/runner.cpp, and its checks, without leaving
+  // compiled code between decisions).
+  void playout() {
+    out_ += fmt::format(R"(extern "C" KATA_EXPORT void kata_playout(KataCtx* cp, uint64_t* rngp) {{
+  KataCtx& c = *cp;
+  int32_t* s = c.s;
+  int32_t small[5 * 64];
+  std::vector<int32_t> large;
+  while (s[STATUS] == 1) {{
+    int32_t* list = small;
+    int count = kata_legal(cp, small, 64);
+    if (count > 64) {{
+      large.resize(5 * (std::size_t)count);
+      list = large.data();
+      kata_legal(cp, list, count);
+    }}
+    if (count == 0) fail(c, kata_no_legal, s[SITE]);
+    const int32_t* d = list + 5 * uniform(*rngp, (uint32_t)count);
+    if (++s[{}] > {}) fail(c, kata_too_many_decisions, s[SITE]);
+    kata_run(cp, d);
+  }}
+}}
+)",
+                        Layout::decisions, g_.max_decisions);
+  }
+
   const Game& g_;
   const Program& p_;
   const Layout& l_;
   std::string out_;
+  std::map<int, std::set<int>> returns_;  // return slot -> the instructions it may return to
   std::string base_ = "0";
   int next_ = 0;
 };

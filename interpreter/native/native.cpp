@@ -50,7 +50,8 @@ fs::path cache_dir() {
 
 // The compiler's flags, then any in $KATA_CXXFLAGS (split at spaces; "-g" to profile).
 std::vector<std::string> flags() {
-  std::vector<std::string> f = {"-std=c++20", "-O2", "-fPIC", "-shared", "-w"};
+  std::vector<std::string> f = {"-std=c++20", "-O2", "-fPIC", "-shared", "-w", "-fvisibility=hidden",
+                                "-fno-semantic-interposition", "-fno-plt"};
   if (const char* extra = std::getenv("KATA_CXXFLAGS")) {
     std::istringstream words(extra);
     for (std::string w; words >> w;) f.push_back(w);
@@ -143,8 +144,9 @@ std::shared_ptr<const Game> compile_native(const std::shared_ptr<const Game>& g,
   }
   code->run = reinterpret_cast<void (*)(KataCtx*, const int32_t*)>(dlsym(code->handle, "kata_run"));
   code->legal = reinterpret_cast<int (*)(KataCtx*, int32_t*, int)>(dlsym(code->handle, "kata_legal"));
+  code->playout = reinterpret_cast<void (*)(KataCtx*, uint64_t*)>(dlsym(code->handle, "kata_playout"));
   auto init = reinterpret_cast<void (*)(const KataHost*)>(dlsym(code->handle, "kata_init"));
-  if (!code->run || !code->legal || !init) {
+  if (!code->run || !code->legal || !code->playout || !init) {
     error = fmt::format("{} is not a compiled game (remove it to compile again)", library.string());
     return nullptr;
   }

@@ -25,6 +25,8 @@ struct NativeCode {
   // the start of its action.
   void (*run)(KataCtx*, const int32_t* decision) = nullptr;
   int (*legal)(KataCtx*, int32_t* out, int cap) = nullptr;
+  // Plays to the end with random decisions (play_randomly in runtime/engine.hpp).
+  void (*playout)(KataCtx*, uint64_t* rng) = nullptr;
   std::string library;  // the shared object's path
   ~NativeCode();
 };

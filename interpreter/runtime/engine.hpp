@@ -60,6 +60,10 @@ void legal_decisions(const Game& g, const State& s, std::vector<Decision>& out);
 // Applies a legal decision and runs the game up to the next one.
 void apply(const Game& g, State& s, const Decision& d, Hooks* hooks = nullptr);
 
+// Plays on to the end, each decision drawn uniformly among the legal ones with `rng`
+// (uniform() in state.hpp): what legal_decisions and apply would do in a loop, in one call.
+void play_randomly(const Game& g, State& s, uint64_t& rng);
+
 // At the end: each seat's score (from `scoring:`), and the winners as a bit mask.
 std::vector<int64_t> scores(const Game& g, const State& s);
 uint32_t winners(const State& s);

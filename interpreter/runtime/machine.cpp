@@ -217,12 +217,20 @@ class Evaluator {
       case NodeOp::size: return size(zone(kid(n, 0)));
       case NodeOp::next_player: {
         int p = player(kid(n, 0));
-        for (int i = 1; i <= n_; ++i)
-          if (!eliminated((p + i) % n_)) return (p + i) % n_;
+        for (int i = 1, q = p; i <= n_; ++i) {
+          if (++q == n_) q = 0;  // (p + i) % n_, without a division
+          if (!eliminated(q)) return q;
+        }
         return p;
       }
-      case NodeOp::left: return (player(kid(n, 0)) + 1) % n_;
-      case NodeOp::right: return (player(kid(n, 0)) + n_ - 1) % n_;
+      case NodeOp::left: {
+        int p = player(kid(n, 0)) + 1;
+        return p == n_ ? 0 : p;
+      }
+      case NodeOp::right: {
+        int p = player(kid(n, 0));
+        return p == 0 ? n_ - 1 : p - 1;
+      }
       case NodeOp::alive: return !eliminated(player(kid(n, 0)));
       case NodeOp::sees: {
         int p = player(kid(n, 0));
@@ -272,7 +280,7 @@ class Evaluator {
         int start = player(kid(n, 1));
         if (p_.nodes[kid(n, 0)].op == NodeOp::list_players) {  // the common case, directly
           for (int i = 0; i < n_; ++i) {
-            int p = (start + i) % n_;
+            int p = start + i < n_ ? start + i : start + i - n_;  // no division
             if (!eliminated(p) && !f(p)) return;
           }
           return;
@@ -788,6 +796,16 @@ class Machine : public Evaluator {
   std::vector<Event>* events_;  // null when nobody listens
 };
 
+[[noreturn, gnu::noinline]] void no_legal_action(const Game& g, int chooser, const ChoiceSite& site) {
+  std::string names;
+  for (int a : site.actions) names += (names.empty() ? "" : ", ") + g.program.actions[a].name;
+  throw RuntimeError(site.pos, fmt::format("{} has no legal action here (offered: {})", seat_name(chooser), names));
+}
+
+[[noreturn, gnu::noinline]] void too_many_decisions(const Game& g, const ChoiceSite& site) {
+  throw RuntimeError(site.pos, fmt::format("the game went past {} decisions without ending; raise limits.decisions if this is intended", g.max_decisions));
+}
+
 // ---- what compiled code (native/) calls back for, and how it is called ----
 
 // Throws the interpreter's own error for a failure in compiled code.
@@ -810,6 +828,8 @@ class Machine : public Evaluator {
     case kata_bad_position:
       throw RuntimeError(code[where].pos, fmt::format("position {} is outside {} (1 to {})", a,
                                                       g.instance_name(static_cast<int>(b >> 32)), static_cast<int>(b & 0xffffffff)));
+    case kata_no_legal: no_legal_action(g, s[Layout::chooser], g.program.sites[where]);
+    case kata_too_many_decisions: too_many_decisions(g, g.program.sites[where]);
     default: ev.not_a_value(where);
   }
 }
@@ -1043,9 +1063,7 @@ void enumerate(Listing& l, const Action& act, size_t k, Decision& d, int32_t* ar
 }
 
 [[noreturn, gnu::noinline]] void no_legal_action(const Game& g, const State& st, const ChoiceSite& site) {
-  std::string names;
-  for (int a : site.actions) names += (names.empty() ? "" : ", ") + g.program.actions[a].name;
-  throw RuntimeError(site.pos, fmt::format("{} has no legal action here (offered: {})", seat_name(st.chooser()), names));
+  no_legal_action(g, st.chooser(), site);
 }
 
 // The legal decisions, listed by compiled code into a buffer of the thread's (as five
@@ -1098,8 +1116,7 @@ void apply(const Game& g, State& st, const Decision& d, Hooks* hooks) {
   int32_t* s = st.slots.data();
   if (st.status() != Status::waiting)
     throw RuntimeError(g.program.sites[s[Layout::site]].pos, "the game is not waiting for a decision");
-  if (++s[Layout::decisions] > g.max_decisions)
-    throw RuntimeError(g.program.sites[s[Layout::site]].pos, fmt::format("the game went past {} decisions without ending; raise limits.decisions if this is intended", g.max_decisions));
+  if (++s[Layout::decisions] > g.max_decisions) too_many_decisions(g, g.program.sites[s[Layout::site]]);
   const Action& act = g.program.actions.at(d.action);
   if (use_native(g, hooks)) {
     // Compiled code binds the chooser and parameters itself, and starts at the action.
@@ -1120,6 +1137,20 @@ void apply(const Game& g, State& st, const Decision& d, Hooks* hooks) {
     hooks->events->push_back(e);
   }
   Machine(g, st, hooks).run();
+}
+
+void play_randomly(const Game& g, State& st, uint64_t& rng) {
+  if (g.native) {
+    KataCtx c;
+    native_context(g, st.slots.data(), c);
+    g.native->playout(&c, &rng);
+    return;
+  }
+  std::vector<Decision> legal;
+  while (!st.over()) {
+    legal_decisions(g, st, legal);
+    apply(g, st, legal[uniform(rng, static_cast<uint32_t>(legal.size()))]);
+  }
 }
 
 std::vector<int64_t> scores(const Game& g, const State& st) {
