@@ -245,7 +245,7 @@ int play(const PlayArgs& a) {
 int simulate(const SimulateArgs& a) {
   Setup setup;
   if (int status = prepare(a.file, a.players, a.options, setup)) return status;
-  if (a.compiled && !compile(setup)) return input_error;
+  if (a.compiled && !compile(setup)) return usage_error;
   auto& [sources, g, players, options] = setup;
   bool bar = isatty(STDERR_FILENO);
   // The counts only grow (see simulate); the bar is erased once every game is done, before
@@ -341,6 +341,7 @@ int test(const TestArgs& a) {
 int perft(const PerftArgs& a) {
   Setup setup;
   if (int status = prepare(a.file, a.players, a.options, setup)) return status;
+  if (a.compiled && !compile(setup)) return usage_error;
   auto& [sources, g, players, options] = setup;
   std::vector<uint64_t> counts;
   try {

@@ -53,6 +53,7 @@ struct PerftArgs {
   uint64_t seed = 1;
   std::vector<std::string> options;
   bool json = false;
+  bool compiled = false;
 };
 
 struct TestArgs {

@@ -118,6 +118,7 @@ int main(int argc, char** argv) {
   perft_cmd->add_option("-s,--seed", fa.seed, "Seed of the chance outcomes before the first decision (default 1)")->check(unsigned_number);
   perft_cmd->add_option("-o,--option", fa.options, "Set a rule option: NAME=VALUE (repeatable)")->allow_extra_args(false);
   perft_cmd->add_flag("--json", fa.json, "Print the counts as JSON");
+  perft_cmd->add_flag("--compiled", fa.compiled, "Run the rule file compiled to machine code (see simulate --compiled)");
   perft_cmd->footer(exit_codes);
 
   if (bad_command(argc, argv)) return 2;

@@ -83,6 +83,9 @@ TEST_CASE("compiled code plays every rule file exactly as the interpreter does",
       for (uint64_t seed = 1; seed <= 25; ++seed) {
         INFO(file << ", " << players << " players, seed " << seed);
         lockstep(*l.game, *native, players, seed, options);
+        // A whole random playout, which compiled code runs without coming back between
+        // decisions, ends in the same state.
+        REQUIRE(random_playout(*l.game, players, seed, options) == random_playout(*native, players, seed, options));
       }
     }
   }
@@ -119,6 +122,11 @@ variables:
 actions:
   go:
     do: x += 1
+  stuck:
+    when: x > 5
+    do: x += 1
+limits:
+  decisions: 5
 )";
   // Each flow, and what its error says ("" for none).
   const std::vector<std::pair<std::string, std::string>> flows = {
@@ -128,6 +136,8 @@ actions:
       {"flow: |\n  move top(deck) to deck at position 7\n", "position 7 is outside deck (1 to 3)"},
       {"flow: |\n  move top(P1.hand) to deck\n", "no card here"},
       {"flow: |\n  choose next(P1): go\n  x = sum(v for v in 1..9000)\n", "a range of more than 4096 numbers"},
+      {"flow: |\n  choose P1: stuck\n", "P1 has no legal action here (offered: stuck)"},
+      {"flow: |\n  repeat until x < 0 { choose P2: go }\n", "went past 5 decisions"},
       {"flow: |\n  choose P1: go\n  x = 0\n", ""},
   };
   for (const auto& [flow, expected] : flows) {

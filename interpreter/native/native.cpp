@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -92,6 +93,22 @@ bool run_compiler(const fs::path& source, const fs::path& library, const fs::pat
   return false;
 }
 
+// Code is only loaded from a place nobody else could have written to: a file or
+// directory of another user, or one others may write, could hold a planted library.
+bool safe_place(const fs::path& p, std::string& error) {
+  struct stat st {};
+  if (stat(p.c_str(), &st) != 0) {
+    error = fmt::format("cannot read {}", p.string());
+    return false;
+  }
+  if (st.st_uid != getuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+    error = fmt::format("{} belongs to another user or others may write to it; kata will not load code from it (set KATA_CACHE to a directory of your own)",
+                        p.string());
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::shared_ptr<const Game> compile_native(const std::shared_ptr<const Game>& g, std::string& error) {
@@ -101,16 +118,21 @@ std::shared_ptr<const Game> compile_native(const std::shared_ptr<const Game>& g,
   std::string name = sha256_hex(key + "\n" + source).substr(0, 32);
   fs::path dir = cache_dir();
   std::error_code ec;
-  fs::create_directories(dir, ec);
+  if (!fs::exists(dir, ec)) {
+    fs::create_directories(dir, ec);
+    if (!ec) fs::permissions(dir, fs::perms::owner_all, ec);
+  }
   if (ec) {
     error = fmt::format("cannot create the cache directory {}: {} (set KATA_CACHE to another)", dir.string(), ec.message());
     return nullptr;
   }
+  if (!safe_place(dir, error)) return nullptr;
   fs::path library = dir / (name + ".so");
   if (!fs::exists(library)) {
     // Written under names of this process's own, then renamed: two runs compiling the same
     // game at once each produce a whole file, and either may win.
-    std::string own = fmt::format(".{}", getpid());
+    static std::atomic<int> compilations{0};
+    std::string own = fmt::format(".{}.{}", getpid(), compilations++);
     fs::path src = dir / (name + own + ".cpp"), tmp = dir / (name + own + ".so"), messages = dir / (name + own + ".txt");
     {
       std::ofstream out(src, std::ios::binary);
@@ -129,12 +151,14 @@ std::shared_ptr<const Game> compile_native(const std::shared_ptr<const Game>& g,
     }
     // The source stays beside the library, for whoever wants to read or profile it.
     fs::rename(src, dir / (name + ".cpp"), ec);
+    fs::permissions(tmp, fs::perms::owner_all, ec);  // whatever the umask: ours alone
     fs::rename(tmp, library, ec);
     if (ec) {
       error = fmt::format("cannot write {}: {}", library.string(), ec.message());
       return nullptr;
     }
   }
+  if (!safe_place(library, error)) return nullptr;
   auto code = std::make_shared<NativeCode>();
   code->library = library.string();
   code->handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
