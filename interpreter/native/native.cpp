@@ -62,9 +62,11 @@ std::vector<std::string> flags() {
 
 // Runs the compiler on `source`, writing `library`; false and the compiler's messages in
 // `error` when it fails.
-bool run_compiler(const fs::path& source, const fs::path& library, const fs::path& messages, std::string& error) {
+bool run_compiler(const fs::path& source, const fs::path& library, const fs::path& messages, const std::string& extra,
+                  std::string& error) {
   std::vector<std::string> argv = {compiler()};
   for (const auto& f : flags()) argv.push_back(f);
+  argv.push_back(extra);
   argv.insert(argv.end(), {source.string(), "-o", library.string()});
   std::vector<char*> args;
   for (auto& a : argv) args.push_back(a.data());
@@ -129,34 +131,37 @@ std::shared_ptr<const Game> compile_native(const std::shared_ptr<const Game>& g,
   if (!safe_place(dir, error)) return nullptr;
   fs::path library = dir / (name + ".so");
   if (!fs::exists(library)) {
-    // Written under names of this process's own, then renamed: two runs compiling the same
-    // game at once each produce a whole file, and either may win.
+    // Compiled in a directory of this compilation's own, then moved into place: two runs
+    // compiling the same game at once each produce a whole file, and either may win. The
+    // source keeps its final name, and debug information (KATA_CXXFLAGS=-g) is mapped to
+    // where it ends up, so a profiler finds its lines.
     static std::atomic<int> compilations{0};
-    std::string own = fmt::format(".{}.{}", getpid(), compilations++);
-    fs::path src = dir / (name + own + ".cpp"), tmp = dir / (name + own + ".so"), messages = dir / (name + own + ".txt");
+    fs::path work = dir / fmt::format("tmp-{}-{}", getpid(), compilations++);
+    fs::create_directory(work, ec);
+    if (ec) {
+      error = fmt::format("cannot create {}: {}", work.string(), ec.message());
+      return nullptr;
+    }
+    fs::path src = work / (name + ".cpp"), tmp = work / (name + ".so");
+    bool ok = false;
     {
       std::ofstream out(src, std::ios::binary);
       out << source;
-      if (!out) {
-        error = fmt::format("cannot write {}", src.string());
-        return nullptr;
-      }
+      if (!out) error = fmt::format("cannot write {}", src.string());
+      else ok = true;
     }
-    bool ok = run_compiler(src, tmp, messages, error);
-    fs::remove(messages, ec);
-    if (!ok) {
-      fs::remove(src, ec);
-      fs::remove(tmp, ec);
-      return nullptr;
+    ok = ok && run_compiler(src, tmp, work / "messages.txt", "-fdebug-prefix-map=" + work.string() + "=" + dir.string(), error);
+    // The source stays beside the library, for whoever wants to read or profile it (and,
+    // if the compiler failed, to report it: that is a bug in kata).
+    if (fs::exists(src, ec)) fs::rename(src, dir / (name + ".cpp"), ec);
+    for (size_t at; (at = error.find(work.string())) != std::string::npos;) error.replace(at, work.string().size(), dir.string());
+    if (ok) {
+      fs::permissions(tmp, fs::perms::owner_all, ec);  // whatever the umask: ours alone
+      fs::rename(tmp, library, ec);
+      if (ec) error = fmt::format("cannot write {}: {}", library.string(), ec.message());
     }
-    // The source stays beside the library, for whoever wants to read or profile it.
-    fs::rename(src, dir / (name + ".cpp"), ec);
-    fs::permissions(tmp, fs::perms::owner_all, ec);  // whatever the umask: ours alone
-    fs::rename(tmp, library, ec);
-    if (ec) {
-      error = fmt::format("cannot write {}: {}", library.string(), ec.message());
-      return nullptr;
-    }
+    fs::remove_all(work, ec);
+    if (!ok || !fs::exists(library)) return nullptr;
   }
   if (!safe_place(library, error)) return nullptr;
   auto code = std::make_shared<NativeCode>();
