@@ -498,11 +498,10 @@ class Generator {
   void run() {
     // Where a run can start or come back to: the flow, the actions, and the instruction
     // after each choose, call and phase.
-    std::set<int> entries = {p_.flow_entry};
-    for (const Action& a : p_.actions) entries.insert(a.entry);
+    entries_ = {p_.flow_entry};
     for (size_t pc = 0; pc < p_.code.size(); ++pc) {
       Op op = p_.code[pc].op;
-      if (op == Op::choose || op == Op::call || op == Op::phase) entries.insert(static_cast<int>(pc) + 1);
+      if (op == Op::choose || op == Op::call || op == Op::phase) entries_.insert(static_cast<int>(pc) + 1);
     }
     // The return addresses each return slot can hold: after each call or phase of its
     // procedure, and after each choose that offers its action.
@@ -512,10 +511,49 @@ class Generator {
       if (in.op == Op::choose)
         for (int a : p_.sites[in.b].actions) returns_[p_.actions[a].ret_slot].insert(static_cast<int>(pc) + 1);
     }
+    out_ += machine(false);
+  }
+
+  // The instruction loop. As kata_run, it runs from the state's pc (or from a decision's
+  // action) to the next choose. Fused (kata_playout, after kata_legal), it plays a random
+  // game to its end: each choose lists the legal decisions, draws one with the rng, binds
+  // it and goes on, as random_playout's loop of legal_decisions and apply would.
+  std::string machine(bool fused) {
+    fused_ = fused;
     std::string body;
-    body += "extern \"C\" KATA_EXPORT void kata_run(KataCtx* cp, const int32_t* d) {\n  KataCtx& c = *cp;\n  int32_t* s = c.s;\n  const int n = c.n;\n  int64_t steps = 0;\n  int pc = s[PC];\n";
+    if (!fused) {
+      body += "extern \"C\" KATA_EXPORT void kata_run(KataCtx* cp, const int32_t* d) {\n  KataCtx& c = *cp;\n  int32_t* s = c.s;\n  const int n = c.n;\n  int64_t steps = 0;\n  int pc = s[PC];\n  if (d) goto bind;\n  goto dispatch;\n";
+    } else {
+      body += fmt::format(R"(extern "C" KATA_EXPORT void kata_playout(KataCtx* cp, uint64_t* rngp) {{
+  KataCtx& c = *cp;
+  int32_t* s = c.s;
+  const int n = c.n;
+  int64_t steps = 0;
+  int pc = s[PC];
+  int32_t small[5 * 64];
+  std::vector<int32_t> large;
+  const int32_t* d = nullptr;
+  if (s[STATUS] != 1) return;
+decide:
+  {{
+    int32_t* list = small;
+    int count = kata_legal(cp, small, 64);
+    if (count > 64) {{
+      large.resize(5 * (std::size_t)count);
+      list = large.data();
+      kata_legal(cp, list, count);
+    }}
+    if (count == 0) fail(c, kata_no_legal, s[SITE]);
+    d = list + 5 * uniform(*rngp, (uint32_t)count);
+    if (++s[{}] > {}) fail(c, kata_too_many_decisions, s[SITE]);
+    steps = 0;  // counted afresh after each decision, as each apply counts them
+    goto bind;
+  }}
+)",
+                          Layout::decisions, g_.max_decisions);
+    }
     // A decision: its chooser and parameters into the action's locals (apply() in machine.cpp).
-    body += "  if (d) switch (d[0]) {\n";
+    body += "bind:\n  switch (d[0]) {\n";
     for (size_t a = 0; a < p_.actions.size(); ++a) {
       const Action& act = p_.actions[a];
       body += fmt::format("    case {}: s[{}] = s[CHOOSER];", a, l_.locals + act.player_slot);
@@ -524,12 +562,12 @@ class Generator {
     }
     body += "    default: __builtin_trap();\n  }\n";
     body += "dispatch:\n  switch (pc) {\n";
-    for (int pc : entries)
+    for (int pc : entries_)
       if (pc < static_cast<int>(p_.code.size())) body += fmt::format("    case {0}: goto I{0};\n", pc);
     body += "    default: __builtin_trap();\n  }\n";
     for (size_t pc = 0; pc < p_.code.size(); ++pc) body += fmt::format("I{}: {}\n", pc, instr(static_cast<int>(pc)));
     body += "finish:\n" + finish() + "\n}\n";
-    out_ += body;
+    return body;
   }
 
   std::string instr(int pc) {
@@ -594,7 +632,8 @@ class Generator {
       case Op::repeat_init: return fmt::format("s[{}] = narrow(c, {}, {});", L + in.b, e(in.a), pc);
       case Op::repeat_next: return fmt::format("if (s[{0}] <= 0) goto I{1}; --s[{0}];", L + in.a, in.b);
       case Op::choose:
-        return fmt::format("s[CHOOSER] = {}; s[SITE] = {}; s[STATUS] = 1; s[PC] = {}; return;", P(in.a), in.b, pc + 1);
+        return fmt::format("s[CHOOSER] = {}; s[SITE] = {}; s[STATUS] = 1; s[PC] = {}; {}", P(in.a), in.b, pc + 1,
+                           fused_ ? "goto decide;" : "return;");
       case Op::call: {
         const Procedure& proc = p_.procedures[in.a];
         std::string s = step(pc);
@@ -691,35 +730,15 @@ class Generator {
   // A whole game from here, each decision drawn uniformly among the legal ones with `rng`
   // (the loop of random_playout in agents/runner.cpp, and its checks, without leaving
   // compiled code between decisions).
-  void playout() {
-    out_ += fmt::format(R"(extern "C" KATA_EXPORT void kata_playout(KataCtx* cp, uint64_t* rngp) {{
-  KataCtx& c = *cp;
-  int32_t* s = c.s;
-  int32_t small[5 * 64];
-  std::vector<int32_t> large;
-  while (s[STATUS] == 1) {{
-    int32_t* list = small;
-    int count = kata_legal(cp, small, 64);
-    if (count > 64) {{
-      large.resize(5 * (std::size_t)count);
-      list = large.data();
-      kata_legal(cp, list, count);
-    }}
-    if (count == 0) fail(c, kata_no_legal, s[SITE]);
-    const int32_t* d = list + 5 * uniform(*rngp, (uint32_t)count);
-    if (++s[{}] > {}) fail(c, kata_too_many_decisions, s[SITE]);
-    kata_run(cp, d);
-  }}
-}}
-)",
-                        Layout::decisions, g_.max_decisions);
-  }
+  void playout() { out_ += machine(true); }
 
   const Game& g_;
   const Program& p_;
   const Layout& l_;
   std::string out_;
   std::map<int, std::set<int>> returns_;  // return slot -> the instructions it may return to
+  std::set<int> entries_;  // where a run can start or come back to
+  bool fused_ = false;     // writing kata_playout
   std::string base_ = "0";
   int next_ = 0;
 };
