@@ -524,7 +524,7 @@ class Generator {
     if (!fused) {
       body += "extern \"C\" KATA_EXPORT void kata_run(KataCtx* cp, const int32_t* d) {\n  KataCtx& c = *cp;\n  int32_t* s = c.s;\n  const int n = c.n;\n  int64_t steps = 0;\n  int pc = s[PC];\n  if (d) goto bind;\n  goto dispatch;\n";
     } else {
-      body += fmt::format(R"(extern "C" KATA_EXPORT void kata_playout(KataCtx* cp, uint64_t* rngp) {{
+      body += R"(extern "C" KATA_EXPORT void kata_playout(KataCtx* cp, uint64_t* rngp) {
   KataCtx& c = *cp;
   int32_t* s = c.s;
   const int n = c.n;
@@ -533,22 +533,37 @@ class Generator {
   int32_t small[5 * 64];
   std::vector<int32_t> large;
   const int32_t* d = nullptr;
+  int32_t* list = small;
+  int count = 0;
   if (s[STATUS] != 1) return;
-decide:
-  {{
-    int32_t* list = small;
-    int count = kata_legal(cp, small, 64);
-    if (count > 64) {{
-      large.resize(5 * (std::size_t)count);
-      list = large.data();
-      kata_legal(cp, list, count);
-    }}
-    if (count == 0) fail(c, kata_no_legal, s[SITE]);
-    d = list + 5 * uniform(*rngp, (uint32_t)count);
-    if (++s[{}] > {}) fail(c, kata_too_many_decisions, s[SITE]);
-    steps = 0;  // counted afresh after each decision, as each apply counts them
-    goto bind;
+  switch (s[SITE]) {
+)";
+      for (size_t site = 0; site < p_.sites.size(); ++site) body += fmt::format("    case {0}: goto decide{0};\n", site);
+      body += "    default: __builtin_trap();\n  }\n";
+      // Each site's decisions listed where its choose stands (kata_legal's code for it).
+      for (size_t site = 0; site < p_.sites.size(); ++site)
+        body += fmt::format(R"(decide{0}: {{
+  int32_t* out = small;
+  int cap = 64, cnt;
+  for (;;) {{
+    cnt = 0;
+    c.args[0] = s[CHOOSER];
+{1}    if (cnt <= cap) break;
+    large.resize(5 * (std::size_t)cnt);
+    out = large.data();
+    cap = cnt;
   }}
+  list = out;
+  count = cnt;
+  goto decided;
+}}
+)",
+                            site, site_listing(site));
+      body += fmt::format(R"(decided:
+  if (count == 0) fail(c, kata_no_legal, s[SITE]);
+  d = list + 5 * uniform(*rngp, (uint32_t)count);
+  if (++s[{}] > {}) fail(c, kata_too_many_decisions, s[SITE]);
+  steps = 0;  // counted afresh after each decision, as each apply counts them
 )",
                           Layout::decisions, g_.max_decisions);
     }
@@ -633,7 +648,7 @@ decide:
       case Op::repeat_next: return fmt::format("if (s[{0}] <= 0) goto I{1}; --s[{0}];", L + in.a, in.b);
       case Op::choose:
         return fmt::format("s[CHOOSER] = {}; s[SITE] = {}; s[STATUS] = 1; s[PC] = {}; {}", P(in.a), in.b, pc + 1,
-                           fused_ ? "goto decide;" : "return;");
+                           fused_ ? fmt::format("goto decide{};", in.b) : "return;");
       case Op::call: {
         const Procedure& proc = p_.procedures[in.a];
         std::string s = step(pc);
@@ -712,17 +727,22 @@ decide:
     return s + " }()";
   }
 
+  // The decisions of one choice site, into `out` (room for `cap`), counted in `cnt` (which
+  // may pass `cap`: the caller then asks again with more room).
+  std::string site_listing(size_t site) {
+    std::string body;
+    for (int a : p_.sites[site].actions) {
+      const Action& act = p_.actions[a];
+      body += "      { int32_t d[4] = {0, 0, 0, 0}; (void)d; " + level(act, a, 0) + "; }\n";
+    }
+    return body;
+  }
+
   void legal() {
     std::string body =
         "extern \"C\" KATA_EXPORT int kata_legal(KataCtx* cp, int32_t* out, int cap) {\n  KataCtx& c = *cp;\n  int32_t* s = c.s;\n  const int n = c.n;\n  int cnt = 0;\n  c.args[0] = s[CHOOSER];\n  switch (s[SITE]) {\n";
-    for (size_t site = 0; site < p_.sites.size(); ++site) {
-      body += fmt::format("    case {}: {{\n", site);
-      for (int a : p_.sites[site].actions) {
-        const Action& act = p_.actions[a];
-        body += "      { int32_t d[4] = {0, 0, 0, 0}; (void)d; " + level(act, a, 0) + "; }\n";
-      }
-      body += "      break;\n    }\n";
-    }
+    for (size_t site = 0; site < p_.sites.size(); ++site)
+      body += fmt::format("    case {}: {{\n{}      break;\n    }}\n", site, site_listing(site));
     body += "  }\n  return cnt;\n}\n";
     out_ += body;
   }
