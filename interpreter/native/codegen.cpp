@@ -83,20 +83,15 @@ static inline bool is_visible(KataCtx& c, int viewer, int card) {
     default: return false;
   }
 }
+// The seats that see a card (Evaluator::seen_mask), with two tables for one switch: the
+// owner's bit where the owner sees the zone, and which zones show their top card.
 [[gnu::always_inline]] static inline uint32_t seen_mask(const int32_t* s, int n, int card) {
   uint32_t all = (1u << n) - 1;
   int z = s[CZ + card];
   if (z < 0) return 0;
-  uint32_t m = (uint32_t)s[KNOWN + card];
   if (s[FACE + card]) return all;
-  switch (VIS[z]) {
-    case 1: {
-      int owner = IOWNER[z];
-      return (owner < 0 ? m : m | (1u << owner)) & all;
-    }
-    case 3: return s[ZC + z * CC + s[ZS + z] - 1] == card ? all : m & all;
-    default: return m & all;
-  }
+  if (ISTOP[z] && s[ZC + z * CC + s[ZS + z] - 1] == card) return all;
+  return ((uint32_t)s[KNOWN + card] | OWNBIT[z]) & all;
 }
 [[gnu::always_inline]] static inline void move_card(int32_t* s, int n, int card, int z, int face, int at) {
   uint32_t before = seen_mask(s, n, card);
@@ -198,6 +193,15 @@ class Generator {
     std::vector<int> vis;
     for (Visibility v : g_.instance_visibility) vis.push_back(static_cast<int>(v));
     table("uint8_t", "VIS", vis);
+    std::vector<uint32_t> ownbit;
+    std::vector<int> istop;
+    for (size_t z = 0; z < g_.instance_visibility.size(); ++z) {
+      int owner = g_.instance_owner[z];
+      ownbit.push_back(g_.instance_visibility[z] == Visibility::owner && owner >= 0 ? 1u << owner : 0u);
+      istop.push_back(g_.instance_visibility[z] == Visibility::top);
+    }
+    table("uint32_t", "OWNBIT", ownbit);
+    table("uint8_t", "ISTOP", istop);
     table("int32_t", "LS", g_.link_start);
     table("int32_t", "LT", g_.link_to);
     for (size_t i = 0; i < p_.value_lists.size(); ++i)
