@@ -151,6 +151,7 @@ class Generator {
     out_ += "\n";
     tables();
     out_ += prelude;
+    find_safe_locals();
     for (size_t f = 0; f < p_.functions.size(); ++f)
       out_ += fmt::format("static inline int64_t F{}(KataCtx& c, int base);\n", f);
     for (size_t f = 0; f < p_.functions.size(); ++f) {
@@ -228,7 +229,59 @@ class Generator {
     }
   }
 
-  std::string P(int n) { return fmt::format("chkP(c, n, {}, {})", e(n), n); }
+  std::string P(int n) {
+    if (safe_player(n)) return fmt::format("(int){}", e(n));
+    return fmt::format("chkP(c, n, {}, {})", e(n), n);
+  }
+  // The player a specialised member node reads (var), checked unless it cannot be wrong.
+  std::string PV(NodeOp op, int b, int kid) {
+    if (safe_var(op, b)) return fmt::format("(int){}", var(op, b));
+    return fmt::format("chkP(c, n, {}, {})", var(op, b), kid);
+  }
+
+  // Values that are always a seat of the game, so need no check: a variable of an aggregate
+  // or a loop over players (`players`, `all_players`, `... from p`) that nothing else
+  // writes, the chooser, and a parameter chosen among players.
+  static bool player_list(const Node& k) {
+    return k.op == NodeOp::list_players || k.op == NodeOp::list_all_players || k.op == NodeOp::list_from;
+  }
+  bool safe_var(NodeOp op, int b) const {
+    switch (op) {
+      case NodeOp::player_var_local:
+      case NodeOp::zone_of_local: return safe_locals_.count(b) > 0;
+      case NodeOp::player_var_bound:
+      case NodeOp::zone_of_bound: return safe_depths_.count(b) > 0;
+      case NodeOp::player_var_arg:
+      case NodeOp::zone_of_arg: return safe_args_.count(b) > 0;
+      default: return false;
+    }
+  }
+  bool safe_player(int n) const {
+    const Node& k = node(n);
+    switch (k.op) {
+      case NodeOp::local: return safe_locals_.count(k.a) > 0;
+      case NodeOp::bound: return safe_depths_.count(k.a) > 0;
+      case NodeOp::arg: return safe_args_.count(k.a) > 0;
+      default: return false;
+    }
+  }
+  // The loop variables over players that only their loop writes.
+  void find_safe_locals() {
+    std::set<int> written;
+    for (const Instr& in : p_.code) {
+      if (in.op == Op::assign && in.a == 2) written.insert(in.b);
+      if (in.op == Op::repeat_init) written.insert(in.b);
+    }
+    for (const Procedure& proc : p_.procedures) written.insert(proc.param_slots.begin(), proc.param_slots.end());
+    for (const Action& a : p_.actions) {
+      written.insert(a.player_slot);
+      for (const Param& prm : a.params) written.insert(prm.slot);
+    }
+    std::map<int, int> loops;  // var slot -> how many loops use it
+    for (const Loop& l : p_.loops) loops[l.var_slot]++;
+    for (const Loop& l : p_.loops)
+      if (player_list(node(l.list_node)) && !written.count(l.var_slot) && loops[l.var_slot] == 1) safe_locals_.insert(l.var_slot);
+  }
   std::string C(int n) { return fmt::format("chkC(c, {}, {})", e(n), n); }
   // A card that must be of a kind (card_of_kind).
   std::string CK(int n, int kind) { return fmt::format("chkK(c, {}, {}, {})", C(n), kind, n); }
@@ -239,7 +292,7 @@ class Generator {
       case NodeOp::zone: return std::to_string(k.a);
       case NodeOp::zone_of_local:
       case NodeOp::zone_of_bound:
-      case NodeOp::zone_of_arg: return fmt::format("({} + chkP(c, n, {}, {}))", k.a, var(k.op, k.b), k.kid[0]);
+      case NodeOp::zone_of_arg: return fmt::format("({} + {})", k.a, PV(k.op, k.b, k.kid[0]));
       default: return fmt::format("chkZ(c, n, {}, {})", e(n), n);
     }
   }
@@ -279,10 +332,10 @@ class Generator {
       case NodeOp::player_var_local:
       case NodeOp::player_var_bound:
       case NodeOp::player_var_arg:
-        return fmt::format("(int64_t)s[{} + chkP(c, n, {}, {})]", l_.player_vars + a * g_.max_players, var(k.op, k.b), k0);
+        return fmt::format("(int64_t)s[{} + {}]", l_.player_vars + a * g_.max_players, PV(k.op, k.b, k0));
       case NodeOp::zone_of_local:
       case NodeOp::zone_of_bound:
-      case NodeOp::zone_of_arg: return fmt::format("(int64_t)({} + chkP(c, n, {}, {}))", a, var(k.op, k.b), k0);
+      case NodeOp::zone_of_arg: return fmt::format("(int64_t)({} + {})", a, PV(k.op, k.b, k0));
       case NodeOp::prop_local:
       case NodeOp::prop_bound:
       case NodeOp::prop_arg: return fmt::format("PROPS[{} + chkC(c, {}, {})]", a * g_.card_count, var(k.op, k.b), k0);
@@ -437,6 +490,10 @@ class Generator {
     int domain = k.kid[0], where = k.kid[1], value = k.kid[2];
     std::string slot = tmp(), acc = tmp(), found = tmp(), key = tmp(), x = tmp();
     std::string body = fmt::format("c.env[{}] = {};", slot, x);
+    // Over players, the variable is a seat: reads of it need no check.
+    bool was_safe = safe_depths_.count(k.a) > 0;
+    if (player_list(node(domain))) safe_depths_.insert(k.a);
+    else safe_depths_.erase(k.a);
     if (where >= 0) body += fmt::format(" if (!({})) continue;", e(where));
     switch (k.op) {
       case NodeOp::sum: body += fmt::format(" {} += {};", acc, e(value)); break;
@@ -456,6 +513,8 @@ class Generator {
                             e(value), found, high ? ">" : "<", key, acc, which ? x : v);
       }
     }
+    if (was_safe) safe_depths_.insert(k.a);
+    else safe_depths_.erase(k.a);
     std::string tail = k.op == NodeOp::all                                                                ? "return (int64_t)1;"
                        : k.op == NodeOp::best || k.op == NodeOp::worst || k.op == NodeOp::find           ? fmt::format("return {} ? {} : (int64_t)-1;", found, acc)
                        : k.op == NodeOp::any                                                              ? "return (int64_t)0;"
@@ -718,6 +777,11 @@ class Generator {
   // ---- legal decisions ----
   // The decisions of one action from parameter k on (enumerate() in machine.cpp).
   std::string level(const Action& act, int a, size_t k) {
+    // The chooser, and the parameters chosen so far among players, are seats. (Code
+    // written later for an earlier level never reads the later arguments.)
+    safe_args_ = {0};
+    for (size_t j = 0; j < k; ++j)
+      if (player_list(node(act.params[j].domain_node))) safe_args_.insert(static_cast<int>(j) + 1);
     std::string s = "[&]() {";
     for (size_t i = 0; i < act.when_nodes.size(); ++i)
       if (act.when_level[i] == static_cast<int32_t>(k)) s += fmt::format(" if (!({})) return;", e(act.when_nodes[i]));
@@ -739,6 +803,7 @@ class Generator {
       const Action& act = p_.actions[a];
       body += "      { int32_t d[4] = {0, 0, 0, 0}; (void)d; " + level(act, a, 0) + "; }\n";
     }
+    safe_args_.clear();
     return body;
   }
 
@@ -763,6 +828,7 @@ class Generator {
   std::map<int, std::set<int>> returns_;  // return slot -> the instructions it may return to
   std::set<int> entries_;  // where a run can start or come back to
   bool fused_ = false;     // writing kata_playout
+  std::set<int> safe_locals_, safe_depths_, safe_args_;  // see safe_player
   std::string base_ = "0";
   int next_ = 0;
 };
