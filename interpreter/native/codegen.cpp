@@ -128,15 +128,17 @@ static inline void shuffle(int32_t* s, int z) {
   int32_t* cs = s + ZC + z * CC;
   int n = s[ZS + z];
   uint64_t rng = ((uint64_t)(uint32_t)s[RNG_HI] << 32) | (uint32_t)s[RNG_LO];
+  // Everyone forgets the cards: each is cleared where it lands.
   for (int i = n - 1; i > 0; --i) {
     int j = (int)uniform(rng, (uint32_t)(i + 1));
-    int32_t t = cs[i];
-    cs[i] = cs[j];
-    cs[j] = t;
+    int32_t t = cs[j];
+    cs[j] = cs[i];
+    cs[i] = t;
+    s[KNOWN + t] = 0;
   }
+  if (n > 0) s[KNOWN + cs[0]] = 0;
   s[RNG_HI] = (int32_t)(rng >> 32);
   s[RNG_LO] = (int32_t)rng;
-  for (int i = 0; i < n; ++i) s[KNOWN + cs[i]] = 0;
 }
 )";
 
@@ -540,6 +542,31 @@ class Generator {
     return s;
   }
 
+  // Whether a node's value always fits in an int32 slot, so storing it needs no check: a
+  // constant or a slot of the state read as it is, a truth value, a card or a zone.
+  bool fits_int32(int n) const {
+    const Node& k = node(n);
+    switch (k.op) {
+      case NodeOp::constant: case NodeOp::option: case NodeOp::global: case NodeOp::local: case NodeOp::arg:
+      case NodeOp::player_var: case NodeOp::player_var_local: case NodeOp::player_var_bound: case NodeOp::player_var_arg:
+      case NodeOp::card_var: case NodeOp::card_var_local: case NodeOp::card_var_bound: case NodeOp::card_var_arg:
+      case NodeOp::zone: case NodeOp::zone_of: case NodeOp::zone_of_local: case NodeOp::zone_of_bound: case NodeOp::zone_of_arg:
+      case NodeOp::not_: case NodeOp::eq: case NodeOp::ne: case NodeOp::lt: case NodeOp::le: case NodeOp::gt: case NodeOp::ge:
+      case NodeOp::and_: case NodeOp::or_: case NodeOp::any: case NodeOp::all: case NodeOp::count:
+      case NodeOp::player_count: case NodeOp::top: case NodeOp::bottom: case NodeOp::size: case NodeOp::next_player:
+      case NodeOp::left: case NodeOp::right: case NodeOp::alive: case NodeOp::sees: case NodeOp::face_up:
+      case NodeOp::zone_owner: case NodeOp::card_zone: case NodeOp::contains: case NodeOp::seat: case NodeOp::holder:
+      case NodeOp::card_owner: case NodeOp::card_zone_of: return true;
+      case NodeOp::cond: return fits_int32(k.kid[1]) && fits_int32(k.kid[2]);
+      default: return false;
+    }
+  }
+  // `v` narrowed to a slot, checked unless node `n` always fits.
+  std::string narrowed(int n, const std::string& v, int pc) {
+    if (fits_int32(n)) return fmt::format("(int32_t)({})", v);
+    return fmt::format("narrow(c, {}, {})", v, pc);
+  }
+
   // Whether `each` reads a list node as a zone's cards.
   bool is_zone_list(int n) const {
     switch (node(n).op) {
@@ -664,6 +691,7 @@ class Generator {
         else slot = fmt::format("s + {}", L + in.b);
         std::string v = fmt::format("{}", e(in.c));
         const char* op = in.e == 1 ? "*slot + " : in.e == 2 ? "*slot - " : "";
+        if (in.e == 0 && fits_int32(in.c)) return fmt::format("{{ int32_t* slot = {}; *slot = (int32_t)({}); }}", slot, v);
         return fmt::format("{{ int32_t* slot = {}; int64_t v = {}({}); *slot = narrow(c, v, {}); }}", slot, op, v, pc);
       }
       case Op::move: {
@@ -698,8 +726,11 @@ class Generator {
         std::string x = tmp();
         std::string s = fmt::format("{{ int k = 0; int32_t* buf = s + {}; {}", L + l.buffer_slot,
                                     each(l.list_node, x,
-                                         fmt::format("if (k >= {}) fail(c, kata_long_loop, {}, {}); buf[k++] = (int32_t){};",
-                                                     l.capacity, l.list_node, l.capacity, x)));
+                                         // A list of players never holds more than the seats.
+                                         player_list(node(l.list_node)) && l.capacity >= g_.max_players
+                                             ? fmt::format("buf[k++] = (int32_t){};", x)
+                                             : fmt::format("if (k >= {}) fail(c, kata_long_loop, {}, {}); buf[k++] = (int32_t){};",
+                                                           l.capacity, l.list_node, l.capacity, x)));
         if (l.where_node >= 0)
           s += fmt::format(" int kept = 0; for (int i = 0; i < k; ++i) {{ s[{}] = buf[i]; if ({}) buf[kept++] = buf[i]; }} k = kept;",
                            L + l.var_slot, e(l.where_node));
@@ -711,7 +742,7 @@ class Generator {
         return fmt::format("{{ int32_t& ix = s[{}]; if (ix >= s[{}]) goto I{}; s[{}] = s[{} + ix++]; }}", L + l.index_slot,
                            L + l.count_slot, in.b, L + l.var_slot, L + l.buffer_slot);
       }
-      case Op::repeat_init: return fmt::format("s[{}] = narrow(c, {}, {});", L + in.b, e(in.a), pc);
+      case Op::repeat_init: return fmt::format("s[{}] = {};", L + in.b, narrowed(in.a, e(in.a), pc));
       case Op::repeat_next: return fmt::format("if (s[{0}] <= 0) goto I{1}; --s[{0}];", L + in.a, in.b);
       case Op::choose:
         return fmt::format("s[CHOOSER] = {}; s[SITE] = {}; s[STATUS] = 1; s[PC] = {}; {}", P(in.a), in.b, pc + 1,
@@ -720,7 +751,7 @@ class Generator {
         const Procedure& proc = p_.procedures[in.a];
         std::string s = step(pc);
         for (size_t i = 0; i < proc.param_slots.size(); ++i)
-          s += fmt::format(" s[{}] = narrow(c, {}, {});", L + proc.param_slots[i], e(p_.kids[in.b + i]), pc);
+          s += fmt::format(" s[{}] = {};", L + proc.param_slots[i], narrowed(p_.kids[in.b + i], e(p_.kids[in.b + i]), pc));
         s += fmt::format(" s[{}] = {}; goto I{};", L + proc.ret_slot, pc + 1, proc.entry);
         return s;
       }
