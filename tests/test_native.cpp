@@ -193,3 +193,25 @@ TEST_CASE("a compiler that cannot run is a clear error", "[native]") {
   CHECK_FALSE(g);
   CHECK(error.find("cannot run the C++ compiler '/nonexistent/c++'") != std::string::npos);
 }
+
+TEST_CASE("a cached library that does not load is compiled again", "[native]") {
+  auto l = kata::test::load_file("rules/kobayakawa.yaml");
+  REQUIRE(l.game);
+  auto dir = std::filesystem::path(KATA_TEST_CACHE) / "broken";
+  std::filesystem::remove_all(dir);
+  setenv("KATA_CACHE", dir.c_str(), 1);
+  std::string error;
+  REQUIRE(compile_native(l.game, error));
+  int broken = 0;
+  for (const auto& f : std::filesystem::directory_iterator(dir))
+    if (f.path().extension() == ".so") {
+      std::filesystem::resize_file(f.path(), 100);  // cut short, as by a full disk
+      ++broken;
+    }
+  REQUIRE(broken == 1);
+  auto again = compile_native(l.game, error);
+  INFO(error);
+  REQUIRE(again);
+  CHECK(random_playout(*again, 4, 1, default_options(*again)) == random_playout(*l.game, 4, 1, default_options(*l.game)));
+  use_test_cache();
+}

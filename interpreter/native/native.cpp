@@ -111,6 +111,65 @@ bool safe_place(const fs::path& p, std::string& error) {
   return true;
 }
 
+// Writes the source and compiles it into `library`; false with `error` set if it fails.
+bool build(const std::string& source, const std::string& name, const fs::path& dir, const fs::path& library,
+           std::string& error) {
+  std::error_code ec;
+  // Compiled in a directory of this compilation's own, then moved into place: two runs
+  // compiling the same game at once each produce a whole file, and either may win. The
+  // source keeps its final name, and debug information (KATA_CXXFLAGS=-g) is mapped to
+  // where it ends up, so a profiler finds its lines.
+  static std::atomic<int> compilations{0};
+  fs::path work = dir / fmt::format("tmp-{}-{}", getpid(), compilations++);
+  fs::create_directory(work, ec);
+  if (ec) {
+    error = fmt::format("cannot create {}: {}", work.string(), ec.message());
+    return false;
+  }
+  fs::path src = work / (name + ".cpp"), tmp = work / (name + ".so");
+  bool ok = false;
+  {
+    std::ofstream out(src, std::ios::binary);
+    out << source;
+    if (!out) error = fmt::format("cannot write {}", src.string());
+    else ok = true;
+  }
+  ok = ok && run_compiler(src, tmp, work / "messages.txt", "-fdebug-prefix-map=" + work.string() + "=" + dir.string(), error);
+  // The source stays beside the library, for whoever wants to read or profile it (and,
+  // if the compiler failed, to report it: that is a bug in kata).
+  if (fs::exists(src, ec)) fs::rename(src, dir / (name + ".cpp"), ec);
+  for (size_t at; (at = error.find(work.string())) != std::string::npos;) error.replace(at, work.string().size(), dir.string());
+  if (ok) {
+    fs::permissions(tmp, fs::perms::owner_all, ec);  // whatever the umask: ours alone
+    fs::rename(tmp, library, ec);
+    if (ec) error = fmt::format("cannot write {}: {}", library.string(), ec.message());
+  }
+  fs::remove_all(work, ec);
+  return ok && fs::exists(library);
+}
+
+// Loads a compiled game, or null with `error` set.
+std::shared_ptr<NativeCode> load(const fs::path& library, std::string& error) {
+  if (!safe_place(library, error)) return nullptr;
+  auto code = std::make_shared<NativeCode>();
+  code->library = library.string();
+  code->handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!code->handle) {
+    error = fmt::format("cannot load {}: {}", library.string(), dlerror());
+    return nullptr;
+  }
+  code->run = reinterpret_cast<void (*)(KataCtx*, const int32_t*)>(dlsym(code->handle, "kata_run"));
+  code->legal = reinterpret_cast<int (*)(KataCtx*, int32_t*, int)>(dlsym(code->handle, "kata_legal"));
+  code->playout = reinterpret_cast<void (*)(KataCtx*, uint64_t*)>(dlsym(code->handle, "kata_playout"));
+  auto init = reinterpret_cast<void (*)(const KataHost*)>(dlsym(code->handle, "kata_init"));
+  if (!code->run || !code->legal || !code->playout || !init) {
+    error = fmt::format("{} is not a compiled game", library.string());
+    return nullptr;
+  }
+  init(native_host());
+  return code;
+}
+
 }  // namespace
 
 std::shared_ptr<const Game> compile_native(const std::shared_ptr<const Game>& g, std::string& error) {
@@ -130,56 +189,17 @@ std::shared_ptr<const Game> compile_native(const std::shared_ptr<const Game>& g,
   }
   if (!safe_place(dir, error)) return nullptr;
   fs::path library = dir / (name + ".so");
-  if (!fs::exists(library)) {
-    // Compiled in a directory of this compilation's own, then moved into place: two runs
-    // compiling the same game at once each produce a whole file, and either may win. The
-    // source keeps its final name, and debug information (KATA_CXXFLAGS=-g) is mapped to
-    // where it ends up, so a profiler finds its lines.
-    static std::atomic<int> compilations{0};
-    fs::path work = dir / fmt::format("tmp-{}-{}", getpid(), compilations++);
-    fs::create_directory(work, ec);
-    if (ec) {
-      error = fmt::format("cannot create {}: {}", work.string(), ec.message());
-      return nullptr;
-    }
-    fs::path src = work / (name + ".cpp"), tmp = work / (name + ".so");
-    bool ok = false;
-    {
-      std::ofstream out(src, std::ios::binary);
-      out << source;
-      if (!out) error = fmt::format("cannot write {}", src.string());
-      else ok = true;
-    }
-    ok = ok && run_compiler(src, tmp, work / "messages.txt", "-fdebug-prefix-map=" + work.string() + "=" + dir.string(), error);
-    // The source stays beside the library, for whoever wants to read or profile it (and,
-    // if the compiler failed, to report it: that is a bug in kata).
-    if (fs::exists(src, ec)) fs::rename(src, dir / (name + ".cpp"), ec);
-    for (size_t at; (at = error.find(work.string())) != std::string::npos;) error.replace(at, work.string().size(), dir.string());
-    if (ok) {
-      fs::permissions(tmp, fs::perms::owner_all, ec);  // whatever the umask: ours alone
-      fs::rename(tmp, library, ec);
-      if (ec) error = fmt::format("cannot write {}: {}", library.string(), ec.message());
-    }
-    fs::remove_all(work, ec);
-    if (!ok || !fs::exists(library)) return nullptr;
+  std::shared_ptr<NativeCode> code;
+  if (fs::exists(library)) {
+    code = load(library, error);
+    // A library that does not load (cut short by a full disk, or not kata's) is built again.
+    if (!code) fs::remove(library, ec);
   }
-  if (!safe_place(library, error)) return nullptr;
-  auto code = std::make_shared<NativeCode>();
-  code->library = library.string();
-  code->handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!code->handle) {
-    error = fmt::format("cannot load {}: {}", library.string(), dlerror());
-    return nullptr;
+  if (!code) {
+    if (!build(source, name, dir, library, error)) return nullptr;
+    code = load(library, error);
+    if (!code) return nullptr;
   }
-  code->run = reinterpret_cast<void (*)(KataCtx*, const int32_t*)>(dlsym(code->handle, "kata_run"));
-  code->legal = reinterpret_cast<int (*)(KataCtx*, int32_t*, int)>(dlsym(code->handle, "kata_legal"));
-  code->playout = reinterpret_cast<void (*)(KataCtx*, uint64_t*)>(dlsym(code->handle, "kata_playout"));
-  auto init = reinterpret_cast<void (*)(const KataHost*)>(dlsym(code->handle, "kata_init"));
-  if (!code->run || !code->legal || !code->playout || !init) {
-    error = fmt::format("{} is not a compiled game (remove it to compile again)", library.string());
-    return nullptr;
-  }
-  init(native_host());
   auto copy = std::make_shared<Game>(*g);
   copy->native = code;
   return copy;
