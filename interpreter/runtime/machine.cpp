@@ -1077,7 +1077,7 @@ void enumerate(Listing& l, const Action& act, size_t k, Decision& d, int32_t* ar
   int count = g.native->legal(&c, raw, cap);
   if (count <= cap) {
     out.resize(count);
-    std::memcpy(static_cast<void*>(out.data()), raw, sizeof(Decision) * count);
+    if (count > 0) std::memcpy(static_cast<void*>(out.data()), raw, sizeof(Decision) * count);
   } else {
     out.resize(count);
     g.native->legal(&c, reinterpret_cast<int32_t*>(out.data()), count);
