@@ -474,3 +474,25 @@ TEST_CASE("an option whose max is 'players' is a seat number of the game", "[cli
   CHECK(has(r.out, "kata: error: option first_player=5 is more than the 3 players"));
   CHECK(run_kata("simulate rules/kobayakawa.yaml --players 5 --option first_player=5 --games 1").status == 0);
 }
+
+TEST_CASE("simulate and perft compiled give the same results, and a clear error without a compiler", "[cli][native]") {
+  setenv("KATA_CACHE", KATA_TEST_CACHE, 1);
+  auto plain = run_kata("simulate rules/hogen.yaml --games 200 --players 4 --seed 3 --json");
+  auto compiled = run_kata("simulate rules/hogen.yaml --games 200 --players 4 --seed 3 --json --compiled");
+  CHECK(plain.status == 0);
+  CHECK(compiled.status == 0);
+  CHECK(plain.out == compiled.out);
+  auto counts = run_kata("perft rules/kendo.yaml --depth 3 --players 2 --compiled");
+  CHECK(counts.status == 0);
+  CHECK(has(counts.out, "depth 3: 3213"));
+
+  std::string fresh = temp("kata-no-compiler-cache");
+  std::filesystem::remove_all(fresh);
+  setenv("KATA_CACHE", fresh.c_str(), 1);
+  setenv("KATA_CXX", "/nonexistent/c++", 1);
+  auto none = run_kata("simulate rules/kobayakawa.yaml --games 5 --compiled");
+  unsetenv("KATA_CXX");
+  setenv("KATA_CACHE", KATA_TEST_CACHE, 1);
+  CHECK(none.status == 2);
+  CHECK(has(none.out, "kata: error: cannot run compiled: cannot run the C++ compiler '/nonexistent/c++' (set KATA_CXX to another)"));
+}
