@@ -127,7 +127,12 @@ int prepare(const std::string& file, int players, const std::vector<std::string>
 // Swaps the setup's game for its compiled twin; false (and a message) if it cannot be built.
 bool compile(Setup& setup) {
   std::string error;
+  // Compiling takes seconds the first time (later runs find it cached): say so on a
+  // terminal, then erase the line.
+  bool tty = isatty(STDERR_FILENO);
+  if (tty) std::cerr << "compiling " << setup.game->name << " to machine code (cached for later runs)..." << std::flush;
   auto native = compile_native(setup.game, error);
+  if (tty) std::cerr << "\r\033[K" << std::flush;
   if (!native) {
     std::cerr << "kata: error: cannot run compiled: " << error << '\n';
     return false;
