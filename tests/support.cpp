@@ -1,11 +1,16 @@
 // Implementation of the test helpers.
 #include "support.hpp"
 
+#include <catch2/catch.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <stdexcept>
+
+#include "agents/runner.hpp"
+#include "native/native.hpp"
 
 namespace kata::test {
 
@@ -46,5 +51,48 @@ State play(const Game& g, int players, const std::vector<std::string>& decisions
   }
   return s;
 }
+
+void use_test_cache() { setenv("KATA_CACHE", KATA_TEST_CACHE, 1); }
+
+std::shared_ptr<const Game> compiled(const std::shared_ptr<const Game>& g) {
+  use_test_cache();
+  std::string error;
+  auto c = compile_native(g, error);
+  INFO(error);
+  REQUIRE(c);
+  REQUIRE(c->native);
+  return c;
+}
+
+size_t lockstep(const Game& interpreted, const Game& native, int players, uint64_t seed,
+                const std::vector<int64_t>& options) {
+  State a = new_game(interpreted, players, seed, options);
+  State b = new_game(native, players, seed, options);
+  REQUIRE(a == b);
+  State c = a;
+  uint64_t rng = seed ^ 0x5bd1e995ULL;
+  std::vector<Decision> la, lb;
+  size_t longest = 0;
+  int steps = 0;
+  while (!a.over()) {
+    legal_decisions(interpreted, a, la);
+    legal_decisions(native, b, lb);
+    REQUIRE(la == lb);
+    longest = std::max(longest, la.size());
+    const Decision& d = la[uniform(rng, static_cast<uint32_t>(la.size()))];
+    apply(interpreted, a, d);
+    apply(native, b, d);
+    REQUIRE(a == b);
+    apply(steps % 2 ? interpreted : native, c, d);
+    REQUIRE(c == a);
+    REQUIRE(++steps < 10000);
+  }
+  REQUIRE(b.over());
+  REQUIRE(scores(interpreted, a) == scores(native, b));
+  // A whole game played by compiled code alone (kata_playout) ends as the interpreter's.
+  REQUIRE(random_playout(interpreted, players, seed, options) == random_playout(native, players, seed, options));
+  return longest;
+}
+
 
 }  // namespace kata::test

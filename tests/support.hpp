@@ -26,4 +26,17 @@ std::vector<std::string> rule_files();      // every rules/*.yaml
 // Plays `decisions` (in notation) from a new game; returns the state.
 State play(const Game& g, int players, const std::vector<std::string>& decisions, uint64_t seed = 1);
 
+// Compiled mode (interpreter/native/). Tests compile into the build tree, not the user's
+// cache: use_test_cache points KATA_CACHE there.
+void use_test_cache();
+// The game compiled (REQUIREs that it compiles).
+std::shared_ptr<const Game> compiled(const std::shared_ptr<const Game>& g);
+// Plays a game with decisions drawn from `seed`, interpreted and compiled, checking that
+// they agree at every step (the same legal decisions, the same state); a third copy is
+// played by each in turn, one decision each; at the end, the same scores, and a whole
+// random playout of compiled code alone ends as the interpreter's. Returns the longest list
+// of legal decisions met (compiled code lists more than 64 in a second pass).
+size_t lockstep(const Game& interpreted, const Game& native, int players, uint64_t seed,
+                const std::vector<int64_t>& options);
+
 }  // namespace kata::test

@@ -12,21 +12,10 @@
 #include "support.hpp"
 
 using namespace kata;
+using kata::test::compiled;
+using kata::test::use_test_cache;
 
 namespace {
-
-// Tests compile into the build tree, not the user's cache.
-void use_test_cache() { setenv("KATA_CACHE", KATA_TEST_CACHE, 1); }
-
-std::shared_ptr<const Game> compiled(const std::shared_ptr<const Game>& g) {
-  use_test_cache();
-  std::string error;
-  auto c = compile_native(g, error);
-  INFO(error);
-  REQUIRE(c);
-  REQUIRE(c->native);
-  return c;
-}
 
 // What a run ended with: the state, or the error and where it was raised.
 struct Outcome {
@@ -34,30 +23,6 @@ struct Outcome {
   std::string error;
   Pos pos;
 };
-
-// Plays a game with decisions drawn from `seed`, the same for both games as long as they
-// agree, checking at every step that they do.
-void lockstep(const Game& interpreted, const Game& native, int players, uint64_t seed,
-              const std::vector<int64_t>& options) {
-  State a = new_game(interpreted, players, seed, options);
-  State b = new_game(native, players, seed, options);
-  REQUIRE(a == b);
-  uint64_t rng = seed ^ 0x5bd1e995ULL;
-  std::vector<Decision> la, lb;
-  int steps = 0;
-  while (!a.over()) {
-    legal_decisions(interpreted, a, la);
-    legal_decisions(native, b, lb);
-    REQUIRE(la == lb);
-    const Decision& d = la[uniform(rng, static_cast<uint32_t>(la.size()))];
-    apply(interpreted, a, d);
-    apply(native, b, d);
-    REQUIRE(a == b);
-    REQUIRE(++steps < 100000);
-  }
-  REQUIRE(b.over());
-  REQUIRE(scores(interpreted, a) == scores(native, b));
-}
 
 Outcome run_until_error(const Game& g, int players, uint64_t seed) {
   Outcome o;
@@ -82,10 +47,7 @@ TEST_CASE("compiled code plays every rule file exactly as the interpreter does",
       if (!setup_error(*l.game, players, options).empty()) continue;
       for (uint64_t seed = 1; seed <= 25; ++seed) {
         INFO(file << ", " << players << " players, seed " << seed);
-        lockstep(*l.game, *native, players, seed, options);
-        // A whole random playout, which compiled code runs without coming back between
-        // decisions, ends in the same state.
-        REQUIRE(random_playout(*l.game, players, seed, options) == random_playout(*native, players, seed, options));
+        kata::test::lockstep(*l.game, *native, players, seed, options);
       }
     }
   }

@@ -23,61 +23,16 @@
 #include "support.hpp"
 
 using namespace kata;
+using kata::test::compiled;
+using kata::test::lockstep;
 
 namespace {
-
-// Tests compile into the build tree, not the user's cache.
-void use_test_cache() { setenv("KATA_CACHE", KATA_TEST_CACHE, 1); }
 
 std::shared_ptr<const Game> load(const std::string& yaml) {
   auto l = kata::test::load_text(yaml);
   INFO(fmt::format("{}", fmt::join(l.messages(), "\n")));
   REQUIRE(l.game);
   return l.game;
-}
-
-std::shared_ptr<const Game> compiled(const std::shared_ptr<const Game>& g) {
-  use_test_cache();
-  std::string error;
-  auto c = compile_native(g, error);
-  INFO(error);
-  REQUIRE(c);
-  REQUIRE(c->native);
-  return c;
-}
-
-// Plays a game with decisions drawn from `seed`, the same for both games as long as they
-// agree, checking at every step that they do; a third copy of the game is played by each
-// in turn, one decision each. Returns the longest list of legal decisions met (compiled
-// code lists more than 64 in a second pass).
-size_t lockstep(const Game& interpreted, const Game& native, int players, uint64_t seed,
-                const std::vector<int64_t>& options) {
-  State a = new_game(interpreted, players, seed, options);
-  State b = new_game(native, players, seed, options);
-  REQUIRE(a == b);
-  State c = a;
-  uint64_t rng = seed ^ 0x5bd1e995ULL;
-  std::vector<Decision> la, lb;
-  size_t longest = 0;
-  int steps = 0;
-  while (!a.over()) {
-    legal_decisions(interpreted, a, la);
-    legal_decisions(native, b, lb);
-    REQUIRE(la == lb);
-    longest = std::max(longest, la.size());
-    const Decision& d = la[uniform(rng, static_cast<uint32_t>(la.size()))];
-    apply(interpreted, a, d);
-    apply(native, b, d);
-    REQUIRE(a == b);
-    apply(steps % 2 ? interpreted : native, c, d);
-    REQUIRE(c == a);
-    REQUIRE(++steps < 10000);
-  }
-  REQUIRE(b.over());
-  REQUIRE(scores(interpreted, a) == scores(native, b));
-  // A whole game played by compiled code alone (kata_playout) ends as the interpreter's.
-  REQUIRE(random_playout(interpreted, players, seed, options) == random_playout(native, players, seed, options));
-  return longest;
 }
 
 // Every player count and seed 1..`seeds`, with the given options (the defaults if empty).
