@@ -93,6 +93,11 @@ limits:
   // Each flow, and what its error says ("" for none).
   const std::vector<std::pair<std::string, std::string>> flows = {
       {"flow: |\n  x = 1 / (x - x)\n", "division by zero"},
+      // beyond 64 bits: stopped, not wrapped, and the one overflowing division not a trap
+      {"flow: |\n  x = if 2147483647 * 2147483647 * 2147483647 > 0 then 1 else 0\n", "too large to work out"},
+      {"flow: |\n  x = if (0 - 65536 * 32768) * (65536 * 32768) * 2 / (0 - 1) > 0 then 1 else 0\n",
+       "too large to work out"},
+      {"flow: |\n  x = if sum(v * 2147483647 * 2147483647 for v in 1..3) > 0 then 1 else 0\n", "too large to work out"},
       {"flow: |\n  repeat until x < 0 { x += 1 }\n", "steps without a decision"},
       {"flow: |\n  repeat until x > 1 { x = 2000000000 + 2000000000 }\n", "too large to keep"},
       {"flow: |\n  move top(deck) to deck at position 7\n", "position 7 is outside deck (1 to 3)"},

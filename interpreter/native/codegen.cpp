@@ -298,6 +298,13 @@ class Generator {
       default: return fmt::format("chkZ(c, n, {}, {})", e(n), n);
     }
   }
+  // Two operands evaluated left to right, then added, subtracted or multiplied, stopping
+  // where 64 bits cannot hold the result (as the interpreter does).
+  std::string checked(int n, const char* op) {
+    std::string a = tmp(), b = tmp(), r = tmp();
+    return fmt::format("({{ int64_t {0} = {1}; int64_t {2} = {3}, {4}; if (__builtin_{5}_overflow({0}, {2}, &{4})) fail(c, kata_overflow, {6}); {4}; }})",
+                       a, e(node(n).kid[0]), b, e(node(n).kid[1]), r, op, n);
+  }
   // Two operands evaluated left to right, then combined.
   std::string binary(int n, const char* op) {
     std::string a = tmp(), b = tmp();
@@ -363,11 +370,14 @@ class Generator {
                            pv, P(k1), z.first_instance, cv, g_.kinds[z.kind].first_card, g_.max_players, pv);
       }
       case NodeOp::card_owner: return fmt::format("(int64_t)OWNER[{}]", C(k0));
-      case NodeOp::neg: return fmt::format("(-({}))", e(k0));
+      case NodeOp::neg: {
+        std::string v = tmp();
+        return fmt::format("({{ int64_t {0} = {1}; if ({0} == INT64_MIN) fail(c, kata_overflow, {2}); -{0}; }})", v, e(k0), n);
+      }
       case NodeOp::not_: return fmt::format("(int64_t)!({})", e(k0));
-      case NodeOp::add: return binary(n, "+");
-      case NodeOp::sub: return binary(n, "-");
-      case NodeOp::mul: return binary(n, "*");
+      case NodeOp::add: return checked(n, "add");
+      case NodeOp::sub: return checked(n, "sub");
+      case NodeOp::mul: return checked(n, "mul");
       case NodeOp::eq: return binary(n, "==");
       case NodeOp::ne: return binary(n, "!=");
       case NodeOp::lt: return binary(n, "<");
@@ -377,8 +387,9 @@ class Generator {
       case NodeOp::div:
       case NodeOp::mod: {
         std::string x = tmp(), y = tmp();
-        return fmt::format("({{ int64_t {} = {}; int64_t {} = {}; if ({} == 0) fail(c, kata_bad_division, {}); {} {} {}; }})",
-                           x, e(k0), y, e(k1), y, n, x, k.op == NodeOp::div ? "/" : "%", y);
+        return fmt::format(
+            "({{ int64_t {0} = {1}; int64_t {2} = {3}; if ({2} == 0) fail(c, kata_bad_division, {4}); if ({0} == INT64_MIN && {2} == -1) fail(c, kata_overflow, {4}); {0} {5} {2}; }})",
+            x, e(k0), y, e(k1), n, k.op == NodeOp::div ? "/" : "%");
       }
       case NodeOp::and_: return fmt::format("(int64_t)(({}) && ({}))", e(k0), e(k1));
       case NodeOp::or_: return fmt::format("(int64_t)(({}) || ({}))", e(k0), e(k1));
@@ -432,7 +443,8 @@ class Generator {
       case NodeOp::holder: return fmt::format("(int64_t)ICARD[{}]", Z(k0));
       case NodeOp::abs: {
         std::string v = tmp();
-        return fmt::format("({{ int64_t {0} = {1}; {0} < 0 ? -{0} : {0}; }})", v, e(k0));
+        return fmt::format("({{ int64_t {0} = {1}; if ({0} == INT64_MIN) fail(c, kata_overflow, {2}); {0} < 0 ? -{0} : {0}; }})", v,
+                           e(k0), n);
       }
       default: return host_eval(n);  // linked, position, and what cannot be a value
     }
@@ -498,7 +510,9 @@ class Generator {
     else safe_depths_.erase(k.a);
     if (where >= 0) body += fmt::format(" if (!({})) continue;", e(where));
     switch (k.op) {
-      case NodeOp::sum: body += fmt::format(" {} += {};", acc, e(value)); break;
+      case NodeOp::sum:
+        body += fmt::format(" if (__builtin_add_overflow({0}, (int64_t)({1}), &{0})) fail(c, kata_overflow, {2});", acc, e(value), n);
+        break;
       case NodeOp::count: body += fmt::format(" ++{};", acc); break;
       case NodeOp::any:
         body += value < 0 ? std::string(" return (int64_t)1;") : fmt::format(" if ({}) return (int64_t)1;", e(value));

@@ -46,6 +46,11 @@ class Evaluator {
     fail(node, fmt::format("this card is not a '{}'", g_.kinds[kind].name));
   }
   [[noreturn, gnu::cold, gnu::noinline]] void not_a_value(int node) const { fail(node, "a list cannot stand here"); }
+  // Numbers are worked out in 64 bits; a result beyond them stops the game (C++ would
+  // wrap it, or trap on the one division that overflows).
+  [[noreturn, gnu::cold, gnu::noinline]] void overflow(int node) const {
+    fail(node, "the result is too large to work out (beyond 64-bit numbers)");
+  }
 
   static int kid(const Node& n, int i) { return n.kid[i]; }
 
@@ -167,8 +172,16 @@ class Evaluator {
       case NodeOp::zone_of: return g_.zones[n.a].first_instance + player(kid(n, 0));
       case NodeOp::prop: return g_.card_props[n.a * g_.card_count + card(kid(n, 0))];
       case NodeOp::not_: return !eval(kid(n, 0));
-      case NodeOp::add: return eval(kid(n, 0)) + eval(kid(n, 1));
-      case NodeOp::sub: return eval(kid(n, 0)) - eval(kid(n, 1));
+      case NodeOp::add: {
+        int64_t a = eval(kid(n, 0)), b = eval(kid(n, 1)), r;
+        if (__builtin_add_overflow(a, b, &r)) [[unlikely]] overflow(node);
+        return r;
+      }
+      case NodeOp::sub: {
+        int64_t a = eval(kid(n, 0)), b = eval(kid(n, 1)), r;
+        if (__builtin_sub_overflow(a, b, &r)) [[unlikely]] overflow(node);
+        return r;
+      }
       case NodeOp::eq: return eval(kid(n, 0)) == eval(kid(n, 1));
       case NodeOp::ne: return eval(kid(n, 0)) != eval(kid(n, 1));
       case NodeOp::lt: return eval(kid(n, 0)) < eval(kid(n, 1));
@@ -191,12 +204,21 @@ class Evaluator {
       case NodeOp::card_var: return s_[card_var_slot(n)];
       case NodeOp::card_zone_of: return card_zone_instance(n);
       case NodeOp::card_owner: return g_.card_owner[card(kid(n, 0))];
-      case NodeOp::neg: return -eval(kid(n, 0));
-      case NodeOp::mul: return eval(kid(n, 0)) * eval(kid(n, 1));
+      case NodeOp::neg: {
+        int64_t v = eval(kid(n, 0));
+        if (v == INT64_MIN) [[unlikely]] overflow(node);
+        return -v;
+      }
+      case NodeOp::mul: {
+        int64_t a = eval(kid(n, 0)), b = eval(kid(n, 1)), r;
+        if (__builtin_mul_overflow(a, b, &r)) [[unlikely]] overflow(node);
+        return r;
+      }
       case NodeOp::div:
       case NodeOp::mod: {
         int64_t a = eval(kid(n, 0)), b = eval(kid(n, 1));
         if (b == 0) [[unlikely]] bad_division(node);
+        if (a == INT64_MIN && b == -1) [[unlikely]] overflow(node);
         return n.op == NodeOp::div ? a / b : a % b;
       }
       case NodeOp::sum:
@@ -247,6 +269,7 @@ class Evaluator {
       case NodeOp::holder: return g_.instance_card[zone(kid(n, 0))];
       case NodeOp::abs: {
         int64_t v = eval(kid(n, 0));
+        if (v == INT64_MIN) [[unlikely]] overflow(node);
         return v < 0 ? -v : v;
       }
       case NodeOp::linked: {
@@ -389,7 +412,9 @@ class Evaluator {
       env_[slot] = x;
       if (where >= 0 && !eval(where)) return true;
       switch (n.op) {
-        case NodeOp::sum: acc += eval(value); return true;
+        case NodeOp::sum:
+          if (__builtin_add_overflow(acc, eval(value), &acc)) [[unlikely]] overflow(node);
+          return true;
         case NodeOp::count: ++acc; return true;
         case NodeOp::any:
           if (value < 0 || eval(value)) return acc = 1, false;
@@ -828,6 +853,7 @@ class Machine : public Evaluator {
     case kata_bad_position:
       throw RuntimeError(code[where].pos, fmt::format("position {} is outside {} (1 to {})", a,
                                                       g.instance_name(static_cast<int>(b >> 32)), static_cast<int>(b & 0xffffffff)));
+    case kata_overflow: ev.overflow(where);
     case kata_no_legal: no_legal_action(g, s[Layout::chooser], g.program.sites[where]);
     case kata_too_many_decisions: too_many_decisions(g, g.program.sites[where]);
     default: ev.not_a_value(where);
