@@ -3,6 +3,8 @@
 // decided as soon as the parameters it reads are chosen.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -121,6 +123,22 @@ TEST_CASE("where: and links: are worked out at load time and may not read the ga
   l = load_text(with("(a.n == 6 and", "(a.n == player_count and"));
   CHECK(l.messages().size() == 1);
   CHECK(l.messages()[0].find("a 'links:' condition is worked out when the file is loaded") != std::string::npos);
+}
+
+TEST_CASE("a load-time result beyond 64 bits is an error in the file, not a crash", "[board][check]") {
+  // INT64_MIN / -1 used to stop kata with SIGFPE while the file was loaded.
+  for (const char* where : {"where: (0 - 65536 * 32768) * (65536 * 32768) * 2 / (0 - 1) > n",
+                            "where: sum(v * 2147483647 * 2147483647 for v in 1..3) > n",
+                            "where: 0 - abs((0 - 65536 * 32768) * (65536 * 32768) * 2) < n"}) {
+    INFO(where);
+    auto l = load_text(with("where: n <= 6", where));
+    CHECK_FALSE(l.game);
+    CHECK(l.diags.error_count() == 1);
+    std::vector<std::string> m = l.messages();
+    CHECK(std::count_if(m.begin(), m.end(), [](const std::string& s) {
+            return s.rfind("6:", 0) == 0 && s.find("error: the result is too large to work out (beyond 64-bit numbers)") != std::string::npos;
+          }) == 1);
+  }
 }
 
 TEST_CASE("a typed decision is refused on the first condition that fails, before later lists are worked out", "[board][notation]") {

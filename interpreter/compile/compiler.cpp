@@ -33,6 +33,13 @@ std::string Game::instance_name(int instance) const {
 
 namespace {
 
+// An error found while working out a rule file's load-time constants (`where:`, `links:`,
+// `board:`), reported as a diagnostic.
+struct LoadTimeError {
+  Pos pos;
+  std::string message;
+};
+
 class Compiler {
  public:
   Compiler(RuleFile& rf, const Symbols& s, Game& g) : rf_(rf), s_(s), g_(g), p_(g.program) {}
@@ -237,6 +244,12 @@ class Compiler {
     }
   }
 
+  // A load-time result beyond 64 bits: an error in the rule file, not a wrapped number (or
+  // a trap, for the one overflowing division).
+  [[noreturn]] static void too_large(const Expr& e) {
+    throw LoadTimeError{e.pos, "the result is too large to work out (beyond 64-bit numbers)"};
+  }
+
   // Evaluates what the checker let through `constant_only`: numbers, bound names (`env`,
   // by depth), properties of bound cards, abs() and aggregates over ranges.
   int64_t constant(const Expr& e, std::vector<int64_t>& env) const {
@@ -246,17 +259,26 @@ class Compiler {
       case ExprKind::boolean: return e.value;
       case ExprKind::name: return e.sym.kind == SymKind::bound ? env.at(e.sym.index) : e.sym.value;
       case ExprKind::member: return g_.card_props.at(e.sym.index * g_.card_count + arg(0));
-      case ExprKind::call: return std::llabs(arg(0));
-      case ExprKind::unary: return e.op == "-" ? -arg(0) : !arg(0);
+      case ExprKind::call: {
+        int64_t v = arg(0);
+        if (v == INT64_MIN) too_large(e);
+        return v < 0 ? -v : v;
+      }
+      case ExprKind::unary: {
+        int64_t v = arg(0);
+        if (e.op == "-" && v == INT64_MIN) too_large(e);
+        return e.op == "-" ? -v : !v;
+      }
       case ExprKind::conditional: return arg(0) ? arg(1) : arg(2);
       case ExprKind::binary: {
         const std::string& op = e.op;
         if (op == "and") return arg(0) && arg(1);
         if (op == "or") return arg(0) || arg(1);
-        int64_t a = arg(0), b = arg(1);
-        if (op == "+") return a + b;
-        if (op == "-") return a - b;
-        if (op == "*") return a * b;
+        int64_t a = arg(0), b = arg(1), r = 0;
+        if ((op == "+" && __builtin_add_overflow(a, b, &r)) || (op == "-" && __builtin_sub_overflow(a, b, &r)) ||
+            (op == "*" && __builtin_mul_overflow(a, b, &r)) || ((op == "/" || op == "%") && a == INT64_MIN && b == -1))
+          too_large(e);
+        if (op == "+" || op == "-" || op == "*") return r;
         if (op == "/" || op == "%") return b == 0 ? 0 : op == "/" ? a / b : a % b;
         if (op == "==") return a == b;
         if (op == "!=") return a != b;
@@ -275,7 +297,9 @@ class Compiler {
           env[slot] = x;
           if (e.args[1] && !constant(*e.args[1], env)) continue;
           int64_t v = e.args[2] ? constant(*e.args[2], env) : 1;
-          if (e.op == "sum") acc += v;
+          if (e.op == "sum") {
+            if (__builtin_add_overflow(acc, v, &acc)) too_large(e);
+          }
           else if (e.op == "count") ++acc;
           else if (e.op == "any") acc = acc || v;
           else if (e.op == "all") acc = acc && v;
@@ -807,7 +831,14 @@ std::shared_ptr<const Game> finish_load(std::unique_ptr<RuleFile> rf, std::share
   if (!rf->game.empty() || ok) ok = check_rules(*rf, symbols, diags) && ok;
   diags.sort();
   if (!ok) return nullptr;
-  auto game = std::const_pointer_cast<Game>(compile_rules(*rf, symbols, sources));
+  std::shared_ptr<Game> game;
+  try {
+    game = std::const_pointer_cast<Game>(compile_rules(*rf, symbols, sources));
+  } catch (const LoadTimeError& e) {
+    diags.error(e.pos, e.message);
+    diags.sort();
+    return nullptr;
+  }
   game->path = sources->at(rf->file).path;
   // The text a log's checksum covers: the rule file and every file it imported.
   game->text.clear();
