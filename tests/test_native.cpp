@@ -24,6 +24,17 @@ struct Outcome {
   Pos pos;
 };
 
+// A cache directory of a test's own, emptied first; the tests' cache again afterwards, also
+// when a REQUIRE stops the test.
+struct OwnCache {
+  std::filesystem::path dir;
+  explicit OwnCache(const char* name) : dir(std::filesystem::path(KATA_TEST_CACHE) / name) {
+    std::filesystem::remove_all(dir);
+    setenv("KATA_CACHE", dir.c_str(), 1);
+  }
+  ~OwnCache() { use_test_cache(); }
+};
+
 Outcome run_until_error(const Game& g, int players, uint64_t seed) {
   Outcome o;
   try {
@@ -149,14 +160,11 @@ actions:
 TEST_CASE("a compiler that cannot run is a clear error", "[native]") {
   auto l = kata::test::load_file("rules/kobayakawa.yaml");
   REQUIRE(l.game);
-  auto dir = std::filesystem::path(KATA_TEST_CACHE) / "no-compiler";
-  std::filesystem::remove_all(dir);
-  setenv("KATA_CACHE", dir.c_str(), 1);
+  OwnCache cache("no-compiler");
   setenv("KATA_CXX", "/nonexistent/c++", 1);
   std::string error;
   auto g = compile_native(l.game, error);
   unsetenv("KATA_CXX");
-  use_test_cache();
   CHECK_FALSE(g);
   CHECK(error.find("cannot run the C++ compiler '/nonexistent/c++'") != std::string::npos);
 }
@@ -164,13 +172,11 @@ TEST_CASE("a compiler that cannot run is a clear error", "[native]") {
 TEST_CASE("a cached library that does not load is compiled again", "[native]") {
   auto l = kata::test::load_file("rules/kobayakawa.yaml");
   REQUIRE(l.game);
-  auto dir = std::filesystem::path(KATA_TEST_CACHE) / "broken";
-  std::filesystem::remove_all(dir);
-  setenv("KATA_CACHE", dir.c_str(), 1);
+  OwnCache cache("broken");
   std::string error;
   REQUIRE(compile_native(l.game, error));
   int broken = 0;
-  for (const auto& f : std::filesystem::directory_iterator(dir))
+  for (const auto& f : std::filesystem::directory_iterator(cache.dir))
     if (f.path().extension() == ".so") {
       std::filesystem::resize_file(f.path(), 100);  // cut short, as by a full disk
       ++broken;
@@ -180,5 +186,4 @@ TEST_CASE("a cached library that does not load is compiled again", "[native]") {
   INFO(error);
   REQUIRE(again);
   CHECK(random_playout(*again, 4, 1, default_options(*again)) == random_playout(*l.game, 4, 1, default_options(*l.game)));
-  use_test_cache();
 }
