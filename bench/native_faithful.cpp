@@ -100,6 +100,8 @@ Result playout(int players, uint64_t seed) {
       } else {
         Pile& h = hand[p];
         h.push(deck.pop());
+        // The hand is a set: it keeps its cards in card order.
+        if (h.cards[0] > h.cards[1]) std::swap(h.cards[0], h.cards[1]);
         int j = static_cast<int>(choose(2));
         discard[p].push(h.cards[j]);
         if (j == 0) h.cards[0] = h.cards[1];

@@ -167,7 +167,7 @@ actions:
       - q != player
       - strength(c) < seat(q) * 3
     do: |
-      move c to q.hand at position size(q.hand) / 2 + 1
+      move c to q.shown at position size(q.shown) / 2 + 1
       q.pts -= 1
       player.pts += 1
   steal:
@@ -175,7 +175,7 @@ actions:
     when:
       - q != player and q.pts > player.pts
       - c.rank < 3
-    do: move c to player.hand at bottom
+    do: move c to player.hand
   peek:
     params: {c: table}
     when: not sees(player, c)

@@ -164,7 +164,12 @@ TEST_CASE("views hide what a player may not know", "[runtime]") {
       if (g->instance_name(v0.zones[z].instance) == "P1.hand") CHECK_FALSE(hidden);
     }
   }
-  CHECK(card_text(*g, s, s[g->layout.zone_cards + g->zone_instance(2, 1) * g->card_count], 0) == "P2.hand#1");
+  // P2's hand is a set: P1 is told which set a card is in, never where it lies there; in
+  // a stack everyone sees where a card lies.
+  int first_of_p2 = s[g->layout.zone_cards + g->zone_instance(2, 1) * g->card_count];
+  CHECK(card_text(*g, s, first_of_p2, 0) == "a card from P2.hand");
+  CHECK(card_text(*g, s, first_of_p2, 1) == g->card_names[first_of_p2]);
+  CHECK(card_text(*g, s, s[g->layout.zone_cards + g->zone_instance(0, 0) * g->card_count], 0) == "deck#1");
 }
 
 TEST_CASE("an endless loop stops with a positioned error", "[runtime]") {

@@ -73,8 +73,7 @@ MatchResult play_match(const Game& g, int players, uint64_t seed, const std::vec
       }
     }
     if (log) log->decision(s.decisions() + 1, seat, decision_text(g, s, chosen));
-    // Each other seat is told the decision as it may know it: a card it cannot see is
-    // named by its place, not by what it is.
+    // Each other seat is told the decision as it may know it (card_text).
     for (size_t other = 0; other < agents.size(); ++other)
       if (static_cast<int>(other) != seat && agents[other]->needs_view())
         agents[other]->observe(fmt::format("{} chose: {}", seat_name(seat), decision_text(g, s, chosen, static_cast<int>(other))));
@@ -86,39 +85,6 @@ MatchResult play_match(const Game& g, int players, uint64_t seed, const std::vec
     if (agents[seat]->needs_view()) agents[seat]->game_over(g, make_view(g, s, static_cast<int>(seat)));
   r.completed = true;
   return r;
-}
-
-namespace {
-
-template <typename T>
-void keep_common(T& mine, const T& theirs, T differs) {
-  if (mine != theirs) mine = differs;
-}
-
-}  // namespace
-
-PlayerView public_view(const Game& g, const State& s) {
-  PlayerView v = make_view(g, s, 0);
-  for (int p = 1; p < s.players(); ++p) {
-    PlayerView o = make_view(g, s, p);
-    for (size_t z = 0; z < v.zones.size(); ++z)
-      for (size_t i = 0; i < v.zones[z].cards.size(); ++i)
-        if (o.zones[z].cards[i].card < 0) v.zones[z].cards[i].card = -1;
-    // A card-valued variable differs between views only where one of them hides the card.
-    for (size_t i = 0; i < v.globals.size(); ++i) keep_common(v.globals[i], o.globals[i], PlayerView::hidden_card);
-    for (size_t i = 0; i < v.player_vars.size(); ++i)
-      for (size_t q = 0; q < v.player_vars[i].size(); ++q)
-        keep_common(v.player_vars[i][q], o.player_vars[i][q], PlayerView::hidden_card);
-    for (size_t i = 0; i < v.card_vars.size(); ++i)
-      for (size_t k = 0; k < v.card_vars[i].size(); ++k) {
-        int64_t& mine = v.card_vars[i][k];
-        int64_t theirs = o.card_vars[i][k];
-        if (theirs == PlayerView::unknown) mine = PlayerView::unknown;
-        else if (mine != PlayerView::unknown) keep_common(mine, theirs, PlayerView::hidden_card);
-      }
-  }
-  v.viewer = -1;
-  return v;
 }
 
 std::string describe_public_view(const Game& g, const State& s) {

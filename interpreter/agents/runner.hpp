@@ -24,10 +24,6 @@ struct MatchResult {
 MatchResult play_match(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
                        std::vector<std::unique_ptr<Agent>>& agents, LogWriter* log = nullptr);
 
-// What every seat may see: a card is shown only if each seat sees it (face up, revealed,
-// on top of a `top` zone, or looked at by all). make_view with a viewer that is no seat is
-// not this: it misses cards revealed to every seat. `viewer` is -1 in the result.
-PlayerView public_view(const Game& g, const State& s);
 // describe_view of public_view, titled "as everyone sees it".
 std::string describe_public_view(const Game& g, const State& s);
 

@@ -608,6 +608,17 @@ class Checker {
     return Type::card_list;
   }
 
+  // A set keeps its cards in card order, whatever order they came in (so that a hidden
+  // card's place tells nothing): it has no positions to put a card at, and no order to
+  // shuffle.
+  void unordered(const Expr& zone, const std::string& lacks) {
+    if (zone.sym.kind != SymKind::zone && zone.sym.kind != SymKind::card_zone) return;
+    const ZoneDecl& z = rf_.zones.at(zone.sym.index);
+    if (z.order == ZoneOrder::set)
+      d_.error(zone.pos, fmt::format("'{}' is a set, which has {}: its cards are kept in card order; declare it with "
+                                     "order: stack or row to use one", z.name, lacks));
+  }
+
   Type call(Expr& e) {
     if (e.name == "values" && !s_.functions.count(e.name)) return property_values(e);
     for (size_t i = 0; i < builtins().size(); ++i) {
@@ -747,6 +758,7 @@ class Checker {
         expect(s.exprs[0].get(), Type::card, "what 'move' moves");
         expect(s.exprs[1].get(), Type::zone, "where 'move' moves to");
         if (s.exprs.size() > 2) expect(s.exprs[2].get(), Type::integer, "the position");
+        if (s.exprs.size() > 2 || s.bottom) unordered(*s.exprs[1], "no positions");
         return;
       case StmtKind::move_all: {
         Type t = check(*s.exprs[0]);
@@ -754,9 +766,13 @@ class Checker {
           d_.error(s.exprs[0]->pos, fmt::format("'move all' moves the cards of a zone, but this is {}", type_name(t)));
         if (s.exprs.size() > 2) d_.error(s.exprs[2]->pos, "'move all' puts the cards on top or 'at bottom', not at a position");
         expect(s.exprs[1].get(), Type::zone, "where 'move' moves to");
+        if (s.bottom) unordered(*s.exprs[1], "no positions");
         return;
       }
-      case StmtKind::shuffle: expect(s.exprs[0].get(), Type::zone, "what 'shuffle' shuffles"); return;
+      case StmtKind::shuffle:
+        expect(s.exprs[0].get(), Type::zone, "what 'shuffle' shuffles");
+        unordered(*s.exprs[0], "no order to shuffle");
+        return;
       case StmtKind::flip: expect(s.exprs[0].get(), Type::card, "what 'flip' turns"); return;
       case StmtKind::reveal: expect(s.exprs[0].get(), Type::card, "what 'reveal' shows"); return;
       case StmtKind::look:

@@ -128,6 +128,7 @@ class Compiler {
           g_.instance_owner.push_back(z.per_player ? i : -1);
           g_.instance_card.push_back(info.kind >= 0 ? first + h : -1);
           g_.instance_visibility.push_back(z.visibility);
+          g_.instance_set.push_back(z.order == ZoneOrder::set);
         }
       g_.zones.push_back(info);
     }

@@ -320,7 +320,7 @@ class Replayer {
     auto d = parse_decision(g, s, action, why);
     if (!d && private_view()) return fail(l.number, fmt::format("{}'s logged decision is not legal here", player));
     if (!d) return fail(l.number, fmt::format("{}'s decision '{}' is not legal: {}", player, action, why));
-    // Shown as the viewer may know it: a card they cannot see is named by its place.
+    // Shown as the viewer may be told of it (card_text).
     result_.shown.push_back(fmt::format("{} chose: {}", player, viewer_ < 0 ? action : decision_text(g, s, *d, viewer_)));
     ++next_;
     apply(g, s, *d, &hooks_);

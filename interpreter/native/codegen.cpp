@@ -109,6 +109,10 @@ static inline bool is_visible(KataCtx& c, int viewer, int card) {
   int32_t* cs = s + ZC + z * CC;
   int size = s[ZS + z];
   if (at < 0 || at > size) at = size;
+  if (ISET[z]) {
+    at = 0;
+    while (at < size && cs[at] < card) ++at;
+  }
   int vis = VIS[z];
   if (size > 0 && at == size && vis == 3) s[KNOWN + cs[size - 1]] |= (int32_t)seen_mask(s, n, cs[size - 1]);
   for (int i = size; i > at; --i) cs[i] = cs[i - 1];
@@ -139,6 +143,14 @@ static inline void shuffle(int32_t* s, int z) {
   if (n > 0) s[KNOWN + cs[0]] = 0;
   s[RNG_HI] = (int32_t)(rng >> 32);
   s[RNG_LO] = (int32_t)rng;
+  // A set keeps card order (Machine::shuffle): insertion sort, sets being small.
+  if (ISET[z])
+    for (int i = 1; i < n; ++i) {
+      int32_t t = cs[i];
+      int j = i;
+      for (; j > 0 && cs[j - 1] > t; --j) cs[j] = cs[j - 1];
+      cs[j] = t;
+    }
 }
 )";
 
@@ -205,6 +217,7 @@ class Generator {
     }
     table("uint32_t", "OWNBIT", ownbit);
     table("uint8_t", "ISTOP", istop);
+    table("uint8_t", "ISET", g_.instance_set);
     table("int32_t", "LS", g_.link_start);
     table("int32_t", "LT", g_.link_to);
     for (size_t i = 0; i < p_.value_lists.size(); ++i)

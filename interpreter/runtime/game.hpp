@@ -275,6 +275,9 @@ struct Game {
   std::vector<int32_t> instance_owner;       // seat, or -1 for shared zones
   std::vector<int32_t> instance_card;        // the component a zone belongs to, or -1
   std::vector<Visibility> instance_visibility;  // its zone's, read on every card move
+  // Whether the instance is a `set`: it keeps its cards in card order (ascending), so
+  // where a card lies in it never tells when the card arrived.
+  std::vector<uint8_t> instance_set;
   std::vector<VarInfo> globals, player_vars, card_vars;
   std::vector<std::string> phases;
   std::vector<Invariant> invariants;

@@ -694,6 +694,7 @@ class Machine : public Evaluator {
     int32_t* cs = w_ + g_.layout.zone_cards + z * g_.card_count;
     int32_t& n = w_[g_.layout.zone_size + z];
     if (at < 0 || at > n) at = n;
+    if (g_.instance_set[z]) at = static_cast<int>(std::upper_bound(cs, cs + n, c) - cs);
     Visibility visibility = g_.instance_visibility[z];
     // Covering the top card of a `top` zone: whoever saw it there remembers it.
     if (n > 0 && at == n && visibility == Visibility::top)
@@ -742,6 +743,9 @@ class Machine : public Evaluator {
       }
       std::reverse(cs + n - static_cast<int>(top.size()), cs + n);
     }
+    // A set is mixed but keeps card order: the random draws are made all the same, so
+    // that a game's later chances do not depend on a zone's order.
+    if (g_.instance_set[z]) std::sort(cs, cs + n);
     for (int i = 0; i < n; ++i) w_[g_.layout.card_known + cs[i]] = 0;
     if (events_) events_->push_back({Event::shuffle, -1, -1, z, z, 0, std::vector<int32_t>(cs, cs + n), {}});
   }

@@ -10,7 +10,13 @@
 
 namespace kata {
 
-PlayerView make_view(const Game& g, const State& s, int viewer) {
+namespace {
+
+// A view of the cards that `sees` lets through. A set's cards are listed as the viewer
+// may know them: the cards it sees (in card order), then the others, hidden. Listed where
+// they lie, hidden cards would tell how they rank against the seen ones.
+template <typename Sees>
+PlayerView build_view(const Game& g, const State& s, int viewer, const Sees& sees) {
   const Layout& l = g.layout;
   PlayerView v;
   v.viewer = viewer;
@@ -23,7 +29,7 @@ PlayerView make_view(const Game& g, const State& s, int viewer) {
   // A variable may hold a card: the view says which only if the viewer may see it.
   auto value = [&](const VarInfo& info, int slot) -> int64_t {
     int64_t x = s[slot];
-    if (info.type != VarType::card || x < 0 || visible(g, s, viewer, static_cast<int>(x))) return x;
+    if (info.type != VarType::card || x < 0 || sees(static_cast<int>(x))) return x;
     return PlayerView::hidden_card;
   };
   for (size_t i = 0; i < g.globals.size(); ++i) v.globals.push_back(value(g.globals[i], l.globals + static_cast<int>(i)));
@@ -39,8 +45,8 @@ PlayerView make_view(const Game& g, const State& s, int viewer) {
     // A component's variables are told only to whoever sees the component: "the Lord was
     // played third" must not name a face-down Lord.
     for (int k = 0; k < count; ++k)
-      row.push_back(visible(g, s, viewer, g.kinds[info.kind].first_card + k / seats) ? value(info, l.card_vars + info.base + k)
-                                                                                      : PlayerView::unknown);
+      row.push_back(sees(g.kinds[info.kind].first_card + k / seats) ? value(info, l.card_vars + info.base + k)
+                                                                      : PlayerView::unknown);
     v.card_vars.push_back(row);
   }
   for (int p = 0; p < n; ++p) v.eliminated.push_back(s[l.eliminated + p] != 0);
@@ -49,23 +55,55 @@ PlayerView make_view(const Game& g, const State& s, int viewer) {
     ZoneView zv;
     zv.instance = static_cast<int>(z);
     int size = s[l.zone_size + static_cast<int>(z)];
-    for (int i = 0; i < size; ++i) {
-      int c = s[l.zone_cards + static_cast<int>(z) * g.card_count + i];
-      zv.cards.push_back({visible(g, s, viewer, c) ? c : -1, s[l.card_face + c] != 0});
-    }
+    const int32_t* cs = s.slots.data() + l.zone_cards + static_cast<int>(z) * g.card_count;
+    for (int i = 0; i < size; ++i) zv.cards.push_back({sees(cs[i]) ? cs[i] : -1, s[l.card_face + cs[i]] != 0});
+    if (g.instance_set[z])
+      std::stable_partition(zv.cards.begin(), zv.cards.end(), [](const CardView& c) { return c.card >= 0; });
     v.zones.push_back(std::move(zv));
   }
   return v;
 }
 
-std::string card_text(const Game& g, const State& s, int card, int viewer) {
-  if (card < 0 || card >= g.card_count) return "none";
-  if (visible(g, s, viewer, card)) return g.card_names[card];
+}  // namespace
+
+PlayerView make_view(const Game& g, const State& s, int viewer) {
+  return build_view(g, s, viewer, [&](int c) { return visible(g, s, viewer, c); });
+}
+
+PlayerView public_view(const Game& g, const State& s) {
+  uint32_t all = (1u << s.players()) - 1;
+  return build_view(g, s, -1, [&](int c) {
+    uint32_t seen = 0;
+    for (int p = 0; p < s.players(); ++p) seen |= visible(g, s, p, c) ? 1u << p : 0u;
+    return seen == all;
+  });
+}
+
+namespace {
+
+// A hidden card as `viewer` may name it. In a stack or a row, where it lies is there for
+// everyone to see. A set keeps card order, so its place would name the card: it is only
+// "a card from" the set, except in the notation of the chooser, who needs the place to
+// tell its choices apart (see view.hpp).
+std::string hidden_card_text(const Game& g, const State& s, int card, bool chooser) {
   int z = s[g.layout.card_zone + card];
   if (z < 0) return "a card out of play";
+  if (g.instance_set[z] && !chooser) return fmt::format("a card from {}", g.instance_name(z));
   const int32_t* cs = s.slots.data() + g.layout.zone_cards + z * g.card_count;
   int i = static_cast<int>(std::find(cs, cs + s[g.layout.zone_size + z], card) - cs);
   return fmt::format("{}#{}", g.instance_name(z), i + 1);
+}
+
+std::string card_text(const Game& g, const State& s, int card, int viewer, bool chooser) {
+  if (card < 0 || card >= g.card_count) return "none";
+  if (visible(g, s, viewer, card)) return g.card_names[card];
+  return hidden_card_text(g, s, card, chooser);
+}
+
+}  // namespace
+
+std::string card_text(const Game& g, const State& s, int card, int viewer) {
+  return card_text(g, s, card, viewer, false);
 }
 
 std::string value_text(const Game& g, Type t, int64_t v) {
@@ -82,19 +120,27 @@ std::string var_value_text(const Game& g, VarType t, int64_t v) {
   return value_text(g, t == VarType::player ? Type::player : t == VarType::boolean ? Type::boolean : Type::integer, v);
 }
 
-std::string decision_text(const Game& g, const State& s, const Decision& d) {
-  return decision_text(g, s, d, s.chooser());
-}
+namespace {
 
-std::string decision_text(const Game& g, const State& s, const Decision& d, int viewer) {
+std::string decision_text(const Game& g, const State& s, const Decision& d, int viewer, bool chooser) {
   const Action& a = g.program.actions.at(d.action);
   std::string out = a.name;
   for (size_t k = 0; k < a.params.size(); ++k) {
     out += ' ';
-    out += a.params[k].type == Type::card ? card_text(g, s, d.args[k], viewer)
+    out += a.params[k].type == Type::card ? card_text(g, s, d.args[k], viewer, chooser)
                                           : value_text(g, a.params[k].type, d.args[k]);
   }
   return out;
+}
+
+}  // namespace
+
+std::string decision_text(const Game& g, const State& s, const Decision& d) {
+  return decision_text(g, s, d, s.chooser(), true);
+}
+
+std::string decision_text(const Game& g, const State& s, const Decision& d, int viewer) {
+  return decision_text(g, s, d, viewer, viewer == s.chooser());
 }
 
 namespace {
@@ -200,7 +246,7 @@ std::optional<Decision> parse_decision(const Game& g, const State& s, const std:
     size_t best = 0;
     std::string choices;
     for (int64_t x : parameter_domain(g, s, d, static_cast<int>(k))) {
-      std::string t = a.params[k].type == Type::card ? card_text(g, s, static_cast<int>(x), s.chooser())
+      std::string t = a.params[k].type == Type::card ? card_text(g, s, static_cast<int>(x), s.chooser(), true)
                                                      : value_text(g, a.params[k].type, x);
       choices += (choices.empty() ? "" : ", ") + t;
       std::string n = normal(t);

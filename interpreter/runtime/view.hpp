@@ -44,9 +44,15 @@ struct PlayerView {
 };
 
 PlayerView make_view(const Game& g, const State& s, int viewer);
+// What every seat may see: a card is shown only if each seat sees it (face up, revealed,
+// on top of a `top` zone, or looked at by all). make_view with a viewer that is no seat is
+// not this: it misses cards revealed to every seat. `viewer` is -1 in the result.
+PlayerView public_view(const Game& g, const State& s);
 
-// A card as `viewer` may name it: its name if they know it, else where it lies
-// ("P2.hand#3", counted from the bottom).
+// A card as `viewer` may be told of it: its name if they see it; else where it lies in a
+// stack or a row ("Palace.side(P2)#3", counted from the bottom), whose order everyone
+// sees; and in a set only which set ("a card from P2.hand"). Nothing a seat is told
+// depends on the identity or the order of cards it cannot see (docs/language.md).
 std::string card_text(const Game& g, const State& s, int card, int viewer);
 // A value of a variable or parameter, as text.
 std::string value_text(const Game& g, Type t, int64_t v);
@@ -54,8 +60,9 @@ std::string value_text(const Game& g, Type t, int64_t v);
 std::string var_value_text(const Game& g, VarType t, int64_t v);
 
 // "discard 7", "fight": the decision in the chooser's notation (the state is the one the
-// decision is made in). With a viewer: as that seat may be told of it, hidden cards named
-// by their place.
+// decision is made in). With a viewer: as that seat may be told of it (card_text). The
+// chooser's own notation must tell its choices apart, so a card of a set that the chooser
+// cannot see is named there by its place in card order ("P2.hand#2").
 std::string decision_text(const Game& g, const State& s, const Decision& d);
 std::string decision_text(const Game& g, const State& s, const Decision& d, int viewer);
 

@@ -461,6 +461,8 @@ class Loader {
         else if (s == "nobody") z.visibility = Visibility::nobody;
         else if (s == "top") z.visibility = Visibility::top;
         else error(v, fmt::format("unknown visibility '{}'; expected everyone, owner, nobody or top", s));
+        if (z.visibility == Visibility::top && z.order == ZoneOrder::set)
+          error(v, "a set has no top card to show: declare the zone with order: stack");
       }
       if (auto v = n["doc"]) z.doc = scalar(v, "a description");
     } else if (!n.IsNull()) {
