@@ -496,3 +496,20 @@ TEST_CASE("simulate and perft compiled give the same results, and a clear error 
   CHECK(none.status == 2);
   CHECK(has(none.out, "kata: error: cannot run compiled: cannot run the C++ compiler '/nonexistent/c++' (set KATA_CXX to another)"));
 }
+
+TEST_CASE("Kenjin: replay --as names no face-down card of another's hand by its place", "[cli][leaks]") {
+  // The issue's case: in a 3-player game of random bots, P1 read "P2 chose: deploy
+  // P2.hand#1 Palace", and the hand's order named the card.
+  for (const char* seed : {"1", "2", "3", "4"}) {
+    std::string log = temp(std::string("kata-kenjin-leak-") + seed + ".jsonl");
+    REQUIRE(run_kata(std::string("play rules/kenjin.yaml --players 3 --agents random -q --seed ") + seed + " --log " + log).status == 0);
+    auto as = run_kata("replay " + log + " --as P1");
+    REQUIRE(as.status == 0);
+    CHECK_FALSE(has(as.out, "P2.hand#"));
+    CHECK_FALSE(has(as.out, "P3.hand#"));
+    CHECK(has(as.out, "P2 chose: deploy a card from P2.hand "));
+    CHECK(has(as.out, "P3 chose: deploy a card from P3.hand "));
+    // P1's own deployments are named.
+    CHECK(has(as.out, "P1 chose: deploy P1 "));
+  }
+}
