@@ -163,13 +163,27 @@ TEST_CASE("a log shown to a player reveals only what that player may know", "[cl
   std::istringstream lines(as.out);
   int own = 0, others = 0;
   for (std::string line; std::getline(lines, line);) {
-    bool dealt = line.find(" moves from deck to ") != std::string::npos;
-    if (dealt && line.find("to P2.hand") != std::string::npos) {
+    bool drawn = line.find(" moves from deck to ") != std::string::npos;
+    if (drawn && line.find("to P2.hand") != std::string::npos) {
       CHECK(line.rfind("a card", 0) != 0);  // P2 sees their own cards
       ++own;
-    } else if (dealt && line.find(".hand") != std::string::npos) {
+    } else if (drawn && line.find(".hand") != std::string::npos) {
       CHECK(line.rfind("a card moves", 0) == 0);  // and not the others'
       ++others;
+    }
+    // A deal is one line: "5 cards move from deck: 1 to P1.hand, 1 to P2.hand (12), ...".
+    if (line.find(" cards move from deck: ") == std::string::npos) continue;
+    std::istringstream parts(line.substr(line.find(": ") + 2));
+    for (std::string part; std::getline(parts, part, ',');) {
+      if (part.find(".hand") == std::string::npos) continue;
+      bool named = part.find('(') != std::string::npos;
+      if (part.find("to P2.hand") != std::string::npos) {
+        CHECK(named);
+        ++own;
+      } else {
+        CHECK_FALSE(named);
+        ++others;
+      }
     }
   }
   CHECK(own >= 7);

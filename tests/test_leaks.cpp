@@ -153,10 +153,12 @@ bool renamed_shown(const std::vector<Event>& events, int viewer, const std::vect
   return false;
 }
 
+// Each event alone, and as they are told together.
 std::vector<std::string> told(const Game& g, const std::vector<Event>& events, int viewer) {
   std::vector<std::string> out;
   for (const Event& e : events)
     if (std::string line = describe_event(g, e, viewer); !line.empty()) out.push_back(line);
+  for (std::string& line : describe_events(g, events, viewer)) out.push_back("told: " + line);
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "log/log.hpp"
 #include "support.hpp"
 
 using namespace kata;
@@ -351,4 +352,28 @@ flow: |
   CHECK(s[g->layout.globals + 1] == 3);  // P1: 2 above 1, P2: none, P3: 1 above 3
   CHECK(s[g->layout.globals + 2] == 10);
   CHECK(s[g->layout.globals + 3] == 66);
+}
+
+TEST_CASE("routine moves are told in one line, naming only the cards each seat saw", "[runtime]") {
+  auto g = game(cards);
+  std::vector<Event> events;
+  Hooks hooks{&events, nullptr};
+  State s = new_game(*g, 3, 7, default_options(*g), &hooks);
+  auto name = [&](int zone, int i) { return g->card_names[s[g->layout.zone_cards + zone * g->card_count + i]]; };
+  int p2 = g->zone_instance(2, 1), pile = g->zone_instance(1, 0);
+  std::string dealt = fmt::format("5 cards move from deck: 1 to P1.hand, 1 to P2.hand ({}), 1 to P3.hand, 2 to pile ({} and {})",
+                                  name(p2, 0), name(pile, 0), name(pile, 1));
+  CHECK(describe_events(*g, events, 1) == std::vector<std::string>{dealt});
+  // One move is told alone; moves from and to different zones are not grouped.
+  std::vector<Event> two = {events[0], events[4]};
+  CHECK(describe_events(*g, {events[0]}, 1) == std::vector<std::string>{"a card moves from deck to P1.hand"});
+  CHECK(describe_events(*g, two, 1).size() == 1);
+  Event back = events[1];
+  std::swap(back.from, back.to);
+  CHECK(describe_events(*g, {events[0], back}, 1).size() == 2);
+  // Into one zone from several.
+  Event a = events[0], b = events[1];
+  std::swap(a.from, a.to);
+  std::swap(b.from, b.to);
+  CHECK(describe_events(*g, {a, b}, 1) == std::vector<std::string>{fmt::format("2 cards move to deck: 1 from P1.hand, 1 from P2.hand ({})", name(p2, 0))});
 }

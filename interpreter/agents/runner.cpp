@@ -19,10 +19,7 @@ void deliver(const Game& g, std::vector<Event>& events, std::vector<std::unique_
   if (log) log->events(g, events);
   for (size_t seat = 0; seat < agents.size(); ++seat) {
     if (!agents[seat]->needs_view()) continue;
-    for (const Event& e : events) {
-      std::string line = describe_event(g, e, static_cast<int>(seat));
-      if (!line.empty()) agents[seat]->observe(line);
-    }
+    for (const std::string& line : describe_events(g, events, static_cast<int>(seat))) agents[seat]->observe(line);
   }
   events.clear();
 }

@@ -78,6 +78,83 @@ std::string describe_event(const Game& g, const Event& e, int viewer) {
   return {};
 }
 
+namespace {
+
+// "4, 9 and 12"
+std::string listed(const std::vector<std::string>& names) {
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return out;
+}
+
+std::string cards(size_t n) { return n == 1 ? "a card" : fmt::format("{} cards", n); }
+
+// One part of a grouped line: "2 to P1.hand (4, 9)".
+struct Part {
+  int zone;
+  size_t count = 0;
+  std::vector<std::string> seen;
+};
+
+std::string part_text(const Game& g, const Part& p, const char* way) {
+  std::string out = fmt::format("{} {} {}", p.count, way, g.instance_name(p.zone));
+  if (!p.seen.empty()) out += " (" + listed(p.seen) + (p.seen.size() < p.count ? ", others unseen)" : ")");
+  return out;
+}
+
+// A run of moves that all leave one zone (`same_from`) or all enter one.
+std::string describe_run(const Game& g, const std::vector<Event>& run, bool same_from, int viewer) {
+  std::vector<Part> parts;
+  for (const Event& e : run) {
+    int other = same_from ? e.to : e.from;
+    auto it = std::find_if(parts.begin(), parts.end(), [&](const Part& p) { return p.zone == other; });
+    if (it == parts.end()) it = parts.insert(parts.end(), Part{other, 0, {}});
+    ++it->count;
+    if (viewer < 0 || ((e.seen_by >> viewer) & 1u)) it->seen.push_back(card_name(g, e.card));
+  }
+  int here = same_from ? run.front().from : run.front().to;
+  if (parts.size() == 1) {
+    const Part& p = parts.front();
+    std::string out = fmt::format("{} move from {} to {}", cards(p.count), g.instance_name(same_from ? here : p.zone),
+                                  g.instance_name(same_from ? p.zone : here));
+    if (!p.seen.empty()) out += ": " + listed(p.seen) + (p.seen.size() < p.count ? fmt::format(" and {} unseen", p.count - p.seen.size()) : "");
+    return out;
+  }
+  std::vector<std::string> texts;
+  for (const Part& p : parts) texts.push_back(part_text(g, p, same_from ? "to" : "from"));
+  std::string sep;
+  std::string joined;
+  for (const std::string& t : texts) joined += sep + t, sep = ", ";
+  return fmt::format("{} move {} {}: {}", cards(run.size()), same_from ? "from" : "to", g.instance_name(here), joined);
+}
+
+}  // namespace
+
+std::vector<std::string> describe_events(const Game& g, const std::vector<Event>& events, int viewer) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < events.size();) {
+    const Event& e = events[i];
+    size_t j = i + 1;
+    bool same_from = true;
+    if (e.kind == Event::move && j < events.size() && events[j].kind == Event::move) {
+      same_from = events[j].from == e.from;
+      bool same_to = events[j].to == e.to;
+      if (same_from || same_to)
+        while (j < events.size() && events[j].kind == Event::move &&
+               (same_from ? events[j].from == e.from : events[j].to == e.to))
+          ++j;
+    }
+    if (j - i > 1) {
+      out.push_back(describe_run(g, std::vector<Event>(events.begin() + static_cast<long>(i), events.begin() + static_cast<long>(j)), same_from, viewer));
+    } else if (std::string line = describe_event(g, e, viewer); !line.empty()) {
+      out.push_back(std::move(line));
+    }
+    i = j;
+  }
+  return out;
+}
+
 std::string option_text(const Game& g, size_t option, int64_t value) {
   const OptionInfo& o = g.options.at(option);
   if (o.is_bool) return value ? "true" : "false";
@@ -282,10 +359,9 @@ class Replayer {
   // Compares the chance outcomes just produced with the log's next lines.
   bool check_events() {
     const Game& g = *game_;
+    for (std::string& line : describe_events(g, events_, viewer_)) result_.shown.push_back(std::move(line));
     for (const Event& e : events_) {
       if (e.kind == Event::decision) continue;
-      std::string shown = describe_event(g, e, viewer_);
-      if (!shown.empty()) result_.shown.push_back(shown);
       nlohmann::json j = event_json(g, e);
       if (j.is_null()) continue;
       while (next_ < lines_.size() && lines_[next_].j["type"] == "error") ++next_;
