@@ -141,3 +141,26 @@ TEST_CASE("lists are not compared; builtins are not redefined; option defaults a
   CHECK(l.messages() == std::vector<std::string>{"21:3: error: the default of option 'n' is outside its min and max",
                                                  "22:3: error: the default of option 'r' is not one of its values"});
 }
+
+TEST_CASE("a condition's refusal names the action's parameters", "[check]") {
+  auto ok = load_text(with("    do: player.score += c.value",
+                           "    when: {if: c.value > 1, refuse: \"{player} may not keep {c}\"}\n    do: player.score += c.value"));
+  CHECK(ok.messages().empty());
+  auto typo = load_text(with("    do: player.score += c.value",
+                             "    when:\n      - {if: c.value > 1, refuse: \"not {card}\"}\n    do: player.score += c.value"));
+  CHECK(typo.messages() == std::vector<std::string>{"20:41: error: 'card' is not a parameter of 'keep'; its parameters are player, c"});
+  auto near = load_text(with("    do: player.score += c.value",
+                             "    when:\n      - {if: c.value > 1, refuse: \"not {playr}\"}\n    do: player.score += c.value"));
+  CHECK(near.messages() == std::vector<std::string>{"20:41: error: 'playr' is not a parameter of 'keep'; did you mean 'player'?"});
+  auto open = load_text(with("    do: player.score += c.value",
+                             "    when:\n      - {if: c.value > 1, refuse: \"not {c\"}\n    do: player.score += c.value"));
+  CHECK(open.messages() == std::vector<std::string>{"20:40: error: '{' is never closed; a refusal's '{name}' names a parameter"});
+  auto no_if = load_text(with("    do: player.score += c.value",
+                              "    when:\n      - {refuse: \"no\"}\n    do: player.score += c.value"));
+  REQUIRE(no_if.messages().size() == 1);
+  CHECK(no_if.messages()[0].find("a condition written as a mapping needs 'if:'") != std::string::npos);
+  auto other = load_text(with("    do: player.score += c.value",
+                              "    when:\n      - {if: c.value > 1, else: \"no\"}\n    do: player.score += c.value"));
+  REQUIRE_FALSE(other.messages().empty());
+  CHECK(other.messages()[0].find("unknown key 'else'") != std::string::npos);
+}

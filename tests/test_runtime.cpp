@@ -377,3 +377,43 @@ TEST_CASE("routine moves are told in one line, naming only the cards each seat s
   std::swap(b.from, b.to);
   CHECK(describe_events(*g, {a, b}, 1) == std::vector<std::string>{fmt::format("2 cards move to deck: 1 from P1.hand, 1 from P2.hand ({})", name(p2, 0))});
 }
+
+TEST_CASE("a refusal says the rule file's message, or quotes no function of it", "[runtime]") {
+  auto g = game(R"(game: Refusals
+players: 2
+components:
+  card:
+    each: {value: 1..6}
+    in: deck
+zones:
+  deck: {visibility: nobody}
+  hand: {per_player: true, visibility: owner, order: set}
+functions:
+  big(c): "c.value > 3"
+flow: |
+  for p in players { move all deck to p.hand }
+  choose P1: low | high | plain
+actions:
+  low:
+    params: {c: player.hand}
+    when: {if: c.value < 3, refuse: "{player} can't play {c}: only a 1 or a 2 is low."}
+  high:
+    doc: Play a big card.
+    params: {c: player.hand}
+    when: big(c)
+  plain:
+    params: {c: player.hand}
+    when: c.value == 6
+)");
+  State s = new_game(*g, 2, 1, default_options(*g));
+  std::string why;
+  CHECK_FALSE(parse_decision(*g, s, "low 5", why));
+  CHECK(why == "P1 can't play 5: only a 1 or a 2 is low.");
+  CHECK_FALSE(parse_decision(*g, s, "high 2", why));
+  CHECK(why == "'high 2' is not allowed now (high: Play a big card.)");
+  CHECK_FALSE(parse_decision(*g, s, "plain 2", why));
+  CHECK(why == "'plain' requires c.value == 6");
+  // The choices a refusal suggests are the legal ones.
+  CHECK_FALSE(parse_decision(*g, s, "low 9", why));
+  CHECK(why == "'9' is not a choice for c (choices: 1, 2)");
+}

@@ -743,6 +743,8 @@ class Compiler {
       a.when_nodes.push_back(expr(*decl.when_exprs[k]));
       a.when_level.push_back(last_arg(a.when_nodes.back()));
       a.when_texts.push_back(decl.when[k].text);
+      a.when_refusals.push_back(k < decl.refusals.size() ? decl.refusals[k].text : std::string());
+      a.when_quotable.push_back(!calls_function(*decl.when_exprs[k]));
       a.when_cache.push_back(when_cache(a, a.when_nodes.back(), a.when_level.back()));
     }
     as_arg_.clear();
@@ -766,6 +768,13 @@ class Compiler {
 
   // The parameters a compiled condition reads, as a bit mask (bit k: parameter k; the
   // chooser, argument 0, left out).
+  // Whether a condition calls a function of the rule file (calls may be inlined in the
+  // compiled nodes, so the syntax tree is read).
+  static bool calls_function(const Expr& e) {
+    if (e.kind == ExprKind::call && e.sym.kind == SymKind::function) return true;
+    return std::any_of(e.args.begin(), e.args.end(), [](const ExprPtr& a) { return a && calls_function(*a); });
+  }
+
   uint32_t args_read(int node) const {
     const Node& n = p_.nodes[node];
     uint32_t read = n.op == NodeOp::arg && n.a > 0 ? 1u << n.a : 0;

@@ -127,6 +127,12 @@ struct Action {
   // parameters). Its first entry in the legality cache, or -1.
   std::vector<int32_t> when_cache;
   std::vector<std::string> when_texts;
+  // What a refused chooser is told when each `when` fails: the rule file's message
+  // (`refuse:`, with {name} for a parameter), or empty for the default wording.
+  std::vector<std::string> when_refusals;
+  // Whether the default wording may quote the condition: not when it calls a function of
+  // the rule file, whose workings (and the hidden cards they read) are not the player's.
+  std::vector<uint8_t> when_quotable;
   int32_t player_slot;  // the local `player`: who chose it
   int32_t entry;
   int32_t ret_slot;

@@ -179,6 +179,36 @@ std::vector<std::string> words(const std::string& text) {
 
 }  // namespace
 
+namespace {
+
+// A `refuse:` message with each {name} given its value, as the chooser knows it; a
+// parameter not chosen yet keeps its name.
+std::string refusal_text(const Game& g, const State& s, const Decision& d, int params, const std::string& message) {
+  const Action& a = g.program.actions.at(d.action);
+  std::string out;
+  for (size_t i = 0; i < message.size(); ++i) {
+    size_t end = message[i] == '{' ? message.find('}', i) : std::string::npos;
+    if (end == std::string::npos) {
+      out += message[i];
+      continue;
+    }
+    std::string name = message.substr(i + 1, end - i - 1);
+    i = end;
+    if (name == "player") {
+      out += seat_name(s.chooser());
+      continue;
+    }
+    int k = 0;
+    while (k < static_cast<int>(a.params.size()) && a.params[k].name != name) ++k;
+    if (k >= params) out += name;
+    else if (a.params[k].type == Type::card) out += card_text(g, s, d.args[k], s.chooser(), true);
+    else out += value_text(g, a.params[k].type, d.args[k]);
+  }
+  return out;
+}
+
+}  // namespace
+
 std::optional<Decision> parse_decision(const Game& g, const State& s, const std::string& text,
                                        std::string& why) {
   if (s.status() != Status::waiting) {
@@ -233,8 +263,10 @@ std::optional<Decision> parse_decision(const Game& g, const State& s, const std:
       names_hidden |= a.params[k].type == Type::card && !visible(g, s, s.chooser(), d.args[k]);
     int failed = failed_condition(g, s, d, params);
     if (failed < 0) return false;
-    why = names_hidden ? fmt::format("'{}' is not legal now", normal(text))
-                       : fmt::format("'{}' requires {}", a.name, spaced(a.when_texts[failed]));
+    if (names_hidden) why = fmt::format("'{}' is not legal now", normal(text));
+    else if (!a.when_refusals[failed].empty()) why = refusal_text(g, s, d, params, a.when_refusals[failed]);
+    else if (a.when_quotable[failed]) why = fmt::format("'{}' requires {}", a.name, spaced(a.when_texts[failed]));
+    else why = fmt::format("'{}' is not allowed now{}", normal(text), a.doc.empty() ? "" : fmt::format(" ({}: {})", a.name, spaced(a.doc)));
     return true;
   };
   for (size_t k = 0; k < a.params.size(); ++k) {
@@ -248,7 +280,11 @@ std::optional<Decision> parse_decision(const Game& g, const State& s, const std:
     for (int64_t x : parameter_domain(g, s, d, static_cast<int>(k))) {
       std::string t = a.params[k].type == Type::card ? card_text(g, s, static_cast<int>(x), s.chooser(), true)
                                                      : value_text(g, a.params[k].type, x);
-      choices += (choices.empty() ? "" : ", ") + t;
+      // The choices suggested are those of a legal decision.
+      bool legal_value = std::any_of(legal.begin(), legal.end(), [&](const Decision& l) {
+        return l.action == action && l.args[k] == x && std::equal(l.args, l.args + k, d.args);
+      });
+      if (legal_value) choices += (choices.empty() ? "" : ", ") + t;
       std::string n = normal(t);
       bool fits = rest.compare(0, n.size(), n) == 0 && (rest.size() == n.size() || rest[n.size()] == ' ');
       if (fits && n.size() > best) {

@@ -2,8 +2,10 @@
 // section allows, every value against the type it must have; each problem becomes a
 // positioned diagnostic and reading goes on, so one run reports every error.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -513,9 +515,9 @@ class Loader {
       }
       if (auto x = n["when"]) {
         if (x.IsSequence()) {
-          for (const auto& e : x) a.when.push_back(text(e));
+          for (const auto& e : x) when(a, e);
         } else {
-          a.when.push_back(text(x));
+          when(a, x);
         }
       }
       if (auto x = n["do"]) a.effect = text(x);
@@ -526,6 +528,50 @@ class Loader {
       if (w.present()) a.when_exprs.push_back(parse_expression(w.text, w.where, diags_));
     if (a.effect.present()) parse_program(a.effect.text, a.effect.where, diags_, a.body);
     replace(rf_.actions, std::move(a));
+  }
+
+  // A condition of an action: `COND`, or `{if: COND, refuse: MESSAGE}` where the message
+  // is what a player is told when the condition fails, `{name}` standing for a parameter's
+  // value or the chooser (`{player}`).
+  void when(ActionDecl& a, const YAML::Node& n) {
+    if (!n.IsMap()) {
+      a.when.push_back(text(n));
+      a.refusals.emplace_back();
+      return;
+    }
+    check_keys(n, {"if", "refuse"}, "a condition");
+    auto cond = n["if"], message = n["refuse"];
+    if (!cond) error(n, "a condition written as a mapping needs 'if:', the condition, and 'refuse:', what a refused player is told");
+    a.when.push_back(cond ? text(cond) : Text{});
+    Text m = message ? text(message) : Text{};
+    if (m.present()) check_template(a, m);
+    a.refusals.push_back(std::move(m));
+  }
+
+  // Each `{name}` of a refusal names a parameter of the action, or `player`.
+  void check_template(const ActionDecl& a, const Text& m) {
+    for (size_t i = 0; i < m.text.size(); ++i) {
+      if (m.text[i] == '}') {
+        diags_.error(m.where.at(i), "'}' closes nothing; a refusal's '{name}' names a parameter");
+        continue;
+      }
+      if (m.text[i] != '{') continue;
+      size_t end = m.text.find('}', i);
+      if (end == std::string::npos) {
+        diags_.error(m.where.at(i), "'{' is never closed; a refusal's '{name}' names a parameter");
+        return;
+      }
+      std::string name = m.text.substr(i + 1, end - i - 1);
+      std::vector<std::string> names = {"player"};
+      for (const ParamDecl& p : a.params) names.push_back(p.name);
+      if (std::find(names.begin(), names.end(), name) == names.end()) {
+        std::string near = closest_name(name, names);
+        diags_.error(m.where.at(i + 1), fmt::format("'{}' is not a parameter of '{}'{}", name, a.name,
+                                                    near.empty() ? fmt::format("; its parameters are {}", fmt::join(names, ", "))
+                                                                 : fmt::format("; did you mean '{}'?", near)));
+      }
+      i = end;
+    }
   }
 
   // `name: body`, `name(a, b): body`, or `name: {params: [a, b], do: body, doc: ...}`.

@@ -112,6 +112,8 @@ struct ActionDecl {
   std::vector<ParamDecl> params;
   std::vector<Text> when;
   std::vector<ExprPtr> when_exprs;
+  // For each `when`, what a refused player is told ({if: COND, refuse: TEXT}), or empty.
+  std::vector<Text> refusals;
   Text effect;
   Block body;
 };
