@@ -171,12 +171,12 @@ TEST_CASE("a log shown to a player reveals only what that player may know", "[cl
       CHECK(line.rfind("a card moves", 0) == 0);  // and not the others'
       ++others;
     }
-    // A deal is one line: "5 cards move from deck: 1 to P1.hand, 1 to P2.hand (12), ...".
+    // A deal is one line: "5 cards move from deck: a card to P1.hand, 12 to P2.hand, ...".
     if (line.find(" cards move from deck: ") == std::string::npos) continue;
     std::istringstream parts(line.substr(line.find(": ") + 2));
     for (std::string part; std::getline(parts, part, ',');) {
       if (part.find(".hand") == std::string::npos) continue;
-      bool named = part.find('(') != std::string::npos;
+      bool named = part.find("a card to") == std::string::npos;
       if (part.find("to P2.hand") != std::string::npos) {
         CHECK(named);
         ++own;

@@ -97,7 +97,9 @@ struct Part {
   std::vector<std::string> seen;
 };
 
+// One card: "14 to P2.hand", "a card to P3.hand"; more: "2 to P1.hand (4, 9)".
 std::string part_text(const Game& g, const Part& p, const char* way) {
+  if (p.count == 1) return fmt::format("{} {} {}", p.seen.empty() ? "a card" : p.seen[0], way, g.instance_name(p.zone));
   std::string out = fmt::format("{} {} {}", p.count, way, g.instance_name(p.zone));
   if (!p.seen.empty()) out += " (" + listed(p.seen) + (p.seen.size() < p.count ? ", others unseen)" : ")");
   return out;

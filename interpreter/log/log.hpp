@@ -23,7 +23,7 @@ nlohmann::json event_json(const Game& g, const Event& e);
 std::string describe_event(const Game& g, const Event& e, int viewer);
 // Events as `viewer` is told them, one line each, except routine bookkeeping: a run of
 // card moves from one zone, or into one zone, is one line ("8 cards move from deck: 2 to
-// P1.hand (4, 9), 2 to P2.hand, ..."), naming only the cards the viewer saw move. Which
+// P1.hand (4, 9), a card to P2.hand, ..."), naming only the cards the viewer saw move. Which
 // moves are grouped depends only on their zones, which everyone is told.
 std::vector<std::string> describe_events(const Game& g, const std::vector<Event>& events, int viewer);
 
