@@ -21,6 +21,9 @@ std::string sha256_hex(const std::string& data);
 nlohmann::json event_json(const Game& g, const Event& e);
 // One event as `viewer` was shown it (a seat; -1 sees everything); empty if nothing.
 std::string describe_event(const Game& g, const Event& e, int viewer);
+// A message (`say`) as `viewer` is told it: each card by name if that seat saw it when it
+// was said, else as card_text names a hidden card. -1 names every card.
+std::string said_text(const Game& g, const Event& e, int viewer);
 
 struct LogHeader {
   std::string rules;   // path of the rule file
