@@ -113,9 +113,11 @@ phases:
       deal(p, 2)
     }
     let w = leader()
+    say "{w} leads with {hand_value(w)}, {top(pile)} on the pile, {10 / (log % 2)}"
     if w != none {
       w.pts += 1
       note(w.pts)
+      say to w "you lead, holding {top(w.hand)} in {zone_of(top(w.hand))}: {w.passed}"
     }
     lead = next(lead)
     note(seat(lead) * 100 + size(deck))
@@ -549,8 +551,8 @@ static_assert(std::size(node_names) == static_cast<size_t>(NodeOp::card_var_arg)
 constexpr const char* op_names[] = {
     "assign", "move", "move_all", "shuffle", "flip", "reveal", "look", "eliminate", "jump", "jump_if_not",
     "for_init", "for_next", "repeat_init", "repeat_next", "choose", "call", "ret", "phase", "win",
-    "end_game", "halt"};
-static_assert(std::size(op_names) == static_cast<size_t>(Op::halt) + 1);
+    "end_game", "halt", "say"};
+static_assert(std::size(op_names) == static_cast<size_t>(Op::say) + 1);
 
 // What a game's program holds: its node and instruction kinds, and the forms of the
 // instructions that take several (assignment targets and modes, where a move puts a card

@@ -812,6 +812,16 @@ class Checker {
         return;
       }
       case StmtKind::end_game: return;
+      case StmtKind::say: {
+        size_t values = s.exprs.size() - (s.name == "to" ? 1 : 0);
+        for (size_t i = 0; i < values; ++i) {
+          Type t = check(*s.exprs[i]);
+          if (is_list(t) && t != Type::zone)
+            d_.error(s.exprs[i]->pos, fmt::format("a message says one value, not {}", type_name(t)));
+        }
+        if (s.name == "to") expect(s.exprs.back().get(), Type::player, "whom 'say to' tells");
+        return;
+      }
     }
   }
 

@@ -702,6 +702,18 @@ class Compiler {
         phase_calls_.push_back(emit({Op::phase, s.sym.index, s.sym.index, 0, 0, 0, s.pos}));
         return;
       case StmtKind::end_game: emit({Op::end_game, 0, 0, 0, 0, 0, s.pos}); return;
+      case StmtKind::say: {
+        Message m{s.text, {}, {}};
+        size_t values = s.exprs.size() - (s.name == "to" ? 1 : 0);
+        for (size_t i = 0; i < values; ++i) {
+          m.nodes.push_back(expr(*s.exprs[i]));
+          m.types.push_back(s.exprs[i]->type);
+        }
+        int to = s.name == "to" ? expr(*s.exprs.back()) : -1;
+        p_.messages.push_back(std::move(m));
+        emit({Op::say, static_cast<int32_t>(p_.messages.size()) - 1, to, 0, 0, 0, s.pos});
+        return;
+      }
     }
   }
 

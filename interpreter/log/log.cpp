@@ -36,7 +36,27 @@ std::vector<std::string> order_names(const Game& g, const std::vector<int32_t>& 
   return names;  // top first
 }
 
+// A value of a message as `viewer` is told it.
+std::string said_value(const Game& g, Type t, const SaidValue& v, int viewer) {
+  if (v.failed) return "?";
+  switch (t) {
+    case Type::card:
+      if (v.value < 0 || v.value >= g.card_count) return "none";
+      return viewer < 0 || (v.seen_by >> viewer) & 1u ? card_name(g, static_cast<int>(v.value)) : v.hidden;
+    case Type::zone:
+      return v.value >= 0 && v.value < static_cast<int64_t>(g.instance_zone.size()) ? g.instance_name(static_cast<int>(v.value)) : "?";
+    default: return value_text(g, t, v.value);
+  }
+}
+
 }  // namespace
+
+std::string said_text(const Game& g, const Event& e, int viewer) {
+  const Message& m = g.program.messages.at(e.from);
+  std::string out = m.text.at(0);
+  for (size_t i = 0; i < e.said.size() && i < m.types.size(); ++i) out += said_value(g, m.types[i], e.said[i], viewer) + m.text.at(i + 1);
+  return out;
+}
 
 nlohmann::json event_json(const Game& g, const Event& e) {
   using nlohmann::json;
@@ -51,6 +71,9 @@ nlohmann::json event_json(const Game& g, const Event& e) {
       return {{"type", "look"}, {"player", seat_name(e.player)}, {"card", card_name(g, e.card)}, {"zone", g.instance_name(e.from)}};
     case Event::eliminate: return {{"type", "eliminate"}, {"player", seat_name(e.player)}};
     case Event::phase: return {{"type", "phase"}, {"phase", g.phases.at(e.player)}};
+    case Event::say:
+      if (e.player >= 0) return {{"type", "say"}, {"to", seat_name(e.player)}, {"text", said_text(g, e, -1)}};
+      return {{"type", "say"}, {"text", said_text(g, e, -1)}};
     case Event::win:
     case Event::over:
     case Event::decision: return nullptr;
@@ -71,6 +94,10 @@ std::string describe_event(const Game& g, const Event& e, int viewer) {
       return fmt::format("{} looks at a card in {}", seat_name(e.player), g.instance_name(e.from));
     case Event::eliminate: return fmt::format("{} is eliminated", seat_name(e.player));
     case Event::phase: return fmt::format("— {} —", g.phases.at(e.player));
+    case Event::say:
+      if (e.player < 0 || viewer == e.player) return said_text(g, e, viewer);
+      if (viewer < 0) return fmt::format("to {}: {}", seat_name(e.player), said_text(g, e, viewer));
+      return {};
     case Event::decision:
     case Event::win:
     case Event::over: return {};

@@ -803,6 +803,9 @@ class Generator {
       }
       case Op::end_game:
       case Op::halt: return "goto finish;";
+      // Compiled code runs only where no event is recorded: a message is said to nobody,
+      // and its values, which change nothing, are not worked out (Machine::say).
+      case Op::say: return ";";
     }
     return "__builtin_trap();";
   }

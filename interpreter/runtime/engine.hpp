@@ -20,17 +20,28 @@ struct RuntimeError : std::runtime_error {
   Pos pos;
 };
 
+// A value of a message (`say`) as it was when said. A card is told by name to the seats
+// in `seen_by`, and as `hidden` (card_text) to the others; `failed`: it could not be
+// worked out (a runtime error), and is told as "?".
+struct SaidValue {
+  int64_t value = 0;
+  uint32_t seen_by = 0;
+  std::string hidden;
+  bool failed = false;
+};
+
 // What happened, for logs and for what a player is told. `seen_by` is the set of seats
 // that may know the identity of `card` through this event.
 struct Event {
-  enum Kind : uint8_t { shuffle, move, flip, reveal, look, eliminate, phase, decision, win, over };
+  enum Kind : uint8_t { shuffle, move, flip, reveal, look, eliminate, phase, decision, win, over, say };
   Kind kind;
-  int32_t player = -1;
+  int32_t player = -1;  // say: the seat it is told to, or -1 for every seat
   int32_t card = -1;
-  int32_t from = -1, to = -1;  // zone instances
+  int32_t from = -1, to = -1;  // zone instances; say: `from` is the message (Program::messages)
   uint32_t seen_by = 0;
   std::vector<int32_t> order;  // shuffle: the zone's cards after it, bottom first
   Decision choice;  // decision: what was chosen
+  std::vector<SaidValue> said;  // say: its values
 };
 
 // Optional hooks into a run: an event sink, and chance outcomes fixed in advance (each

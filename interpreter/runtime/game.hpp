@@ -89,6 +89,7 @@ enum class Op : uint8_t {
   win,          // a: player or player list node, b: 1 if a list
   end_game,
   halt,         // the end of the flow: the game ends and is scored
+  say,          // a: message (Program::messages), b: player node (`say to`) or -1
 };
 
 struct Instr {
@@ -152,6 +153,14 @@ struct Function {
   int32_t params = 0;
 };
 
+// A message (`say`): its text around its values, and each value's node and type. Its
+// values are worked out only when events are recorded (it changes nothing in the game).
+struct Message {
+  std::vector<std::string> text;  // one more than values
+  std::vector<int32_t> nodes;
+  std::vector<Type> types;
+};
+
 struct ChoiceSite {
   Pos pos;
   std::vector<int32_t> actions;
@@ -170,6 +179,7 @@ struct Program {
   std::vector<Procedure> procedures;
   std::vector<Function> functions;
   std::vector<std::vector<int64_t>> value_lists;  // for list_values
+  std::vector<Message> messages;
   int32_t when_cache_size = 0;  // entries of the legality cache (Action::when_cache)
   int32_t flow_entry = 0;
 };

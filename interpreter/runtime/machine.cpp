@@ -523,6 +523,7 @@ class Machine : public Evaluator {
  public:
   Machine(const Game& g, State& st, Hooks* hooks)
       : Evaluator(g, st.slots.data(), st.slots.data() + g.layout.locals),
+        st_(st),
         w_(st.slots.data()),
         wl_(st.slots.data() + g.layout.locals),
         hooks_(hooks),
@@ -622,6 +623,9 @@ class Machine : public Evaluator {
         case Op::win: win(in); return;
         case Op::end_game:
         case Op::halt: finish(); return;
+        case Op::say:
+          if (events_) say(in);
+          break;
       }
       ++pc;
     }
@@ -659,7 +663,40 @@ class Machine : public Evaluator {
 
   // Out of line: most runs (playouts, search) have no listener.
   [[gnu::noinline]] void record(Event::Kind kind, int player, int card, int from, int to, uint32_t seen) {
-    events_->push_back({kind, player, card, from, to, seen, {}, {}});
+    events_->push_back({kind, player, card, from, to, seen, {}, {}, {}});
+  }
+
+  // A message changes nothing in the game and is worked out only when someone listens. So
+  // that a game goes the same way watched or not, a value that stops with a runtime error
+  // is said as "?", and a `say to` a player who is none or not in the game tells nobody.
+  [[gnu::noinline]] void say(const Instr& in) {
+    const Message& m = p_.messages[in.a];
+    int saved = base_;
+    auto value = [&](int node, SaidValue& v) {
+      try {
+        v.value = eval(node);
+      } catch (const RuntimeError&) {
+        v.failed = true;
+        base_ = saved;
+      }
+    };
+    Event e{Event::say, -1, -1, in.a, -1, 0, {}, {}, {}};
+    if (in.b >= 0) {
+      SaidValue to;
+      value(in.b, to);
+      if (to.failed || to.value < 0 || to.value >= n_) return;
+      e.player = static_cast<int32_t>(to.value);
+    }
+    e.said.resize(m.nodes.size());
+    for (size_t i = 0; i < m.nodes.size(); ++i) {
+      SaidValue& v = e.said[i];
+      value(m.nodes[i], v);
+      if (v.failed || m.types[i] != Type::card || v.value < 0 || v.value >= g_.card_count) continue;
+      int c = static_cast<int>(v.value);
+      v.seen_by = seen_mask(c);
+      v.hidden = hidden_card_text(g_, st_, c);
+    }
+    events_->push_back(std::move(e));
   }
 
   void remove_from_zone(int c, int z) {
@@ -747,7 +784,7 @@ class Machine : public Evaluator {
     // that a game's later chances do not depend on a zone's order.
     if (g_.instance_set[z]) std::sort(cs, cs + n);
     for (int i = 0; i < n; ++i) w_[g_.layout.card_known + cs[i]] = 0;
-    if (events_) events_->push_back({Event::shuffle, -1, -1, z, z, 0, std::vector<int32_t>(cs, cs + n), {}});
+    if (events_) events_->push_back({Event::shuffle, -1, -1, z, z, 0, std::vector<int32_t>(cs, cs + n), {}, {}});
   }
 
   void flip(int c, int face) {
@@ -819,6 +856,7 @@ class Machine : public Evaluator {
     if (events_) record(Event::over, -1, -1, -1, -1, mask);
   }
 
+  const State& st_;
   int32_t* w_;
   int32_t* wl_;
   Hooks* hooks_;
@@ -1163,7 +1201,7 @@ void apply(const Game& g, State& st, const Decision& d, Hooks* hooks) {
   s[Layout::pc] = act.entry;
   s[Layout::status] = static_cast<int32_t>(Status::running);
   if (hooks && hooks->events) {
-    Event e{Event::decision, st.chooser(), -1, -1, -1, 0, {}, d};
+    Event e{Event::decision, st.chooser(), -1, -1, -1, 0, {}, d, {}};
     hooks->events->push_back(e);
   }
   Machine(g, st, hooks).run();

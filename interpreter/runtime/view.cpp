@@ -106,6 +106,8 @@ std::string card_text(const Game& g, const State& s, int card, int viewer) {
   return card_text(g, s, card, viewer, false);
 }
 
+std::string hidden_card_text(const Game& g, const State& s, int card) { return hidden_card_text(g, s, card, false); }
+
 std::string value_text(const Game& g, Type t, int64_t v) {
   if (t == Type::player) return seat_name(static_cast<int>(v));
   if (t == Type::boolean) return v ? "true" : "false";

@@ -54,6 +54,8 @@ PlayerView public_view(const Game& g, const State& s);
 // sees; and in a set only which set ("a card from P2.hand"). Nothing a seat is told
 // depends on the identity or the order of cards it cannot see (docs/language.md).
 std::string card_text(const Game& g, const State& s, int card, int viewer);
+// The same for a seat that does not see the card (a message tells it so: log/log.cpp).
+std::string hidden_card_text(const Game& g, const State& s, int card);
 // A value of a variable or parameter, as text.
 std::string value_text(const Game& g, Type t, int64_t v);
 // A variable's value as a view holds it (a card variable's value is already filtered).

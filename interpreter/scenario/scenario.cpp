@@ -15,6 +15,7 @@
 
 #include "check/checker.hpp"
 #include "compile/compiler.hpp"
+#include "log/log.hpp"
 #include "runtime/engine.hpp"
 #include "runtime/view.hpp"
 
@@ -25,9 +26,11 @@ namespace fs = std::filesystem;
 namespace {
 
 struct Step {
-  std::string kind;  // play, refuse, expect, over, winners
+  std::string kind;  // play, refuse, expect, over, winners, said
   std::string text;
   std::string because;
+  std::string as;     // said: the seat the message is told to (empty: the record, every card named)
+  Pos as_pos;
   std::vector<std::string> list;
   Pos pos;        // of the value
   int invariant = -1;
@@ -94,7 +97,7 @@ class Runner {
   }
 
   void read_step(const YAML::Node& n) {
-    if (!n.IsMap() || n.size() == 0) return d_.error(pos(n), "a step is one of: play:, refuse:, expect:, over:, winners:");
+    if (!n.IsMap() || n.size() == 0) return d_.error(pos(n), "a step is one of: play:, refuse:, expect:, over:, winners:, said:");
     Step st;
     for (auto it = n.begin(); it != n.end(); ++it) {
       std::string k = it->first.as<std::string>();
@@ -102,8 +105,13 @@ class Runner {
         st.because = it->second.as<std::string>();
         continue;
       }
-      if (!st.kind.empty() || (k != "play" && k != "refuse" && k != "expect" && k != "over" && k != "winners"))
-        return d_.error(pos(it->first), fmt::format("unknown step '{}'; expected play, refuse, expect, over or winners", k));
+      if (k == "as") {
+        st.as = it->second.as<std::string>();
+        st.as_pos = pos(it->second);
+        continue;
+      }
+      if (!st.kind.empty() || (k != "play" && k != "refuse" && k != "expect" && k != "over" && k != "winners" && k != "said"))
+        return d_.error(pos(it->first), fmt::format("unknown step '{}'; expected play, refuse, expect, over, winners or said", k));
       st.kind = k;
       // A copy: `it->second` belongs to a temporary that a range-for would outlive.
       const YAML::Node value = it->second;
@@ -173,10 +181,11 @@ class Runner {
 
   void play() {
     const Game& g = *game_;
-    Hooks hooks{nullptr, &forced_};
+    Hooks hooks{&events_, &forced_};
     State s;
     try {
       s = new_game(g, players_, seed_, options_values_, &hooks);
+      keep_messages();
       if (!invariants_hold(g, s, Pos{file_, 1, 1})) return;
       for (const Step& st : steps_) {
         if (!step(g, s, st, hooks)) return;
@@ -187,6 +196,37 @@ class Runner {
       return;
     }
     r_.passed = true;
+  }
+
+  // The messages of the set-up or of the last decision played: the other events go.
+  void keep_messages() {
+    said_.clear();
+    for (Event& e : events_)
+      if (e.kind == Event::say) said_.push_back(std::move(e));
+    events_.clear();
+  }
+
+  // `said: TEXT`: one of those messages is TEXT, in the record (every card named), or as
+  // the seat of `as:` was told it.
+  bool said(const Game& g, const Step& st) {
+    int viewer = -1;
+    if (!st.as.empty()) {
+      viewer = -2;
+      for (int p = 0; p < players_; ++p)
+        if (st.as == seat_name(p)) viewer = p;
+      if (viewer == -2)
+        return d_.error(st.as_pos, fmt::format("'as:' names a seat, P1 to P{}, not '{}'", players_, st.as)), false;
+    }
+    std::vector<Note> notes;
+    for (const Event& e : said_) {
+      if (viewer >= 0 && e.player >= 0 && e.player != viewer) continue;
+      std::string text = said_text(g, e, viewer);
+      if (text == st.text) return true;
+      notes.push_back({Pos{}, fmt::format("said: {}", text)});
+    }
+    if (notes.empty()) notes.push_back({Pos{}, viewer < 0 ? "nothing was said" : fmt::format("nothing was said to {}", st.as)});
+    std::string to = viewer < 0 ? "" : fmt::format(" to {}", st.as);
+    return d_.error(st.pos, fmt::format("expected the message '{}'{} after the last decision", st.text, to), notes), false;
   }
 
   bool invariants_hold(const Game& g, const State& s, Pos at) {
@@ -232,8 +272,10 @@ class Runner {
       }
       if (!d) return d_.error(st.pos, fmt::format("cannot play '{}': {}", st.text, why)), false;
       apply(g, s, *d, &hooks);
+      keep_messages();
       return invariants_hold(g, s, st.pos);
     }
+    if (st.kind == "said") return said(g, st);
     if (st.kind == "expect") {
       const Invariant& inv = g.invariants[first_invariant_ + st.invariant];
       if (evaluate(g, s, inv.node)) return true;
@@ -293,6 +335,7 @@ class Runner {
   std::shared_ptr<const Game> game_;
   std::vector<int64_t> options_values_;
   std::deque<std::vector<int32_t>> forced_;
+  std::vector<Event> events_, said_;
 };
 
 }  // namespace

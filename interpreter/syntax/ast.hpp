@@ -69,7 +69,7 @@ struct Expr {
 
 enum class StmtKind : uint8_t {
   let, assign, call, if_, for_, repeat_times, repeat_until, while_, move, move_all, shuffle, flip,
-  reveal, look, eliminate, choose, phase, win, end_game,
+  reveal, look, eliminate, choose, phase, win, end_game, say,
 };
 
 enum class Face : uint8_t { keep, up, down };
@@ -80,8 +80,10 @@ using StmtPtr = std::unique_ptr<Stmt>;
 struct Stmt {
   StmtKind kind;
   Pos pos;
-  std::string name;   // let/for variable, assign operator ("=", "+=", "-="), phase name
-  std::vector<ExprPtr> exprs;  // move: {card, zone} or {card, zone, position}
+  std::string name;   // let/for variable, assign operator ("=", "+=", "-="), phase name; "to" for `say to`
+  // move: {card, zone} or {card, zone, position}; say: its values, then whom it is to (`say to`)
+  std::vector<ExprPtr> exprs;
+  std::vector<std::string> text;  // say: the text around its values (one more than values)
   std::vector<std::string> names;  // choose: action names
   std::vector<Pos> name_pos;
   std::vector<StmtPtr> body;

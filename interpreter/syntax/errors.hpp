@@ -58,6 +58,12 @@ KATA_ERROR(game_word, "expected 'game' after 'end'")
 KATA_ERROR(counter_name, "expected the name of a player variable (give 2 coins to p)")
 KATA_ERROR(from_word, "expected 'from'")
 KATA_ERROR(cards_word, "expected 'cards' after the number (deal 2 cards from deck to p.hand)")
+KATA_ERROR(hole_value, "expected an expression after '{' in the message (write '{{' for a brace)")
+KATA_ERROR(hole_close, "expected '}' to close the value in the message")
+KATA_ERROR(no_lone_brace, "'}' closes nothing in the message (write '}}' for a brace)")
+KATA_ERROR(message_end, "expected '\"' to close the message (a message is one line)")
+KATA_ERROR(say_target, "expected a player after 'say to'")
+KATA_ERROR(say_message, "expected a message in double quotes after 'say'")
 #undef KATA_ERROR
 
 struct error {

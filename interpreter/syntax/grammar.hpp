@@ -74,6 +74,7 @@ KATA_KEYWORD(take, "take")
 KATA_KEYWORD(deal, "deal")
 KATA_KEYWORD(card, "card")
 KATA_KEYWORD(cards, "cards")
+KATA_KEYWORD(say, "say")
 #undef KATA_KEYWORD
 
 // The reserved words, which no name may be.
@@ -272,10 +273,25 @@ struct deal_stmt
     : seq<starter<kw_deal>, must<expr>, must<cards_word>, must<from_word>, must<expr>, must<to_word>,
           must<expr>> {};
 struct end_stmt : seq<kw_end, sp, must<game_word>> {};
+// A message is one line between double quotes. Its text is any characters but '"', '{'
+// and '}', where `{{` and `}}` stand for a brace; `{EXPR}` stands for the value of EXPR.
+struct message_text : plus<sor<string<'{', '{'>, string<'}', '}'>, not_one<'"', '{', '}', '\n', '\r'>>> {};
+struct hole_value : seq<expr> {};
+struct hole_close : one<'}'> {};
+struct hole : seq<one<'{'>, sp, must<hole_value>, must<hole_close>> {};
+struct no_lone_brace : not_at<one<'}'>> {};
+struct message_end : one<'"'> {};
+struct message : seq<one<'"'>, star<sor<message_text, hole>>, must<no_lone_brace>, must<message_end>, sp> {};
+// `say "TEXT"` tells every player what happened, `say to P "TEXT"` player P only. `say`
+// starts a statement only before a message or `to`, so it stays free as a name.
+struct say_target : seq<expr> {};
+struct say_to : seq<kw_to, sp, must<say_target>> {};
+struct say_message : seq<message> {};
+struct say_stmt : seq<kw_say, sp, at<sor<one<'"'>, kw_to>>, opt<say_to>, must<say_message>> {};
 struct stmt
     : sor<let_stmt, if_stmt, for_stmt, repeat_stmt, while_stmt, move_stmt, shuffle_stmt,
           flip_stmt, reveal_stmt, look_stmt, eliminate_stmt, choose_stmt, phase_stmt, win_stmt,
-          end_stmt, give_stmt, take_stmt, deal_stmt, assign_or_call> {};
+          end_stmt, give_stmt, take_stmt, deal_stmt, say_stmt, assign_or_call> {};
 
 // A whole block of effects, as in `flow:`, a phase or an action's `do:`.
 struct end_of_program : eof {};

@@ -70,7 +70,7 @@ using selector = pt::selector<
                           g::flip_stmt, g::reveal_stmt, g::look_stmt, g::eliminate_stmt,
                           g::choose_stmt, g::action_name, g::phase_stmt, g::phase_name,
                           g::win_stmt, g::end_stmt, g::give_stmt, g::take_stmt, g::deal_stmt,
-                          g::counter_name>,
+                          g::counter_name, g::say_stmt, g::say_to, g::message_text, g::hole>,
     pt::fold_one::on<g::product, g::sum, g::range, g::comparison, g::conjunction, g::disjunction,
                      g::postfix, g::from_expr, g::from_start>>;
 
@@ -80,6 +80,38 @@ using Node = pt::node;
 // not ...") cannot exhaust the stack either.
 template <typename Rule>
 struct depth_limit : pegtl::limit_depth<3000> {};
+
+// A message (`say "..."`) starting at text[i]: its braces pair within it (`{{` and `}}` are
+// braces of its text) and it ends on its line, or the error says where the unclosed one was
+// opened. Leaves i on the closing quote.
+bool message_ok(const std::string& text, size_t& i, const Locator& where, Diagnostics& diags) {
+  auto never_closed = [&](size_t at, const char* hint) {
+    Pos p = where.at(at);
+    diags.error(p, fmt::format("'{}' at line {}, column {} is never closed ({})", text[at], p.line, p.col, hint));
+    return false;
+  };
+  size_t start = i, hole = std::string::npos;
+  for (++i; i < text.size() && text[i] != '\n'; ++i) {
+    char c = text[i];
+    bool open = hole != std::string::npos;
+    if (c == '"') return open ? never_closed(hole, "write '{{' for a brace in a message") : true;
+    if (!open && (c == '{' || c == '}') && i + 1 < text.size() && text[i + 1] == c) {
+      ++i;
+    } else if (c == '{' && !open) {
+      hole = i;
+    } else if (c == '}' && open) {
+      hole = std::string::npos;
+    } else if (c == '#' && open) {  // a comment would run past the message's end
+      diags.error(where.at(i), "'#' cannot stand in a value of a message");
+      return false;
+    } else if (c == '}') {
+      diags.error(where.at(i), "'}' closes nothing in the message (write '}}' for a brace)");
+      return false;
+    }
+  }
+  if (hole != std::string::npos) return never_closed(hole, "write '{{' for a brace in a message");
+  return never_closed(start, "a message is one line");
+}
 
 // Rejects nesting deeper than max_nesting before PEGTL recurses into it, and brackets that
 // do not pair up, saying where the unclosed one was opened (Lua's "'end' expected (to
@@ -94,6 +126,8 @@ bool nesting_ok(const std::string& text, const Locator& where, Diagnostics& diag
     char c = text[i];
     if (c == '#') {
       while (i < text.size() && text[i] != '\n') ++i;
+    } else if (c == '"') {
+      if (!message_ok(text, i, where, diags)) return false;
     } else if (c == '(' || c == '{') {
       open.push_back(i);
       if (static_cast<int>(open.size()) > max_nesting) {
@@ -396,7 +430,40 @@ class Builder {
       s->body.push_back(std::move(move));
       return s;
     }
+    if (n.is_type<g::say_stmt>()) return say(n);
     throw pegtl::parse_error("unexpected syntax in statement", n.begin());
+  }
+
+  // say [to P] "TEXT {VALUE} TEXT": the text around the values, and the values, then P.
+  StmtPtr say(const Node& n) {
+    auto s = make_stmt(StmtKind::say, n);
+    ExprPtr to;
+    std::string text;
+    size_t length = 0;
+    for (const auto& c : n.children) {
+      if (c->is_type<g::say_to>()) {
+        to = expr(*c->children.at(0));
+      } else if (c->is_type<g::hole>()) {
+        if (s->exprs.size() == max_message_values)
+          throw pegtl::parse_error(fmt::format("a message holds at most {} values", max_message_values), c->begin());
+        s->exprs.push_back(expr(*c->children.at(0)));
+        s->text.push_back(std::move(text));
+        text.clear();
+      } else {
+        for (std::string_view t = c->string_view(); !t.empty(); t.remove_prefix(1)) {
+          text += t[0];
+          if ((t[0] == '{' || t[0] == '}') && t.size() > 1 && t[1] == t[0]) t.remove_prefix(1);
+        }
+      }
+      if ((length += c->string_view().size()) > max_message_length)
+        throw pegtl::parse_error(fmt::format("a message is at most {} characters long", max_message_length), c->begin());
+    }
+    s->text.push_back(std::move(text));
+    if (to) {
+      s->name = "to";
+      s->exprs.push_back(std::move(to));
+    }
+    return s;
   }
 
  private:

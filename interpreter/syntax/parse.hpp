@@ -34,6 +34,10 @@ class Locator {
 // the stack or memory.
 inline constexpr size_t max_text_length = 1 << 20;
 inline constexpr int max_nesting = 64;
+// A message (`say`) has at most this many values, and this many characters of text and
+// values as written, so what it prints is bounded too.
+inline constexpr size_t max_message_values = 16;
+inline constexpr size_t max_message_length = 400;
 
 ExprPtr parse_expression(const std::string& text, const Locator& where, Diagnostics& diags);
 // Returns false (with diagnostics) when the text is not a valid program.
