@@ -3,19 +3,21 @@
 #include "commands.hpp"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
+#include <random>
 
 #include "agents/agent.hpp"
 #include "agents/perft.hpp"
 #include "agents/runner.hpp"
 #include "compile/compiler.hpp"
-#include "native/native.hpp"
 #include "log/log.hpp"
+#include "native/native.hpp"
+#include "reference/reference.hpp"
 #include "runtime/view.hpp"
 #include "scenario/scenario.hpp"
 
@@ -141,6 +143,40 @@ bool compile(Setup& setup) {
   return true;
 }
 
+// A seed for `kata play` without --seed, from the system's source of entropy (never the
+// clock alone: two games started in the same second must differ). 32 bits: short to type,
+// and exact in every JSON reader of the log (JavaScript's numbers stop at 2^53).
+bool fresh_seed(uint64_t& seed) {
+  try {
+    std::random_device entropy;
+    seed = entropy();
+    return true;
+  } catch (const std::exception& e) {
+    std::cerr << fmt::format("kata: error: cannot draw a seed ({}); give one with --seed\n",
+                             e.what());
+    return false;
+  }
+}
+
+// An argument as a shell reads it back: quoted when it holds anything but safe characters.
+std::string shell_word(const std::string& arg) {
+  if (!arg.empty() &&
+      arg.find_first_not_of(
+          "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:=,@%+-") ==
+          std::string::npos)
+    return arg;
+  std::string out = "'";
+  for (char c : arg) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// "seed 2841092211 (kata play FILE ... --seed 2841092211 replays these chances)"
+std::string seed_line(const PlayArgs& a, uint64_t seed) {
+  std::string command = "kata";
+  for (const auto& arg : a.command_line) command += " " + shell_word(arg);
+  return fmt::format("seed {} ({} --seed {} replays these chances)\n", seed, command, seed);
+}
+
 std::string winners_text(const State& s) {
   std::string w;
   for (int p = 0; p < s.players(); ++p)
@@ -182,7 +218,8 @@ int check(const CheckArgs& a) {
   return status;
 }
 
-int play(const PlayArgs& a) {
+int play(const PlayArgs& args) {
+  PlayArgs a = args;
   Setup setup;
   if (int status = prepare(a.file, a.players, a.options, setup)) return status;
   auto& [sources, g, players, options] = setup;
@@ -200,6 +237,8 @@ int play(const PlayArgs& a) {
   }
   Terminal terminal{std::cin, std::cout};
   terminal.clear_screen = !a.no_clear && isatty(STDOUT_FILENO);
+  // The bots' generators are derived from the seed: draw it before making them.
+  if (!a.seed_given && !fresh_seed(a.seed)) return usage_error;
   std::vector<std::unique_ptr<Agent>> agents;
   for (int seat = 0; seat < players; ++seat) {
     std::string why;
@@ -221,6 +260,8 @@ int play(const PlayArgs& a) {
     log = std::make_unique<LogWriter>(log_file);
     log->header(make_header(*g, players, a.seed, options, specs));
   }
+  // On standard error, also with --quiet: without it a game could not be played again.
+  if (!a.seed_given) std::cerr << seed_line(a, a.seed) << std::flush;
   try {
     MatchResult r = play_match(*g, players, a.seed, options, agents, log.get());
     if (!r.completed) {
@@ -240,6 +281,9 @@ int play(const PlayArgs& a) {
     for (size_t p = 0; p < sc.size(); ++p) line += fmt::format("{}{}={}", p ? " " : "", seat_name(static_cast<int>(p)), sc[p]);
     std::cout << fmt::format("Result after {} decisions: {}; winners: {}\n", r.final.decisions(), line.empty() ? "no scores" : line,
                              winners_text(r.final));
+    // Several humans: the screen (and the seed line at its top) was cleared; say it again.
+    if (!a.seed_given && terminal.humans > 1 && terminal.clear_screen)
+      std::cerr << seed_line(a, a.seed);
   } catch (const RuntimeError& e) {
     if (log) log->error(e.what());
     return runtime_error(*g, e);
@@ -362,6 +406,22 @@ int perft(const PerftArgs& a) {
   }
   std::cout << fmt::format("{}: {} players, seed {}\n", g->name, players, a.seed);
   for (size_t d = 0; d < counts.size(); ++d) std::cout << fmt::format("depth {}: {}\n", d + 1, counts[d]);
+  return ok;
+}
+
+int rules(const RulesArgs& a) {
+  if (a.markdown && a.json) {
+    std::cerr << "kata: error: --markdown and --json cannot go together (see kata rules --help)\n";
+    return usage_error;
+  }
+  if (!readable(a.file)) return usage_error;
+  std::shared_ptr<Sources> sources;
+  auto g = load(a.file, sources);
+  if (!g) return input_error;
+  auto format = a.json       ? ReferenceFormat::json
+                : a.markdown ? ReferenceFormat::markdown
+                             : ReferenceFormat::text;
+  std::cout << write_reference(make_reference(*g), format);
   return ok;
 }
 

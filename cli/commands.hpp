@@ -17,7 +17,9 @@ struct CheckArgs {
 struct PlayArgs {
   std::string file;
   int players = 0;
-  uint64_t seed = 1;
+  uint64_t seed = 0;
+  bool seed_given = false;                // without --seed, a fresh seed is drawn and printed
+  std::vector<std::string> command_line;  // the arguments after `kata`, to echo with the seed
   std::vector<std::string> agents;
   std::vector<std::string> options;
   std::string log;
@@ -56,6 +58,12 @@ struct PerftArgs {
   bool compiled = false;
 };
 
+struct RulesArgs {
+  std::string file;
+  bool markdown = false;
+  bool json = false;
+};
+
 struct TestArgs {
   std::vector<std::string> files;
   bool verbose = false;
@@ -67,5 +75,6 @@ int simulate(const SimulateArgs& a);
 int replay(const ReplayArgs& a);
 int test(const TestArgs& a);
 int perft(const PerftArgs& a);
+int rules(const RulesArgs& a);
 
 }  // namespace kata::cli

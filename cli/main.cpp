@@ -1,11 +1,11 @@
-// `kata`: check, play, simulate, replay, test and perft rule files. Argument parsing with CLI11
-// (a well-kept library for exactly this: subcommands, --help for each, typed options);
-// every command's work is in commands.cpp.
+// `kata`: check, play, simulate, replay, test, perft and explain (rules) rule files. Argument
+// parsing with CLI11 (a well-kept library for exactly this: subcommands, --help for each,
+// typed options); every command's work is in commands.cpp.
 #include <CLI/CLI.hpp>
-
 #include <cstdint>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "commands.hpp"
 
@@ -15,7 +15,7 @@ constexpr const char* exit_codes =
     "Exit status: 0 success; 1 the input has errors (rule file, log, scenario, or the game "
     "stopped with an error); 2 the command line is wrong.";
 
-constexpr const char* command_names = "check, play, simulate, replay, test, perft";
+constexpr const char* command_names = "check, play, simulate, replay, test, perft, rules";
 
 // A seed is an unsigned number: "-5" must be refused, not read as 2^64 - 5. The description
 // is empty so that --help keeps showing the option as UINT.
@@ -36,11 +36,38 @@ bool bad_command(int argc, char** argv) {
   }
   if (argv[1][0] == '-') return false;
   std::string command = argv[1];
-  for (const char* c : {"check", "play", "simulate", "replay", "test", "perft"})
+  for (const char* c : {"check", "play", "simulate", "replay", "test", "perft", "rules"})
     if (command == c) return false;
   std::cerr << "kata: error: unknown command '" << command << "'; the commands are " << command_names
             << " (see kata --help)\n";
   return true;
+}
+
+// `-o a=1 b=2`: the NAME=VALUE words after an -o are all options, up to the first word
+// without '=' (the rule file, say) or the next option. CLI11 gives one value to each -o
+// (so that `-o a=1 FILE` leaves FILE to the positional argument); each word of such a
+// list gets an -o of its own before CLI11 reads the arguments.
+std::vector<std::string> spread_options(int argc, char** argv) {
+  std::vector<std::string> out;
+  bool in_list = false;
+  for (int i = 0; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--") {
+      out.insert(out.end(), argv + i, argv + argc);
+      break;
+    }
+    bool option = arg == "-o" || arg == "--option",
+         joined = arg.rfind("--option=", 0) == 0 || (arg.rfind("-o", 0) == 0 && arg.size() > 2);
+    if (in_list && arg[0] != '-' && arg.find('=') != std::string::npos) {
+      out.push_back("-o");
+    } else if (!option) {
+      in_list = false;
+    }
+    out.push_back(arg);
+    if (option && i + 1 < argc) out.push_back(argv[++i]);
+    if (option || joined) in_list = true;
+  }
+  return out;
 }
 
 // CLI11's own parse errors, in kata's form; the help to read is the command's.
@@ -55,7 +82,9 @@ int parse_error(const CLI::App& app, const CLI::ParseError& e) {
 
 int main(int argc, char** argv) {
   using namespace kata::cli;
-  CLI::App app{"kata: check, play, simulate, replay, test and count the moves of tabletop games written as rule files."};
+  CLI::App app{
+      "kata: check, play, simulate, replay, test, count the moves of and explain tabletop games "
+      "written as rule files."};
   app.footer(exit_codes);
   app.set_version_flag("--version", std::string("kata ") + KATA_VERSION);
   app.require_subcommand(1);
@@ -70,11 +99,20 @@ int main(int argc, char** argv) {
   auto* play_cmd = app.add_subcommand("play", "Play a game: people at the terminal, bots, or scripts.");
   play_cmd->add_option("file", pa.file, "Rule file")->required();
   play_cmd->add_option("-p,--players", pa.players, "Number of players (default: the fewest the game allows)")->check(CLI::Range(1, 16));
-  play_cmd->add_option("-s,--seed", pa.seed, "Seed of the chance outcomes (default 1)")->check(unsigned_number);
+  auto* play_seed =
+      play_cmd
+          ->add_option(
+              "-s,--seed", pa.seed,
+              "Seed of the chance outcomes (default: a fresh one, printed on standard error)")
+          ->check(unsigned_number);
   // One value per occurrence, so `-o x=1 FILE` leaves FILE to the positional argument.
   std::string agents;
   play_cmd->add_option("-a,--agents", agents, "Who plays each seat: human, random, script:FILE (comma-separated; one name for all seats). Default: human for P1, random for the others");
-  play_cmd->add_option("-o,--option", pa.options, "Set a rule option: NAME=VALUE (repeatable)")->allow_extra_args(false);
+  play_cmd
+      ->add_option("-o,--option", pa.options,
+                   "Set rule options: NAME=VALUE; several may follow one -o (-o a=1 b=2), and -o "
+                   "may be repeated")
+      ->allow_extra_args(false);
   play_cmd->add_option("-l,--log", pa.log, "Write the game's log (JSON Lines) to this file");
   play_cmd->add_flag("-q,--quiet", pa.quiet, "Print only the result when no human plays");
   play_cmd->add_flag("--no-clear", pa.no_clear, "Do not clear the screen between human players");
@@ -88,7 +126,11 @@ int main(int argc, char** argv) {
   sim_cmd->add_option("-p,--players", sa.players, "Number of players (default: the fewest the game allows)")->check(CLI::Range(1, 16));
   sim_cmd->add_option("-s,--seed", sa.seed, "Seed (default 1); the same seed gives the same result for any --jobs")->check(unsigned_number);
   sim_cmd->add_option("-j,--jobs", sa.jobs, "Threads (default 1)")->check(CLI::Range(1, 256));
-  sim_cmd->add_option("-o,--option", sa.options, "Set a rule option: NAME=VALUE (repeatable)")->allow_extra_args(false);
+  sim_cmd
+      ->add_option("-o,--option", sa.options,
+                   "Set rule options: NAME=VALUE; several may follow one -o (-o a=1 b=2), and -o "
+                   "may be repeated")
+      ->allow_extra_args(false);
   sim_cmd->add_flag("--json", sa.json, "Print the statistics as JSON");
   sim_cmd->add_flag("--check-invariants", sa.check_invariants, "Check the file's invariants after every decision");
   sim_cmd->add_flag("--compiled", sa.compiled,
@@ -116,14 +158,31 @@ int main(int argc, char** argv) {
   perft_cmd->add_option("-d,--depth", fa.depth, "How many decisions deep (default 1)")->check(CLI::Range(0, 12));
   perft_cmd->add_option("-p,--players", fa.players, "Number of players (default: the fewest the game allows)")->check(CLI::Range(1, 16));
   perft_cmd->add_option("-s,--seed", fa.seed, "Seed of the chance outcomes before the first decision (default 1)")->check(unsigned_number);
-  perft_cmd->add_option("-o,--option", fa.options, "Set a rule option: NAME=VALUE (repeatable)")->allow_extra_args(false);
+  perft_cmd
+      ->add_option("-o,--option", fa.options,
+                   "Set rule options: NAME=VALUE; several may follow one -o (-o a=1 b=2), and -o "
+                   "may be repeated")
+      ->allow_extra_args(false);
   perft_cmd->add_flag("--json", fa.json, "Print the counts as JSON");
   perft_cmd->add_flag("--compiled", fa.compiled, "Run the rule file compiled to machine code (see simulate --compiled)");
   perft_cmd->footer(exit_codes);
 
+  RulesArgs ua;
+  auto* rules_cmd = app.add_subcommand(
+      "rules",
+      "Print a game's reference from its rule file's doc: texts: the game, its players, options, "
+      "components and their cards, zones and who sees them, variables, actions and phases.");
+  rules_cmd->add_option("file", ua.file, "Rule file")->required();
+  rules_cmd->add_flag("--markdown", ua.markdown, "Print it as Markdown");
+  rules_cmd->add_flag("--json", ua.json, "Print it as JSON");
+  rules_cmd->footer(exit_codes);
+
   if (bad_command(argc, argv)) return 2;
+  std::vector<std::string> args = spread_options(argc, argv);
+  std::vector<char*> arg_pointers;
+  for (auto& arg : args) arg_pointers.push_back(arg.data());
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(arg_pointers.size()), arg_pointers.data());
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
@@ -141,6 +200,8 @@ int main(int argc, char** argv) {
       pa.agents.push_back(agents.substr(start, comma - start));
       start = comma + 1;
     }
+    pa.seed_given = play_seed->count() > 0;
+    pa.command_line.assign(argv + 1, argv + argc);
     return play(pa);
   }
   if (sim_cmd->parsed()) return simulate(sa);
@@ -150,5 +211,6 @@ int main(int argc, char** argv) {
   }
   if (test_cmd->parsed()) return test(ta);
   if (perft_cmd->parsed()) return perft(fa);
+  if (rules_cmd->parsed()) return rules(ua);
   return 2;
 }

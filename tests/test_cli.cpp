@@ -1,14 +1,15 @@
 // The `kata` command as a user meets it: exit statuses, the shape of its messages, and the
 // round trip play -> log -> replay, run on the built binary.
-#include <catch2/catch.hpp>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -72,7 +73,8 @@ TEST_CASE("kata check: 0 when valid, 1 on errors, 2 on bad usage", "[cli]") {
 }
 
 TEST_CASE("kata --help and each command's --help", "[cli]") {
-  for (std::string c : {"", "check ", "play ", "simulate ", "replay ", "test "}) {
+  for (std::string c :
+       {"", "check ", "play ", "simulate ", "replay ", "test ", "perft ", "rules "}) {
     auto r = run_kata(c + "--help");
     CHECK(r.status == 0);
     CHECK(has(r.out, "Exit status: 0 success"));
@@ -86,8 +88,37 @@ TEST_CASE("kata play with bots to the end; with a bad option or agent", "[cli]")
   CHECK(run_kata("play rules/kobayakawa.yaml --players 9 --agents random").status == 2);
   auto o = run_kata("play rules/kobayakawa.yaml --agents random -o centre_kamon=3");
   CHECK(o.status == 2);
-  CHECK(has(o.out, "unknown option 'centre_kamon'; did you mean 'centre_kamons'?"));
-  CHECK(run_kata("play rules/kobayakawa.yaml --agents robot").status == 2);
+  CHECK(has(
+      o.out,
+      "kata: error: unknown option 'centre_kamon'; did you mean 'centre_kamons'? the options of "
+      "Kobayakawa are starting_kamons, centre_kamons, final_stake, first_player\n"));
+  auto bogus = run_kata("play rules/kenjin.yaml -a random -o bogus=1");
+  CHECK(bogus.status == 2);
+  CHECK(
+      bogus.out ==
+      "kata: error: unknown option 'bogus'; the options of Kenjin are first_player, placement, "
+      "teams, "
+      "golden_temple, torii_counts_itself, lord_base, lord_bonus, peasant_bonus, cowardice, "
+      "bridge_limit, fortress_cards, golden_temple_total, golden_temple_margin, palace_penalty\n");
+  auto value = run_kata("play rules/kenjin.yaml -a random -o placement=drafted -p 3");
+  CHECK(value.status == 2);
+  CHECK(value.out ==
+        "kata: error: option 'placement' has no value 'drafted'; did you mean 'draft'? its values "
+        "are random, draft\n");
+  auto robot = run_kata("play rules/kobayakawa.yaml --agents robot");
+  CHECK(robot.status == 2);
+  CHECK(robot.out ==
+        "kata: error: unknown agent 'robot'; the agents are human, random, script:FILE\n");
+  auto randm = run_kata("play rules/kobayakawa.yaml --agents human,randm,random");
+  CHECK(randm.status == 2);
+  CHECK(randm.out ==
+        "kata: error: unknown agent 'randm'; did you mean 'random'? the agents are human, random, "
+        "script:FILE\n");
+  CHECK(run_kata("play rules/kobayakawa.yaml -a scrpt:moves.txt").out ==
+        "kata: error: unknown agent 'scrpt:moves.txt'; did you mean 'script:moves.txt'? the agents "
+        "are human, random, script:FILE\n");
+  CHECK(run_kata("play rules/kobayakawa.yaml -a script").out ==
+        "kata: error: agent 'script' needs a file: script:FILE\n");
 }
 
 TEST_CASE("a human is refused an illegal action and told why", "[cli]") {
@@ -322,7 +353,8 @@ TEST_CASE("a failed replay shown to a seat quotes no log line", "[cli]") {
   CHECK(as.status == 1);
   CHECK(has(as.out, "the game diverges: the log's \"move\" line differs from the replay's \"move\" event"));
   CHECK_FALSE(has(as.out, "{\""));
-  CHECK_FALSE(has(as.out, "99"));
+  // Only after the file's name: the name holds the pid, which may hold 99.
+  CHECK_FALSE(has(as.out.substr(as.out.find(".jsonl:")), "99"));
   // Without --as, everything may be said.
   auto all = run_kata("replay -q " + bad);
   CHECK(has(all.out, "the log says {\"card\":\"99\""));
@@ -395,11 +427,12 @@ TEST_CASE("a refusal does not quote the condition a hidden card fails", "[cli]")
   CHECK(has(human.out, "Refused: 'take p2.hand#1' is not legal now"));
   CHECK_FALSE(has(human.out, "requires"));
   // A card the chooser sees: the condition may be quoted.
-  auto own = run_kata("play " + rules + " -a human,random --no-clear", "quit\n");
+  auto own = run_kata("play " + rules + " -a human,random --no-clear --seed 1", "quit\n");
   REQUIRE(has(own.out, "P1.hand        "));
   auto at = own.out.find("P1.hand        ") + 15;
   std::string card = own.out.substr(at, own.out.find('*', at) - at);
-  auto keep = run_kata("play " + rules + " -a human,random --no-clear", "keep " + card + "\nquit\n");
+  auto keep = run_kata("play " + rules + " -a human,random --no-clear --seed 1",
+                       "keep " + card + "\nquit\n");
   CHECK(has(keep.out, "Refused: 'keep' requires c.value > 99"));
 }
 
@@ -526,4 +559,199 @@ TEST_CASE("Kenjin: replay --as names no face-down card of another's hand by its 
     // P1's own deployments are named.
     CHECK(has(as.out, "P1 chose: deploy P1 "));
   }
+}
+
+TEST_CASE("kata play draws a fresh seed unless --seed is given, prints it, and logs it", "[cli]") {
+  std::string log = temp("kata-fresh.jsonl");
+  auto r = run_kata("play rules/kobayakawa.yaml -p 3 -a random -q --log " + log);
+  REQUIRE(r.status == 0);
+  // "seed N (kata play ... --seed N replays these chances)", before the result.
+  REQUIRE(r.out.rfind("seed ", 0) == 0);
+  std::string seed = r.out.substr(5, r.out.find(' ', 5) - 5);
+  CHECK(r.out.substr(0, r.out.find('\n') + 1) ==
+        "seed " + seed + " (kata play rules/kobayakawa.yaml -p 3 -a random -q --log " + log +
+            " --seed " + seed + " replays these chances)\n");
+  CHECK(has(read_text(log), "\"seed\":" + seed + ","));
+  // The same seed replays the same game, and prints no seed line.
+  auto again = run_kata("play rules/kobayakawa.yaml -p 3 -a random -q --seed " + seed);
+  CHECK(again.out == r.out.substr(r.out.find('\n') + 1));
+  // Four fresh games do not all draw one seed (the chance is 2^-96).
+  std::set<std::string> seeds = {seed};
+  for (int i = 0; i < 3; ++i) {
+    auto o = run_kata("play rules/kobayakawa.yaml -p 3 -a random -q");
+    seeds.insert(o.out.substr(5, o.out.find(' ', 5) - 5));
+  }
+  CHECK(seeds.size() > 1);
+  // Arguments a shell would split are quoted.
+  auto quoted = run_kata("play rules/kobayakawa.yaml -a random -q -o 'first_player=2' --log '" +
+                         temp("kata fresh.jsonl") + "'");
+  CHECK(has(quoted.out, " --log '" + temp("kata fresh.jsonl") + "' --seed "));
+  // simulate and perft keep their fixed seed.
+  CHECK(has(run_kata("simulate rules/kobayakawa.yaml -g 2 -p 3").out,
+            "Kobayakawa: 2 games, 3 players, seed 1\n"));
+  CHECK(has(run_kata("perft rules/kobayakawa.yaml -d 1 -p 3").out,
+            "Kobayakawa: 3 players, seed 1\n"));
+}
+
+TEST_CASE("several options may follow one -o", "[cli]") {
+  auto one = run_kata(
+      "play rules/kobayakawa.yaml -p 4 -a random -s 7 -q -o starting_kamons=6 centre_kamons=5");
+  auto two = run_kata(
+      "play rules/kobayakawa.yaml -p 4 -a random -s 7 -q -o starting_kamons=6 -o centre_kamons=5");
+  auto before = run_kata(
+      "play -o starting_kamons=6 centre_kamons=5 rules/kobayakawa.yaml -p 4 -a random -s 7 -q");
+  auto joined = run_kata(
+      "play rules/kobayakawa.yaml --option=starting_kamons=6 centre_kamons=5 -p 4 -a random -s 7 "
+      "-q");
+  auto plain = run_kata("play rules/kobayakawa.yaml -p 4 -a random -s 7 -q");
+  CHECK(one.status == 0);
+  CHECK(has(one.out, "Result after "));
+  CHECK(one.out == two.out);
+  CHECK(one.out == before.out);
+  CHECK(one.out == joined.out);
+  CHECK(one.out != plain.out);
+  // Each of the list is checked.
+  auto bad =
+      run_kata("simulate rules/kobayakawa.yaml -g 1 -p 3 -o starting_kamons=6 centre_kamons=99");
+  CHECK(bad.status == 2);
+  CHECK(bad.out == "kata: error: option 'centre_kamons' must be between 2 and 40\n");
+  CHECK(run_kata("perft rules/kendo.yaml -d 1 -o layout=adjacent first_player=2").status == 0);
+  // A word without '=' ends the list.
+  auto extra = run_kata("simulate rules/kobayakawa.yaml -g 1 -o starting_kamons=6 stray");
+  CHECK(extra.status == 2);
+  CHECK(has(extra.out, "kata: error: The following argument was not expected: stray"));
+}
+
+namespace {
+
+const char* reference_game = R"(kata: 1
+game: Tiny
+doc: >
+  A tiny game to show the reference: each player takes a card
+  and the highest card wins.
+players: 2..3
+options:
+  rounds: {default: 2, min: 1, max: 5, doc: Rounds to play.}
+  rule: {default: plain, values: [plain, fancy], players: 3, doc: The variant.}
+  open: false
+  first: {default: 1, min: 1, max: players}
+components:
+  card:
+    doc: Six cards.
+    list:
+      - {suit: red, rank: 1}
+      - {suit: red, rank: 2, count: 2}
+      - {suit: blue, rank: 3, count: 3}
+    in: deck
+  token:
+    per_player: true
+    each: {worth: 1..2}
+    in: stash
+zones:
+  deck: {visibility: nobody, doc: The face-down deck.}
+  hand: {per_player: true, visibility: owner, order: set, doc: A player's cards.}
+  stash: {per_player: true, visibility: everyone}
+  pile: {visibility: top, order: stack}
+variables:
+  round: {initial: 0, doc: The round being played.}
+  best: {per_player: true, type: card}
+actions:
+  take:
+    doc: Take a card of the deck.
+    params: {c: deck}
+    do: move c to player.hand
+  pass: {}
+flow: |
+  phase play
+  move top(deck) to pile
+phases:
+  play:
+    doc: Everyone takes a card or passes.
+    do: |
+      for p in players { choose p: take | pass }
+)";
+
+}  // namespace
+
+TEST_CASE("kata rules prints a game's reference from its doc texts", "[cli]") {
+  std::string file = temp("kata-tiny.yaml", reference_game);
+  auto r = run_kata("rules " + file);
+  CHECK(r.status == 0);
+  CHECK(r.out == R"(Tiny: 2 to 3 players
+
+A tiny game to show the reference: each player takes a card and the highest card wins.
+
+Options (kata play FILE -o NAME=VALUE)
+  rounds = 2 (1 to 5)
+      Rounds to play.
+  rule = plain (plain, fancy; other values for 3 players)
+      The variant.
+  open = false (true, false)
+  first = 1 (1 to the number of players)
+
+Components
+  card: 6 cards, in deck
+      Six cards.
+      suit  rank  count
+      red   1     1
+      red   2     2
+      blue  3     3
+  token: 2 cards for each player, in its owner's stash
+      worth: 1, 2
+
+Zones
+  deck: a stack, shared; seen by nobody
+      The face-down deck.
+  hand: a set, one for each player; seen by its owner
+      A player's cards.
+  stash: a stack, one for each player; seen by everyone
+  pile: a stack, shared; seen by everyone, its top card only
+
+Variables
+  round: a number
+      The round being played.
+  best: a card for each player
+
+Actions
+  take c  (c in deck)
+      Take a card of the deck.
+  pass
+
+Phases
+  play
+      Everyone takes a card or passes.
+)");
+  auto md = run_kata("rules --markdown " + file);
+  CHECK(md.status == 0);
+  CHECK(has(md.out,
+            "# Tiny\n\n2 to 3 players.\n\nA tiny game to show the reference: each player takes a "
+            "card and the highest card wins.\n"));
+  CHECK(has(md.out, "| `rule` | plain, fancy | `plain` | 3 | The variant. |\n"));
+  CHECK(has(md.out,
+            "### card\n\n6 cards, in deck.\n\nSix cards.\n\n| suit | rank | count "
+            "|\n|---|---|---|\n| red | 1 | 1 |\n"));
+  CHECK(has(md.out, "| `take c` | c in deck | Take a card of the deck. |\n"));
+  auto json = run_kata("rules --json " + file);
+  CHECK(json.status == 0);
+  CHECK(has(json.out, "\"game\": \"Tiny\""));
+  CHECK(has(
+      json.out,
+      "\"rows\": [\n        [\n          \"red\",\n          \"1\",\n          \"1\"\n        ],"));
+  // The seed games: every one has a reference; a big kind is summed up.
+  auto kendo = run_kata("rules rules/kendo.yaml");
+  CHECK(kendo.status == 0);
+  CHECK(has(kendo.out, "      x: -8 to 8\n      y: -8 to 8\n"));
+  auto kenjin = run_kata("rules rules/kenjin.yaml --markdown");
+  CHECK(has(kenjin.out, "| Peasant | secret | 0 | 4 |\n"));
+  // Errors: the file's, an unreadable file, two formats.
+  std::string bad =
+      temp("kata-rules-bad.yaml", "game: Bad\nplayers: 2\nflow: |\n  shuffle nowhere\n");
+  auto b = run_kata("rules " + bad);
+  CHECK(b.status == 1);
+  CHECK(has(b.out, "error: "));
+  CHECK(run_kata("rules /no/such/file.yaml").status == 2);
+  CHECK(run_kata("rules --markdown --json " + file).status == 2);
+  auto help = run_kata("rules --help");
+  CHECK(help.status == 0);
+  CHECK(has(help.out, "--markdown"));
 }

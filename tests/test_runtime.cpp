@@ -251,11 +251,17 @@ TEST_CASE("options are set by name, with their values checked", "[runtime]") {
   CHECK(set_option(*g, v, "rule", "english", why));
   CHECK(g->symbol_name(v[1]) == "english");
   CHECK_FALSE(set_option(*g, v, "rule", "german", why));
-  CHECK(why == "option 'rule' has no value 'german'");
+  CHECK(why == "option 'rule' has no value 'german'; its values are french, english");
+  CHECK_FALSE(set_option(*g, v, "rule", "englsh", why));
+  CHECK(why ==
+        "option 'rule' has no value 'englsh'; did you mean 'english'? its values are french, "
+        "english");
   CHECK_FALSE(set_option(*g, v, "fast", "maybe", why));
   CHECK(why == "option 'fast' is true or false, not 'maybe'");
   CHECK_FALSE(set_option(*g, v, "nn", "1", why));
-  CHECK(why == "unknown option 'nn'; did you mean 'n'?");
+  CHECK(why == "unknown option 'nn'; did you mean 'n'? the options of Opt are n, rule, fast");
+  CHECK_FALSE(set_option(*g, v, "bogus", "1", why));
+  CHECK(why == "unknown option 'bogus'; the options of Opt are n, rule, fast");
 }
 
 TEST_CASE("face down hides a card even in a zone everyone sees; flipping it back down keeps it known", "[runtime]") {

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <iostream>
 
+#include "syntax/diagnostics.hpp"
+
 namespace kata {
 
 Choice RandomAgent::choose(const Game&, const PlayerView&, const std::vector<std::string>&, int count) {
@@ -58,6 +60,18 @@ namespace {
 // Cursor home, erase the screen, and erase the scrollback too: the previous player's hand
 // must not be one scroll away.
 constexpr const char* clear_sequence = "\033[H\033[2J\033[3J";
+
+// "unknown agent 'randm'; did you mean 'random'? the agents are human, random, script:FILE"
+std::string unknown_agent(const std::string& spec) {
+  constexpr const char* agents = "the agents are human, random, script:FILE";
+  size_t colon = spec.find(':');
+  std::string name = spec.substr(0, colon);
+  if (name == "script") return fmt::format("agent 'script' needs a file: script:FILE");
+  std::string near = closest_name(name, {"human", "random", "script"});
+  if (near == "script") near += colon == std::string::npos ? ":FILE" : spec.substr(colon);
+  return fmt::format("unknown agent '{}'; {}{}", spec,
+                     near.empty() ? "" : fmt::format("did you mean '{}'? ", near), agents);
+}
 
 }  // namespace
 
@@ -139,7 +153,7 @@ std::unique_ptr<Agent> make_agent(const std::string& spec, int seat, uint64_t se
     return std::make_unique<RandomAgent>(s);
   }
   if (spec.rfind("script:", 0) == 0) return ScriptAgent::load(spec.substr(7), error);
-  error = fmt::format("unknown agent '{}'; expected human, random or script:FILE", spec);
+  error = unknown_agent(spec);
   return nullptr;
 }
 

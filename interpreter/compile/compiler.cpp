@@ -156,7 +156,10 @@ class Compiler {
       }
     }
     card_var_slots_ = card_var_slots;
-    for (auto& ph : rf_.phases) g_.phases.push_back(ph.name);
+    for (auto& ph : rf_.phases) {
+      g_.phases.push_back(ph.name);
+      g_.phase_docs.push_back(ph.doc);
+    }
   }
 
   int64_t value(const Value& v) const {
@@ -168,7 +171,15 @@ class Compiler {
     int np = static_cast<int>(g_.properties.size());
     std::vector<std::vector<int64_t>> props(np);
     for (auto& c : rf_.components) {
-      KindInfo kind{c.kind, c.name_template, c.per_player, static_cast<int32_t>(g_.card_kind.size()), 0, -1};
+      KindInfo kind{c.kind,
+                    c.name_template,
+                    c.per_player,
+                    static_cast<int32_t>(g_.card_kind.size()),
+                    0,
+                    -1,
+                    {},
+                    c.doc};
+      for (auto& p : c.properties) kind.properties.push_back(s_.properties.at(p));
       if (!c.start_zone.empty()) kind.start_zone = s_.zones.at(c.start_zone);
       if (kind.name_template.empty()) {
         bool has_name = std::find(c.properties.begin(), c.properties.end(), "name") != c.properties.end();
@@ -748,7 +759,8 @@ class Compiler {
     for (size_t k = 0; k < decl.params.size(); ++k) {
       const auto& pd = decl.params[k];
       int id = s_.action_param_locals[i][k];
-      a.params.push_back({pd.name, local_slot_[id], pd.domain_expr ? expr(*pd.domain_expr) : -1, s_.local_types[id]});
+      a.params.push_back({pd.name, local_slot_[id], pd.domain_expr ? expr(*pd.domain_expr) : -1,
+                          s_.local_types[id], pd.domain.text});
       as_arg_[id] = static_cast<int>(k) + 1;
     }
     for (size_t k = 0; k < decl.when_exprs.size(); ++k) {

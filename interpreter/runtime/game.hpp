@@ -113,6 +113,7 @@ struct Param {
   int32_t slot;
   int32_t domain_node;  // with the chooser and earlier parameters as `arg` nodes
   Type type;
+  std::string domain_text;  // as the rule file writes it, for the game's reference
 };
 
 struct Action {
@@ -208,6 +209,8 @@ struct KindInfo {
   bool per_player = false;
   int32_t first_card = 0, card_count = 0;
   int32_t start_zone = -1;  // zone declaration the cards start in, or -1 (out of play)
+  std::vector<int32_t> properties;  // the properties its declaration gives, in its order
+  std::string doc;
 };
 
 struct ZoneInfo {
@@ -296,6 +299,7 @@ struct Game {
   std::vector<uint8_t> instance_set;
   std::vector<VarInfo> globals, player_vars, card_vars;
   std::vector<std::string> phases;
+  std::vector<std::string> phase_docs;  // the `doc:` of each phase, or ""
   std::vector<Invariant> invariants;
   int32_t score_node = -1;
   std::vector<int32_t> tiebreak_nodes;

@@ -3,6 +3,7 @@
 // the game ends. Locals live in the state, so a waiting game is just a value; expression
 // variables (aggregates, function parameters) live in a small frame here.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <climits>
@@ -960,6 +961,22 @@ std::vector<int64_t> default_options(const Game& g) {
   return v;
 }
 
+namespace {
+
+// "option 'placement' has no value 'drft'; did you mean 'draft'? its values are random, draft"
+std::string no_such_value(const Game& g, const OptionInfo& o, const std::string& value) {
+  std::vector<std::string> values;
+  for (auto c : o.choices) values.push_back(g.symbol_name(c));
+  std::string near = closest_name(value, values);
+  return fmt::format("option '{}' has no value '{}'{}{}", o.name, value,
+                     near.empty() ? "" : fmt::format("; did you mean '{}'?", near),
+                     values.empty() ? ""
+                                    : fmt::format("{} its values are {}", near.empty() ? ";" : "",
+                                                  fmt::join(values, ", ")));
+}
+
+}  // namespace
+
 bool set_option(const Game& g, std::vector<int64_t>& values, const std::string& name,
                 const std::string& value, std::string& error) {
   for (size_t i = 0; i < g.options.size(); ++i) {
@@ -971,7 +988,7 @@ bool set_option(const Game& g, std::vector<int64_t>& values, const std::string& 
       v = value == "true";
     } else if (o.is_symbol || (!o.choices.empty() && g.symbol_name(o.choices[0]) != std::to_string(o.choices[0]))) {
       auto it = std::find(g.symbols.begin(), g.symbols.end(), value);
-      if (it == g.symbols.end()) return error = fmt::format("option '{}' has no value '{}'", name, value), false;
+      if (it == g.symbols.end()) return error = no_such_value(g, o, value), false;
       v = Game::symbol_base + (it - g.symbols.begin());
     } else {
       try {
@@ -995,7 +1012,12 @@ bool set_option(const Game& g, std::vector<int64_t>& values, const std::string& 
   std::vector<std::string> names;
   for (auto& o : g.options) names.push_back(o.name);
   std::string near = closest_name(name, names);
-  error = fmt::format("unknown option '{}'{}", name, near.empty() ? "" : fmt::format("; did you mean '{}'?", near));
+  if (names.empty())
+    error = fmt::format("unknown option '{}'; {} has no options", name, g.name);
+  else
+    error = fmt::format("unknown option '{}'; {}the options of {} are {}", name,
+                        near.empty() ? "" : fmt::format("did you mean '{}'? ", near), g.name,
+                        fmt::join(names, ", "));
   return false;
 }
 

@@ -1,0 +1,469 @@
+// Building a game's reference from Game, then writing it as text, Markdown or JSON. The
+// building half decides every word shown; the three writers only lay the words out, so
+// the three formats cannot say different things.
+#include "reference/reference.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <climits>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace kata {
+
+namespace {
+
+// Kinds with more different cards than this are summed up by ranges, not tabled.
+constexpr size_t most_rows = 24;
+constexpr size_t text_width = 88;
+
+// ---- building ----
+
+// A `doc:` text on one line: YAML's line breaks and indentation are layout, not meaning.
+std::string one_line(const std::string& text) {
+  std::istringstream in(text);
+  std::string word, out;
+  while (in >> word) out += (out.empty() ? "" : " ") + word;
+  return out;
+}
+
+std::string option_value(const Game& g, const OptionInfo& o, int64_t v) {
+  if (o.is_bool) return v ? "true" : "false";
+  return g.symbol_name(v);
+}
+
+std::string option_values(const Game& g, const OptionInfo& o) {
+  if (o.is_bool) return "true, false";
+  if (!o.choices.empty()) {
+    std::vector<std::string> names;
+    for (auto c : o.choices) names.push_back(g.symbol_name(c));
+    return fmt::format("{}", fmt::join(names, ", "));
+  }
+  std::string high = o.max_is_players ? "the number of players" : std::to_string(o.max);
+  if (o.min == INT32_MIN && o.max == INT32_MAX) return "any number";
+  if (o.max == INT32_MAX && !o.max_is_players) return fmt::format("{} or more", o.min);
+  if (o.min == INT32_MIN) return fmt::format("at most {}", high);
+  return fmt::format("{} to {}", o.min, high);
+}
+
+GameReference::Option option(const Game& g, const OptionInfo& o) {
+  std::string players;
+  if (o.min_players > g.min_players || o.max_players < g.max_players)
+    players = o.min_players == o.max_players
+                  ? std::to_string(o.min_players)
+                  : fmt::format("{} to {}", o.min_players, o.max_players);
+  return {o.name, option_value(g, o, o.default_value), option_values(g, o), players, o.doc};
+}
+
+// The words of one card's properties, in the kind's order.
+std::vector<std::string> card_row(const Game& g, const KindInfo& k, int card) {
+  std::vector<std::string> row;
+  for (int p : k.properties)
+    row.push_back(g.symbol_name(g.card_props[static_cast<size_t>(p) * g.card_count + card]));
+  return row;
+}
+
+// "x: -8 to 8" for numbers, "clan: Minamoto, Taira" for symbols, in order of first use.
+std::vector<std::string> property_ranges(const Game& g, const KindInfo& k, int cards) {
+  std::vector<std::string> out;
+  for (int p : k.properties) {
+    std::vector<int64_t> values;
+    for (int c = k.first_card; c < k.first_card + cards; ++c) {
+      int64_t v = g.card_props[static_cast<size_t>(p) * g.card_count + c];
+      if (std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
+    }
+    if (g.properties[p].symbolic) {
+      std::vector<std::string> names;
+      for (auto v : values) names.push_back(g.symbol_name(v));
+      out.push_back(fmt::format("{}: {}", g.properties[p].name, fmt::join(names, ", ")));
+    } else {
+      auto [low, high] = std::minmax_element(values.begin(), values.end());
+      out.push_back(fmt::format("{}: {} to {}", g.properties[p].name, *low, *high));
+    }
+  }
+  return out;
+}
+
+// One row for each different card (the first of each owner's set, for a kind per player),
+// with how many there are of it.
+void card_table(const Game& g, const KindInfo& k, GameReference::Kind& out) {
+  std::vector<std::vector<std::string>> rows;
+  std::vector<int> counts;
+  for (int c = k.first_card; c < k.first_card + out.count; ++c) {
+    auto row = card_row(g, k, c);
+    auto at = std::find(rows.begin(), rows.end(), row);
+    if (at != rows.end()) {
+      ++counts[at - rows.begin()];
+    } else {
+      rows.push_back(row);
+      counts.push_back(1);
+    }
+  }
+  if (k.properties.empty()) return;
+  if (rows.size() > most_rows) {
+    out.ranges = property_ranges(g, k, out.count);
+    return;
+  }
+  bool repeated = std::any_of(counts.begin(), counts.end(), [](int n) { return n > 1; });
+  if (k.properties.size() == 1) {
+    std::vector<std::string> items;
+    for (size_t i = 0; i < rows.size(); ++i)
+      items.push_back(rows[i][0] + (counts[i] > 1 ? fmt::format(" (x{})", counts[i]) : ""));
+    out.columns = {g.properties[k.properties[0]].name};
+    out.list = fmt::format("{}", fmt::join(items, ", "));
+    return;
+  }
+  for (int p : k.properties) out.columns.push_back(g.properties[p].name);
+  if (repeated) out.columns.push_back("count");
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (repeated) rows[i].push_back(std::to_string(counts[i]));
+    out.rows.push_back(rows[i]);
+  }
+}
+
+GameReference::Kind kind(const Game& g, const KindInfo& k) {
+  GameReference::Kind out;
+  out.name = k.name;
+  out.per_player = k.per_player;
+  out.count = k.per_player ? k.card_count / g.max_players : k.card_count;
+  out.doc = k.doc;
+  if (k.start_zone >= 0) {
+    const ZoneInfo& z = g.zones[k.start_zone];
+    out.start = z.per_player ? (k.per_player ? "its owner's " : "each player's ") + z.name : z.name;
+  }
+  card_table(g, k, out);
+  return out;
+}
+
+std::string each(const Game& g, bool per_player, int32_t kind) {
+  std::string of = kind >= 0 ? g.kinds[kind].name : "";
+  if (per_player) return of.empty() ? "player" : of + " and player";
+  return of;
+}
+
+GameReference::Zone zone(const Game& g, const ZoneInfo& z) {
+  const char* order = z.order == ZoneOrder::stack ? "stack"
+                      : z.order == ZoneOrder::row ? "row"
+                                                  : "set";
+  std::string seen;
+  switch (z.visibility) {
+    case Visibility::everyone: seen = "everyone"; break;
+    case Visibility::owner: seen = z.per_player ? "its owner" : "nobody"; break;
+    case Visibility::nobody: seen = "nobody"; break;
+    case Visibility::top: seen = "everyone, its top card only"; break;
+  }
+  return {z.name, each(g, z.per_player, z.kind), order, seen, z.doc};
+}
+
+GameReference::Variable variable(const Game& g, const VarInfo& v) {
+  std::string type;
+  switch (v.type) {
+    case VarType::integer: type = "number"; break;
+    case VarType::boolean: type = "true or false"; break;
+    case VarType::player: type = "player"; break;
+    case VarType::card: type = "card"; break;
+  }
+  return {v.name, each(g, v.per_player, v.kind), type, v.doc};
+}
+
+template <class T>
+void normalise(std::vector<T>& items) {
+  for (auto& item : items) item.doc = one_line(item.doc);
+}
+
+void normalise_docs(GameReference& r) {
+  r.doc = one_line(r.doc);
+  normalise(r.options);
+  normalise(r.kinds);
+  normalise(r.zones);
+  normalise(r.variables);
+  normalise(r.actions);
+  normalise(r.phases);
+  for (auto& a : r.actions)
+    for (auto& p : a.params) p.domain = one_line(p.domain);
+}
+
+}  // namespace
+
+GameReference make_reference(const Game& g) {
+  GameReference r;
+  r.name = g.name;
+  r.doc = g.doc;
+  r.min_players = g.min_players;
+  r.max_players = g.max_players;
+  for (auto& o : g.options) r.options.push_back(option(g, o));
+  for (auto& k : g.kinds) r.kinds.push_back(kind(g, k));
+  for (auto& z : g.zones) r.zones.push_back(zone(g, z));
+  for (auto* vars : {&g.globals, &g.player_vars, &g.card_vars})
+    for (auto& v : *vars) r.variables.push_back(variable(g, v));
+  for (auto& a : g.program.actions) {
+    GameReference::Action action{a.name, {}, a.doc};
+    for (auto& p : a.params) action.params.push_back({p.name, p.domain_text});
+    r.actions.push_back(action);
+  }
+  for (size_t i = 0; i < g.phases.size(); ++i)
+    r.phases.push_back({g.phases[i], i < g.phase_docs.size() ? g.phase_docs[i] : ""});
+  normalise_docs(r);
+  return r;
+}
+
+namespace {
+
+// ---- writing ----
+
+// Words wrapped to the text width, each line indented.
+std::string wrapped(const std::string& text, size_t indent) {
+  std::istringstream in(text);
+  std::string word, out, line;
+  while (in >> word) {
+    if (!line.empty() && indent + line.size() + 1 + word.size() > text_width) {
+      out += std::string(indent, ' ') + line + '\n';
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+  }
+  if (!line.empty()) out += std::string(indent, ' ') + line + '\n';
+  return out;
+}
+
+std::string players_text(const GameReference& r) {
+  if (r.min_players == r.max_players)
+    return fmt::format("{} player{}", r.min_players, r.min_players == 1 ? "" : "s");
+  return fmt::format("{} to {} players", r.min_players, r.max_players);
+}
+
+std::string option_text(const GameReference::Option& o) {
+  return fmt::format(
+      "{} = {} ({}{})", o.name, o.default_value, o.values,
+      o.players.empty() ? "" : fmt::format("; other values for {} players", o.players));
+}
+
+std::string kind_text(const GameReference::Kind& k) {
+  std::string text = fmt::format("{}: {} card{}{}", k.name, k.count, k.count == 1 ? "" : "s",
+                                 k.per_player ? " for each player" : "");
+  return text + (k.start.empty() ? ", out of play at the start" : ", in " + k.start);
+}
+
+std::string zone_text(const GameReference::Zone& z) {
+  return fmt::format("{}: a {}, {}; seen by {}", z.name, z.order,
+                     z.each.empty() ? "shared" : "one for each " + z.each, z.seen_by);
+}
+
+std::string variable_text(const GameReference::Variable& v) {
+  return fmt::format("{}: {}{}", v.name, v.type == "true or false" ? v.type : "a " + v.type,
+                     v.each.empty() ? "" : " for each " + v.each);
+}
+
+std::string notation(const GameReference::Action& a) {
+  std::string out = a.name;
+  for (auto& p : a.params) out += " " + p.name;
+  return out;
+}
+
+std::string params_text(const GameReference::Action& a) {
+  std::vector<std::string> parts;
+  for (auto& p : a.params) parts.push_back(p.name + " in " + p.domain);
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+// Columns padded to their widest cell.
+std::string table_text(const std::vector<std::string>& columns,
+                       const std::vector<std::vector<std::string>>& rows, size_t indent) {
+  std::vector<size_t> width;
+  for (auto& c : columns) width.push_back(c.size());
+  for (auto& row : rows)
+    for (size_t i = 0; i < row.size() && i < width.size(); ++i)
+      width[i] = std::max(width[i], row[i].size());
+  auto line = [&](const std::vector<std::string>& cells) {
+    std::string out(indent, ' ');
+    for (size_t i = 0; i < cells.size(); ++i)
+      out += i + 1 < cells.size() ? fmt::format("{:<{}}  ", cells[i], width[i]) : cells[i];
+    return out + '\n';
+  };
+  std::string out = line(columns);
+  for (auto& row : rows) out += line(row);
+  return out;
+}
+
+// A heading, then each entry's line with its doc beneath.
+template <class T, class Line>
+std::string section_text(const std::string& heading, const std::vector<T>& items, Line line) {
+  if (items.empty()) return "";
+  std::string out = "\n" + heading + "\n";
+  for (auto& item : items) {
+    out += "  " + line(item) + "\n";
+    out += wrapped(item.doc, 6);
+  }
+  return out;
+}
+
+std::string kinds_text(const GameReference& r) {
+  if (r.kinds.empty()) return "";
+  std::string out = "\nComponents\n";
+  for (auto& k : r.kinds) {
+    out += "  " + kind_text(k) + "\n" + wrapped(k.doc, 6);
+    if (!k.list.empty()) out += wrapped(k.columns[0] + ": " + k.list, 6);
+    for (auto& range : k.ranges) out += "      " + range + "\n";
+    if (!k.rows.empty()) out += table_text(k.columns, k.rows, 6);
+  }
+  return out;
+}
+
+std::string write_text(const GameReference& r) {
+  std::string out = fmt::format("{}: {}\n", r.name, players_text(r));
+  if (!r.doc.empty()) out += "\n" + wrapped(r.doc, 0);
+  out += section_text("Options (kata play FILE -o NAME=VALUE)", r.options, option_text);
+  out += kinds_text(r);
+  out += section_text("Zones", r.zones, zone_text);
+  out += section_text("Variables", r.variables, variable_text);
+  out += section_text("Actions", r.actions, [](const GameReference::Action& a) {
+    return a.params.empty() ? notation(a) : fmt::format("{}  ({})", notation(a), params_text(a));
+  });
+  out += section_text("Phases", r.phases, [](const GameReference::Phase& p) { return p.name; });
+  return out;
+}
+
+// A Markdown table cell: one line, with '|' escaped.
+std::string cell(const std::string& text) {
+  std::string out;
+  for (char c : one_line(text)) out += c == '|' ? std::string("\\|") : std::string(1, c);
+  return out;
+}
+
+std::string code(const std::string& text) { return text.empty() ? "" : "`" + text + "`"; }
+
+std::string table_markdown(const std::vector<std::string>& columns,
+                           const std::vector<std::vector<std::string>>& rows) {
+  std::string out = "|";
+  for (auto& c : columns) out += " " + cell(c) + " |";
+  out += "\n|";
+  for (size_t i = 0; i < columns.size(); ++i) out += "---|";
+  out += "\n";
+  for (auto& row : rows) {
+    out += "|";
+    for (auto& c : row) out += " " + c + " |";
+    out += "\n";
+  }
+  return out;
+}
+
+std::string options_markdown(const GameReference& r) {
+  if (r.options.empty()) return "";
+  std::vector<std::vector<std::string>> rows;
+  for (auto& o : r.options)
+    rows.push_back(
+        {code(o.name), cell(o.values), code(o.default_value), cell(o.players), cell(o.doc)});
+  return "\n## Options\n\nSet with `kata play FILE -o NAME=VALUE`. An option with player counts "
+         "takes its other "
+         "values only with those counts.\n\n" +
+         table_markdown({"option", "values", "default", "players", "description"}, rows);
+}
+
+std::string kinds_markdown(const GameReference& r) {
+  if (r.kinds.empty()) return "";
+  std::string out = "\n## Components\n";
+  for (auto& k : r.kinds) {
+    out += "\n### " + k.name + "\n\n" + cell(kind_text(k).substr(k.name.size() + 2)) + ".\n";
+    if (!k.doc.empty()) out += "\n" + k.doc + "\n";
+    if (!k.list.empty()) out += "\n" + k.columns[0] + ": " + k.list + "\n";
+    if (!k.ranges.empty()) out += "\n" + fmt::format("{}", fmt::join(k.ranges, "; ")) + "\n";
+    std::vector<std::vector<std::string>> rows;
+    for (auto& row : k.rows) {
+      rows.emplace_back();
+      for (auto& c : row) rows.back().push_back(cell(c));
+    }
+    if (!rows.empty()) out += "\n" + table_markdown(k.columns, rows);
+  }
+  return out;
+}
+
+std::string write_markdown(const GameReference& r) {
+  std::string out = "# " + r.name + "\n\n" + players_text(r) + ".\n";
+  if (!r.doc.empty()) out += "\n" + r.doc + "\n";
+  out += options_markdown(r);
+  out += kinds_markdown(r);
+  std::vector<std::vector<std::string>> rows;
+  for (auto& z : r.zones)
+    rows.push_back({code(z.name), z.each.empty() ? "shared" : "each " + z.each, z.order, z.seen_by,
+                    cell(z.doc)});
+  if (!rows.empty())
+    out += "\n## Zones\n\n" +
+           table_markdown({"zone", "one for", "order", "seen by", "description"}, rows);
+  rows.clear();
+  for (auto& v : r.variables)
+    rows.push_back(
+        {code(v.name), v.each.empty() ? "the game" : "each " + v.each, v.type, cell(v.doc)});
+  if (!rows.empty())
+    out +=
+        "\n## Variables\n\n" + table_markdown({"variable", "one for", "type", "description"}, rows);
+  rows.clear();
+  for (auto& a : r.actions) rows.push_back({code(notation(a)), cell(params_text(a)), cell(a.doc)});
+  if (!rows.empty())
+    out += "\n## Actions\n\n" + table_markdown({"action", "parameters", "description"}, rows);
+  rows.clear();
+  for (auto& p : r.phases) rows.push_back({code(p.name), cell(p.doc)});
+  if (!rows.empty()) out += "\n## Phases\n\n" + table_markdown({"phase", "description"}, rows);
+  return out;
+}
+
+std::string write_json(const GameReference& r) {
+  using nlohmann::json;
+  json options = json::array(), kinds = json::array(), zones = json::array(),
+       variables = json::array(), actions = json::array(), phases = json::array();
+  for (auto& o : r.options)
+    options.push_back({{"name", o.name},
+                       {"default", o.default_value},
+                       {"values", o.values},
+                       {"players", o.players},
+                       {"doc", o.doc}});
+  for (auto& k : r.kinds)
+    kinds.push_back({{"name", k.name},
+                     {"count", k.count},
+                     {"per_player", k.per_player},
+                     {"start", k.start},
+                     {"doc", k.doc},
+                     {"columns", k.columns},
+                     {"rows", k.rows},
+                     {"list", k.list},
+                     {"ranges", k.ranges}});
+  for (auto& z : r.zones)
+    zones.push_back({{"name", z.name},
+                     {"each", z.each},
+                     {"order", z.order},
+                     {"seen_by", z.seen_by},
+                     {"doc", z.doc}});
+  for (auto& v : r.variables)
+    variables.push_back({{"name", v.name}, {"each", v.each}, {"type", v.type}, {"doc", v.doc}});
+  for (auto& a : r.actions) {
+    json params = json::array();
+    for (auto& p : a.params) params.push_back({{"name", p.name}, {"domain", p.domain}});
+    actions.push_back({{"name", a.name}, {"params", params}, {"doc", a.doc}});
+  }
+  for (auto& p : r.phases) phases.push_back({{"name", p.name}, {"doc", p.doc}});
+  json out = {{"game", r.name},
+              {"doc", r.doc},
+              {"min_players", r.min_players},
+              {"max_players", r.max_players},
+              {"options", options},
+              {"components", kinds},
+              {"zones", zones},
+              {"variables", variables},
+              {"actions", actions},
+              {"phases", phases}};
+  return out.dump(2) + "\n";
+}
+
+}  // namespace
+
+std::string write_reference(const GameReference& r, ReferenceFormat format) {
+  switch (format) {
+    case ReferenceFormat::text: return write_text(r);
+    case ReferenceFormat::markdown: return write_markdown(r);
+    case ReferenceFormat::json: return write_json(r);
+  }
+  return {};
+}
+
+}  // namespace kata

@@ -1,0 +1,85 @@
+// A game's reference: what a player may read about the rules before and during a game,
+// made from the loaded Game alone (its `doc:` texts and its declarations): the game's
+// description and player counts, its options, its components with a table of each kind's
+// cards, its zones and who sees them, its variables, its actions and their parameters,
+// and its phases. It is built once into GameReference, whose fields are the words to show,
+// and written out as plain text (`kata rules`, and the terminal's `rules` command during
+// a game), Markdown, or JSON. Nothing here prints, and nothing here names a game.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "runtime/game.hpp"
+
+namespace kata {
+
+struct GameReference {
+  struct Option {
+    std::string name;
+    std::string default_value;
+    std::string values;   // "1 to 20", "random, draft", "true, false", "1 to the number of players"
+    std::string players;  // "3 to 4": the player counts its other values are for; "" for any
+    std::string doc;
+  };
+  struct Kind {
+    std::string name;
+    int count = 0;  // cards, or cards of each player when per_player
+    bool per_player = false;
+    std::string start;  // "deck", "its owner's hand", "" (out of play at the start)
+    std::string doc;
+    // The cards' properties: one row for each different card, with "count" as its last
+    // column when some card comes several times. A kind with many different cards gets
+    // `ranges` instead ("x: -8 to 8"), a kind with one property a `list` ("1, 2, 3").
+    std::vector<std::string> columns;
+    std::vector<std::vector<std::string>> rows;
+    std::string list;
+    std::vector<std::string> ranges;
+  };
+  struct Zone {
+    std::string name;
+    std::string each;  // "" (one, shared), "player", "tile", "tile and player"
+    std::string order;
+    std::string seen_by;  // "everyone", "its owner", "nobody", "everyone, its top card only"
+    std::string doc;
+  };
+  struct Variable {
+    std::string name;
+    std::string each;  // as for zones
+    std::string type;  // "number", "true or false", "player", "card"
+    std::string doc;
+  };
+  struct Param {
+    std::string name;
+    std::string domain;  // as the rule file writes it: "player.hand"
+  };
+  struct Action {
+    std::string name;
+    std::vector<Param> params;
+    std::string doc;
+  };
+  struct Phase {
+    std::string name;
+    std::string doc;
+  };
+
+  std::string name;
+  std::string doc;
+  int min_players = 0, max_players = 0;
+  std::vector<Option> options;
+  std::vector<Kind> kinds;
+  std::vector<Zone> zones;
+  std::vector<Variable> variables;
+  std::vector<Action> actions;
+  std::vector<Phase> phases;
+};
+
+GameReference make_reference(const Game& g);
+
+enum class ReferenceFormat { text, markdown, json };
+
+// The reference as text to print: plain (lines of at most about 88 columns), Markdown
+// (headings and tables), or JSON (an object with the fields of GameReference).
+std::string write_reference(const GameReference& r, ReferenceFormat format);
+
+}  // namespace kata
