@@ -164,3 +164,55 @@ TEST_CASE("a condition's refusal names the action's parameters", "[check]") {
   REQUIRE_FALSE(other.messages().empty());
   CHECK(other.messages()[0].find("unknown key 'else'") != std::string::npos);
 }
+
+TEST_CASE("the show key takes true, false or its word; scoring's parts and notes are checked",
+          "[check]") {
+  auto l = load_text(with("deck: {visibility: nobody}", "deck: {visibility: nobody, show: maybe}"));
+  CHECK(
+      l.messages() ==
+      std::vector<std::string>{
+          "8:36: error: unknown show 'maybe' for a zone; expected true, false or when_not_empty"});
+  l = load_text(with("score: {per_player: true, initial: 0}",
+                     "score: {per_player: true, initial: 0, show: when_not_empty}"));
+  CHECK(l.messages() == std::vector<std::string>{"11:47: error: unknown show 'when_not_empty' for "
+                                                 "a variable; expected true, false or when_set"});
+  l = load_text(with("deck: {visibility: nobody}", "deck: {visibility: nobody, show: [a]}"));
+  CHECK(l.messages() ==
+        std::vector<std::string>{"8:36: error: expected true, false or a word (a single value)"});
+  l = load_text(with("  score: p.score\n", "  parts: [p.score]\n"));
+  CHECK(l.messages() ==
+        std::vector<std::string>{
+            "21:10: error: 'parts' maps each part's name to its value for player p"});
+  l = load_text(with("  score: p.score\n", "  parts: {won: p.score, cards: p.hand, won: 1}\n"));
+  CHECK(l.messages() ==
+        std::vector<std::string>{
+            "21:34: error: a part of the score must be a number, but this is a zone",
+            "21:40: error: 'won' is declared twice in 'parts'"});
+  l = load_text(
+      with("  score: p.score\n", "  score: p.score\n  notes: [{text: Why., when: p.score > 0}]\n"));
+  CHECK(l.messages() == std::vector<std::string>{"22:30: error: unknown name 'p'"});
+  l = load_text(with("  score: p.score\n",
+                     "  score: p.score\n  notes: [{text: Why.}, {when: true, txt: x}, 3]\n"));
+  CHECK(l.messages() ==
+        std::vector<std::string>{
+            "22:11: error: a note needs 'when:', the condition under which it is shown",
+            "22:25: error: a note needs 'text:', the sentence shown",
+            "22:38: error: unknown key 'txt' in a note; did you mean 'text'?",
+            "22:47: error: a note is a mapping (text:, when:)"});
+  l = load_text(with("  score: p.score\n", "  notes: {text: Why., when: true}\n"));
+  CHECK(l.messages() ==
+        std::vector<std::string>{"21:10: error: 'notes' is a list of {text:, when:}"});
+  l = load_text(with("  score: p.score\n", "  notes: [{text: Why., when: 3}]\n"));
+  CHECK(l.messages() ==
+        std::vector<std::string>{
+            "21:30: error: a note's condition must be true or false, but this is a number"});
+  l = load_text(
+      with("  score: p.score\n", "  tiebreak: p.score\n  notes: [{text: Why., when: true}]\n"));
+  CHECK(l.messages() ==
+        std::vector<std::string>{"21:3: error: 'scoring' has tie-breaks or a winners rule but no "
+                                 "score: add 'score:' or 'parts:'"});
+  l = load_text(with("  score: p.score\n", "  winners: lowest\n"));
+  CHECK(l.messages() ==
+        std::vector<std::string>{
+            "21:3: error: 'scoring' needs 'score:' or 'parts:', each player's score"});
+}

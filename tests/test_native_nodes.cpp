@@ -473,6 +473,8 @@ flow: |
   choose P1: go
   repeat until x > 200000 { x += 50000 }
   if player_count == 2 { win players }
+  who = none
+  win who
 actions:
   go:
     params: {n: 0 - x..1 - x}

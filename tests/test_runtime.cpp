@@ -423,3 +423,98 @@ actions:
   CHECK_FALSE(parse_decision(*g, s, "low 9", why));
   CHECK(why == "'9' is not a choice for c (choices: 1, 2)");
 }
+
+TEST_CASE("the show key keeps bookkeeping off the screen, never out of the view", "[runtime]") {
+  auto g = game(R"(game: Marks
+players: 2
+components:
+  card: {each: {value: 1..3}, in: box}
+zones:
+  box: {visibility: nobody, show: when_not_empty}
+  pile: {visibility: everyone, show: false}
+  spare: {visibility: everyone}
+variables:
+  helper: {show: false, initial: 7}
+  chosen: {type: player, show: when_set}
+  gained: {per_player: true, show: when_set}
+flow: |
+  choose P1: go
+  move all box to pile
+  chosen = P2
+  P2.gained = 4
+  choose P1: go
+actions:
+  go: ""
+)");
+  State s = new_game(*g, 2, 1, default_options(*g));
+  std::string page = describe_view(*g, make_view(*g, s, 0));
+  CHECK(page.find("box") != std::string::npos);
+  CHECK(page.find("pile") == std::string::npos);
+  CHECK(page.find("spare          (empty)") != std::string::npos);
+  CHECK(page.find("helper") == std::string::npos);
+  CHECK(page.find("chosen") == std::string::npos);
+  CHECK(page.find("gained") == std::string::npos);
+  apply(*g, s, {0, {}});
+  page = describe_view(*g, make_view(*g, s, 0));
+  CHECK(page.find("box") == std::string::npos);
+  CHECK(page.find("chosen = P2") != std::string::npos);
+  CHECK(page.find("  P1 (you):\n  P2: gained=4\n") != std::string::npos);
+  // The view still holds every one of them.
+  PlayerView v = make_view(*g, s, 0);
+  CHECK(v.globals[0] == 7);
+  CHECK(v.zones.size() == 3);
+  CHECK(v.zones[1].cards.size() == 3);
+}
+
+TEST_CASE("the end of a game shows its score table: parts, total, tie-break, winners, notes",
+          "[runtime]") {
+  auto g = game(R"(game: Table
+players: 3
+variables:
+  a: {per_player: true}
+  b: {per_player: true}
+  z: {per_player: true}
+flow: |
+  P1.a = 3
+  P1.b = 2
+  P2.a = 5
+  P3.a = 1
+  P3.b = 4
+  end game
+scoring:
+  parts:
+    won: p.a
+    bonus: p.b
+    nothing: p.z
+  tiebreak: -seat(p)
+  notes:
+    - {text: Two seats tied on points., when: "P1.a + P1.b == P2.a"}
+    - {text: Never shown., when: "false"}
+)");
+  State s = new_game(*g, 3, 1, default_options(*g));
+  CHECK(scores(*g, s) == std::vector<int64_t>{5, 5, 5});
+  CHECK(winners(s) == 1u);  // the tie-break: the earlier seat
+  std::string page = describe_view(*g, make_view(*g, s, 1));
+  INFO(page);
+  CHECK(page.find("Game over. Winner: P1\n"
+                  "            won  bonus  total  tie-break\n"
+                  "  P1          3      2      5         -1  winner\n"
+                  "  P2 (you)    5      0      5         -2\n"
+                  "  P3          1      4      5         -3\n"
+                  "Two seats tied on points.\n") != std::string::npos);
+  CHECK(page.find("nothing") == std::string::npos);
+  CHECK(page.find("Never") == std::string::npos);
+}
+
+TEST_CASE("win none ends the game with nobody winning", "[runtime]") {
+  auto g = game(
+      "game: Draw\nplayers: 2\nvariables:\n  w: {type: player}\n  pts: {per_player: true, initial: "
+      "3}\n"
+      "flow: |\n  win w\n  P1.pts = 9\nscoring: {score: p.pts}\n");
+  State s = new_game(*g, 2, 1, default_options(*g));
+  CHECK(s.over());
+  CHECK(winners(s) == 0u);
+  CHECK(scores(*g, s) == std::vector<int64_t>{3, 3});
+  CHECK(describe_view(*g, make_view(*g, s, -1)).find("Game over. Winners: none\n") !=
+        std::string::npos);
+}

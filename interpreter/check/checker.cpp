@@ -206,8 +206,14 @@ class Checker {
     }
     for (size_t i = 0; i < rf_.phases.size(); ++i) s_.phases[rf_.phases[i].name] = static_cast<int>(i);
     for (size_t i = 0; i < rf_.actions.size(); ++i) s_.actions[rf_.actions[i].name] = static_cast<int>(i);
-    if (rf_.scoring.pos.valid() && !rf_.scoring.score.present())
-      d_.error(rf_.scoring.pos, "'scoring' needs 'score:', each player's score");
+    const ScoringDecl& sc = rf_.scoring;
+    // A `parts:` or `notes:` that is written but malformed has its own error.
+    bool scoreless = sc.pos.valid() && !sc.score.present() && !sc.parts_pos.valid();
+    if (scoreless && !sc.notes_pos.valid())
+      d_.error(sc.pos, "'scoring' needs 'score:' or 'parts:', each player's score");
+    else if (scoreless && (!sc.tiebreak.empty() || sc.lowest_wins))
+      d_.error(sc.pos,
+               "'scoring' has tie-breaks or a winners rule but no score: add 'score:' or 'parts:'");
   }
 
   void check_initial(VarDecl& v) {
@@ -925,11 +931,13 @@ class Checker {
 
   void check_scoring() {
     auto& sc = rf_.scoring;
-    if (!sc.score_expr) return;
     scope_.clear();
     depth_ = 0;
+    // Notes speak of the whole game: no `p`.
+    for (auto& n : sc.notes) expect(n.when_expr.get(), Type::boolean, "a note's condition");
     scope_.push_back({"p", {SymKind::bound, depth_++, 0}, Type::player});
-    expect(sc.score_expr.get(), Type::integer, "a score");
+    if (sc.score_expr) expect(sc.score_expr.get(), Type::integer, "a score");
+    for (auto& part : sc.parts) expect(part.expr.get(), Type::integer, "a part of the score");
     for (auto& t : sc.tiebreak_exprs) expect(t.get(), Type::integer, "a tiebreak");
     scope_.clear();
     depth_ = 0;

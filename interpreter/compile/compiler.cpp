@@ -69,8 +69,7 @@ class Compiler {
     no_inlining_ = true;
     for (auto& inv : rf_.invariants) g_.invariants.push_back({inv.name, expr(*inv.expr), inv.pos});
     no_inlining_ = false;
-    if (rf_.scoring.score_expr) g_.score_node = expr(*rf_.scoring.score_expr);
-    for (auto& t : rf_.scoring.tiebreak_exprs) g_.tiebreak_nodes.push_back(expr(*t));
+    scoring();
     g_.lowest_wins = rf_.scoring.lowest_wins;
     size_t k = 0;
     for (auto& v : rf_.variables) {
@@ -114,7 +113,9 @@ class Compiler {
     links();
     board();
     for (auto& z : rf_.zones) {
-      ZoneInfo info{z.name, z.per_player, -1, z.order, z.visibility, static_cast<int32_t>(g_.instance_zone.size()), z.doc, z.per_kind};
+      ZoneInfo info{z.name,  z.per_player, -1,
+                    z.order, z.visibility, static_cast<int32_t>(g_.instance_zone.size()),
+                    z.doc,   z.per_kind,   z.show};
       int seats = z.per_player ? g_.max_players : 1;
       int first = 0, holders = 1;
       if (!z.per_kind.empty()) {
@@ -135,6 +136,7 @@ class Compiler {
     int card_var_slots = 0;
     for (auto& v : rf_.variables) {
       VarInfo info{v.name, v.per_player, v.type, -1, v.doc};
+      info.show = v.show;
       if (!v.per_kind.empty()) {
         info.kind = s_.kinds.at(v.per_kind);
         info.base = card_var_slots;
@@ -383,6 +385,27 @@ class Compiler {
     int at = locals_;
     locals_ += n;
     return at;
+  }
+
+  // The score, its parts, tie-breaks and notes. Without `score:` the score is the parts'
+  // sum, one addition node after another, so every reader of a node (the interpreter, the
+  // C++ generator) adds them as it adds anything else.
+  void scoring() {
+    const ScoringDecl& sc = rf_.scoring;
+    for (auto& part : sc.parts)
+      if (part.expr) g_.score_parts.push_back({part.name, expr(*part.expr)});
+    if (sc.score_expr) {
+      g_.score_node = expr(*sc.score_expr);
+    } else if (!g_.score_parts.empty()) {
+      g_.score_is_sum = true;
+      g_.score_node = g_.score_parts[0].node;
+      for (size_t i = 1; i < g_.score_parts.size(); ++i)
+        g_.score_node =
+            node(NodeOp::add, sc.parts[i].pos, 0, 0, {g_.score_node, g_.score_parts[i].node});
+    }
+    for (auto& t : sc.tiebreak_exprs) g_.tiebreak_nodes.push_back(expr(*t));
+    for (auto& n : sc.notes)
+      if (n.when_expr) g_.score_notes.push_back({n.text, expr(*n.when_expr)});
   }
 
   // ---- expressions ----

@@ -797,8 +797,12 @@ class Generator {
       }
       case Op::win: {
         std::string x = tmp();
-        std::string mask = in.b ? fmt::format("uint32_t mask = 0; {}", each(in.a, x, fmt::format("mask |= 1u << {};", x)))
-                                : fmt::format("uint32_t mask = 1u << {};", P(in.a));
+        std::string mask = in.b ? fmt::format("uint32_t mask = 0; {}",
+                                              each(in.a, x, fmt::format("mask |= 1u << {};", x)))
+                                : fmt::format(
+                                      "int64_t {0} = {1}; uint32_t mask = {0} == -1 ? 0u : 1u << "
+                                      "chkP(c, n, {0}, {2});",
+                                      x, e(in.a), in.a);
         return fmt::format("{{ {} s[WINNERS] = (int32_t)mask; s[STATUS] = 2; return; }}", mask);
       }
       case Op::end_game:

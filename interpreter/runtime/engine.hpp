@@ -79,6 +79,18 @@ void play_randomly(const Game& g, State& s, uint64_t& rng);
 std::vector<int64_t> scores(const Game& g, const State& s);
 uint32_t winners(const State& s);
 
+// The end of a game as screens show it, worked out from the final state: each seat's
+// score, the parts of it and the tie-breaks (`scoring:`), and the notes whose condition
+// holds (indices into Game::score_notes). Empty rows where the file declares none.
+struct ScoreTable {
+  std::vector<int64_t> scores;
+  std::vector<std::vector<int64_t>> parts;      // [part][seat]
+  std::vector<std::vector<int64_t>> tiebreaks;  // [tiebreak][seat]
+  std::vector<int32_t> notes;
+  bool operator==(const ScoreTable&) const = default;
+};
+ScoreTable score_table(const Game& g, const State& s);
+
 // Evaluates a compiled expression against a state (for invariants and tests).
 int64_t evaluate(const Game& g, const State& s, int node);
 

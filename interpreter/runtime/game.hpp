@@ -222,6 +222,7 @@ struct ZoneInfo {
   int32_t first_instance = 0;
   std::string doc;
   std::string per_kind;  // the kind's name, for messages
+  Show show = Show::always;  // on a player's screen (when_set: when not empty)
 };
 
 struct VarInfo {
@@ -232,6 +233,19 @@ struct VarInfo {
   std::string doc;
   int32_t kind = -1;  // component variables: one for each component of this kind (and seat)
   int32_t base = 0;   // component variables: the first slot, from Layout::card_vars
+  Show show = Show::always;  // on a player's screen (when_set: where not 0, false or none)
+};
+
+// `scoring: parts:` a named part of the score, per player (the bound `p`); `notes:` a
+// sentence for the end of the game, shown when its condition (no `p`) holds.
+struct ScorePart {
+  std::string name;
+  int32_t node = -1;
+};
+
+struct ScoreNote {
+  std::string text;
+  int32_t node = -1;
 };
 
 struct Invariant {
@@ -301,8 +315,11 @@ struct Game {
   std::vector<std::string> phases;
   std::vector<std::string> phase_docs;  // the `doc:` of each phase, or ""
   std::vector<Invariant> invariants;
-  int32_t score_node = -1;
+  int32_t score_node = -1;    // without `score:`, the sum of the parts
+  bool score_is_sum = false;  // the score is the parts' sum (no `score:`)
+  std::vector<ScorePart> score_parts;
   std::vector<int32_t> tiebreak_nodes;
+  std::vector<ScoreNote> score_notes;
   bool lowest_wins = false;
   int64_t max_decisions = 10000;
   int64_t max_steps = 1000000;

@@ -825,8 +825,11 @@ class Machine : public Evaluator {
         mask |= 1u << p;
         return true;
       });
-    } else {
-      mask = 1u << player(in.a);
+    } else if (int64_t p = eval(in.a); p != -1) {
+      // `win none`: the game ends and nobody wins.
+      if (p < 0 || p >= n_) [[unlikely]]
+        bad_player(in.a, p);
+      mask = 1u << p;
     }
     w_[Layout::winners] = static_cast<int32_t>(mask);
     w_[Layout::status] = static_cast<int32_t>(Status::over);
@@ -1252,6 +1255,23 @@ std::vector<int64_t> scores(const Game& g, const State& st) {
     out.push_back(ev.eval_with(p, g.score_node));
   }
   return out;
+}
+
+ScoreTable score_table(const Game& g, const State& st) {
+  ScoreTable t;
+  const int32_t* s = st.slots.data();
+  auto per_seat = [&](int node) {
+    std::vector<int64_t> row;
+    for (int p = 0; p < st.players(); ++p)
+      row.push_back(Evaluator(g, s, s + g.layout.locals).eval_with(p, node));
+    return row;
+  };
+  t.scores = scores(g, st);
+  for (const ScorePart& part : g.score_parts) t.parts.push_back(per_seat(part.node));
+  for (int node : g.tiebreak_nodes) t.tiebreaks.push_back(per_seat(node));
+  for (size_t i = 0; i < g.score_notes.size(); ++i)
+    if (evaluate(g, st, g.score_notes[i].node)) t.notes.push_back(static_cast<int32_t>(i));
+  return t;
 }
 
 uint32_t winners(const State& st) { return static_cast<uint32_t>(st[Layout::winners]); }

@@ -61,6 +61,7 @@ PlayerView build_view(const Game& g, const State& s, int viewer, const Sees& see
       std::stable_partition(zv.cards.begin(), zv.cards.end(), [](const CardView& c) { return c.card >= 0; });
     v.zones.push_back(std::move(zv));
   }
+  if (v.status == Status::over) v.end = score_table(g, s);
   return v;
 }
 
@@ -309,6 +310,16 @@ std::optional<Decision> parse_decision(const Game& g, const State& s, const std:
 
 namespace {
 
+// Whether a variable's value, as a view holds it, is unset: 0, false or none.
+bool unset(const VarInfo& info, int64_t x) {
+  return info.type == VarType::player || info.type == VarType::card ? x == -1 : x == 0;
+}
+
+// Whether a page shows this value of a variable (`show:`).
+bool shown(const VarInfo& info, int64_t x) {
+  return info.show == Show::always || (info.show == Show::when_set && !unset(info, x));
+}
+
 // "  Port: west=P1 east=P2": the variables each component has, where they are set (not
 // 0, false or none): a component's variables are many, and most are unset.
 std::string describe_component_vars(const Game& g, const PlayerView& v) {
@@ -319,12 +330,11 @@ std::string describe_component_vars(const Game& g, const PlayerView& v) {
       std::string line;
       for (size_t i = 0; i < g.card_vars.size(); ++i) {
         const VarInfo& info = g.card_vars[i];
-        if (info.kind != static_cast<int>(k)) continue;
+        if (info.kind != static_cast<int>(k) || info.show == Show::never) continue;
         int seats = info.per_player ? static_cast<int>(v.eliminated.size()) : 1;
         for (int p = 0; p < seats; ++p) {
           int64_t x = v.card_vars[i][g.component_index(info.kind, info.per_player, kind.first_card + c, p)];
-          bool unset = info.type == VarType::player || info.type == VarType::card ? x == -1 : x == 0;
-          if (x == PlayerView::unknown || unset) continue;
+          if (x == PlayerView::unknown || unset(info, x)) continue;
           // Formatted, not concatenated: GCC 12 at -O2 warns falsely (-Wrestrict) on
           // `"(" + string + ")"`.
           std::string seat = info.per_player ? fmt::format("({})", seat_name(p)) : std::string();
@@ -337,6 +347,106 @@ std::string describe_component_vars(const Game& g, const PlayerView& v) {
   return out;
 }
 
+std::string describe_zone(const Game& g, const ZoneView& z, bool& known_face_down) {
+  const ZoneInfo& info = g.zones[g.instance_zone[z.instance]];
+  std::string out = fmt::format("  {:<14}", g.instance_name(z.instance));
+  if (z.cards.empty()) out += " (empty)";
+  int hidden = 0;
+  std::string shown, in_order;
+  for (const CardView& c : z.cards) {
+    std::string name = c.card < 0 ? "?" : g.card_names[c.card] + (c.face_up ? "" : "*");
+    known_face_down |= c.card >= 0 && !c.face_up;
+    in_order += " " + name;
+    if (c.card < 0)
+      ++hidden;
+    else
+      shown += " " + name;
+  }
+  // A stack or a row keeps its order, so a hidden card's place shows; a set shows the
+  // cards the viewer knows and counts the others.
+  if (info.order != ZoneOrder::set && !z.cards.empty() &&
+      hidden == static_cast<int>(z.cards.size()))
+    out += fmt::format(" {} card{} face down", hidden, hidden == 1 ? "" : "s");
+  else if (info.order != ZoneOrder::set)
+    out += in_order;
+  else {
+    out += shown;
+    if (hidden) out += fmt::format(" +{} hidden", hidden);
+  }
+  if (info.order == ZoneOrder::stack && !z.cards.empty() && z.cards.back().card >= 0 &&
+      z.cards.size() > 1)
+    out += "  (top: " + g.card_names[z.cards.back().card] + ")";
+  return out + '\n';
+}
+
+// Whether a page lists the zone: not a board's (they are in the drawing), not the empty
+// zones of components (a stack on each tile for each player), and as `show:` says.
+bool zone_listed(const Game& g, const ZoneView& z) {
+  const ZoneInfo& info = g.zones[g.instance_zone[z.instance]];
+  if (g.board.kind >= 0 && g.instance_zone[z.instance] == g.board.zone) return false;
+  if (g.board.kind >= 0 && !z.cards.empty() &&
+      std::all_of(z.cards.begin(), z.cards.end(), [&](const CardView& c) {
+        return c.card >= 0 && g.card_kind[c.card] == g.board.kind;
+      }))
+    return false;
+  if (info.show == Show::never) return false;
+  return !z.cards.empty() || (info.kind < 0 && info.show == Show::always);
+}
+
+// The end of the game: who won, then a row for each seat with the parts of its score,
+// the score (the "total" when it is the parts' sum), the tie-breaks, and the winners
+// marked; then the notes whose condition held.
+std::string describe_end(const Game& g, const PlayerView& v) {
+  int n = static_cast<int>(v.eliminated.size());
+  std::string w;
+  for (int p = 0; p < n; ++p)
+    if (v.winners & (1u << p)) w += (w.empty() ? "" : ", ") + seat_name(p);
+  std::string out = fmt::format("Game over. Winner{}: {}\n",
+                                std::popcount(v.winners) == 1 ? "" : "s", w.empty() ? "none" : w);
+  const ScoreTable& t = v.end;
+  if (!t.scores.empty()) {
+    std::vector<std::string> head;
+    std::vector<const std::vector<int64_t>*> cols;
+    // A part that is 0 for every seat says nothing (a bonus nobody earned): left out.
+    for (size_t i = 0; i < t.parts.size(); ++i)
+      if (std::any_of(t.parts[i].begin(), t.parts[i].end(), [](int64_t x) { return x != 0; }))
+        head.push_back(g.score_parts[i].name), cols.push_back(&t.parts[i]);
+    // The sum of a single part is that part again.
+    if (!g.score_is_sum || t.parts.size() > 1 || cols.empty()) {
+      head.push_back(g.score_is_sum ? "total" : "score");
+      cols.push_back(&t.scores);
+    }
+    for (size_t i = 0; i < t.tiebreaks.size(); ++i)
+      head.push_back(t.tiebreaks.size() == 1 ? "tie-break" : fmt::format("tie-break {}", i + 1)),
+          cols.push_back(&t.tiebreaks[i]);
+    std::vector<std::string> seats;
+    size_t seat_width = 4;
+    for (int p = 0; p < n; ++p) {
+      seats.push_back(seat_name(p) + (p == v.viewer ? " (you)" : ""));
+      seat_width = std::max(seat_width, seats.back().size());
+    }
+    std::string line = fmt::format("  {:<{}}", "", seat_width);
+    std::vector<size_t> width;
+    for (size_t c = 0; c < cols.size(); ++c) {
+      size_t wd = head[c].size();
+      for (int64_t x : *cols[c]) wd = std::max(wd, fmt::format("{}", x).size());
+      width.push_back(wd);
+      line += fmt::format("  {:>{}}", head[c], wd);
+    }
+    out += line + '\n';
+    for (int p = 0; p < n; ++p) {
+      line = fmt::format("  {:<{}}", seats[p], seat_width);
+      for (size_t c = 0; c < cols.size(); ++c)
+        line += fmt::format("  {:>{}}", (*cols[c])[p], width[c]);
+      if (v.winners & (1u << p)) line += "  winner";
+      if (v.eliminated[p]) line += "  eliminated";
+      out += line + '\n';
+    }
+  }
+  for (int32_t i : t.notes) out += g.score_notes[i].text + '\n';
+  return out;
+}
+
 }  // namespace
 
 std::string describe_view(const Game& g, const PlayerView& v) {
@@ -346,60 +456,27 @@ std::string describe_view(const Game& g, const PlayerView& v) {
   if (v.phase >= 0 && v.phase < static_cast<int>(g.phases.size())) out += fmt::format(" — phase: {}", g.phases[v.phase]);
   out += '\n';
   for (size_t i = 0; i < g.globals.size(); ++i)
-    out += fmt::format("  {} = {}\n", g.globals[i].name, var_value_text(g, g.globals[i].type, v.globals[i]));
+    if (shown(g.globals[i], v.globals[i]))
+      out += fmt::format("  {} = {}\n", g.globals[i].name,
+                         var_value_text(g, g.globals[i].type, v.globals[i]));
   for (int p = 0; p < n; ++p) {
     out += fmt::format("  {}{}{}:", seat_name(p), p == v.viewer ? " (you)" : "", v.eliminated[p] ? " [eliminated]" : "");
     for (size_t i = 0; i < g.player_vars.size(); ++i)
-      out += fmt::format(" {}={}", g.player_vars[i].name, var_value_text(g, g.player_vars[i].type, v.player_vars[i][p]));
+      if (shown(g.player_vars[i], v.player_vars[i][p]))
+        out += fmt::format(" {}={}", g.player_vars[i].name,
+                           var_value_text(g, g.player_vars[i].type, v.player_vars[i][p]));
     out += '\n';
   }
   out += describe_component_vars(g, v);
   out += draw_board(g, v);
   bool known_face_down = false;
-  for (const ZoneView& z : v.zones) {
-    const ZoneInfo& info = g.zones[g.instance_zone[z.instance]];
-    // The points' zones, and the zone that holds the points, are in the drawing.
-    if (g.board.kind >= 0 && g.instance_zone[z.instance] == g.board.zone) continue;
-    if (g.board.kind >= 0 && !z.cards.empty() &&
-        std::all_of(z.cards.begin(), z.cards.end(), [&](const CardView& c) { return c.card >= 0 && g.card_kind[c.card] == g.board.kind; }))
-      continue;
-    // Components' zones are many (a stack on each tile for each player): the empty ones
-    // are left out.
-    if (info.kind >= 0 && z.cards.empty()) continue;
-    out += fmt::format("  {:<14}", g.instance_name(z.instance));
-    if (z.cards.empty()) out += " (empty)";
-    int hidden = 0;
-    std::string shown, in_order;
-    for (const CardView& c : z.cards) {
-      std::string name = c.card < 0 ? "?" : g.card_names[c.card] + (c.face_up ? "" : "*");
-      known_face_down |= c.card >= 0 && !c.face_up;
-      in_order += " " + name;
-      if (c.card < 0) ++hidden;
-      else shown += " " + name;
-    }
-    // A stack or a row keeps its order, so a hidden card's place shows; a set shows the
-    // cards the viewer knows and counts the others.
-    if (info.order != ZoneOrder::set && !z.cards.empty() && hidden == static_cast<int>(z.cards.size()))
-      out += fmt::format(" {} card{} face down", hidden, hidden == 1 ? "" : "s");
-    else if (info.order != ZoneOrder::set)
-      out += in_order;
-    else {
-      out += shown;
-      if (hidden) out += fmt::format(" +{} hidden", hidden);
-    }
-    if (info.order == ZoneOrder::stack && !z.cards.empty() && z.cards.back().card >= 0 && z.cards.size() > 1)
-      out += "  (top: " + g.card_names[z.cards.back().card] + ")";
-    out += '\n';
-  }
+  for (const ZoneView& z : v.zones)
+    if (zone_listed(g, z)) out += describe_zone(g, z, known_face_down);
   if (known_face_down) out += "  (* face down, but known to you)\n";
-  if (v.status == Status::over) {
-    std::string w;
-    for (int p = 0; p < n; ++p)
-      if (v.winners & (1u << p)) w += (w.empty() ? "" : ", ") + seat_name(p);
-    out += fmt::format("Game over. Winner{}: {}\n", std::popcount(v.winners) == 1 ? "" : "s", w.empty() ? "none" : w);
-  } else if (v.chooser >= 0) {
+  if (v.status == Status::over)
+    out += describe_end(g, v);
+  else if (v.chooser >= 0)
     out += fmt::format("{} to choose.\n", seat_name(v.chooser));
-  }
   return out;
 }
 

@@ -40,6 +40,9 @@ struct PlayerView {
   static constexpr int64_t hidden_card = -2;
   std::vector<bool> eliminated;
   std::vector<ZoneView> zones;
+  // Once the game is over: the score table (score_table in engine.hpp). Its parts are
+  // public at the end, like the score: a rule file declares only parts its rules reveal.
+  ScoreTable end;
   bool operator==(const PlayerView&) const = default;
 };
 
@@ -80,7 +83,9 @@ std::optional<Decision> parse_decision(const Game& g, const State& s, const std:
 std::string draw_board(const Game& g, const PlayerView& v);
 std::string board_svg(const Game& g, const PlayerView& v);
 
-// A readable page of the view: phase, variables, zones, and whose turn it is.
+// A readable page of the view: phase, variables, zones, and whose turn it is; at the end,
+// the score table. Zones and variables declared `show: false` are left out of it, and
+// `show: when_not_empty` / `when_set` ones while empty or unset.
 std::string describe_view(const Game& g, const PlayerView& v);
 
 // Internal to the runtime but shared with the notation: the values a parameter may take

@@ -293,7 +293,7 @@ class Loader {
     for (auto& x : from.phases) replace(rf_.phases, std::move(x));
     for (auto& x : from.invariants) replace(rf_.invariants, std::move(x));
     if (from.flow.present() && !rf_.flow.present()) rf_.flow = from.flow, rf_.flow_block = std::move(from.flow_block);
-    if (from.scoring.score_expr && !rf_.scoring.score_expr) rf_.scoring = std::move(from.scoring);
+    if (from.scoring.present() && !rf_.scoring.present()) rf_.scoring = std::move(from.scoring);
     if (from.board && !rf_.board) rf_.board = std::move(from.board);
   }
 
@@ -446,7 +446,7 @@ class Loader {
     z.name = key.Scalar();
     z.pos = pos(key);
     if (n.IsMap()) {
-      check_keys(n, {"per_player", "per", "order", "visibility", "doc"}, "a zone");
+      check_keys(n, {"per_player", "per", "order", "visibility", "show", "doc"}, "a zone");
       if (auto v = n["per_player"]) z.per_player = boolean(v, "per_player").value_or(false);
       if (auto v = n["per"]) z.per_kind = scalar(v, "a component kind"), z.per_pos = pos(v);
       if (auto v = n["order"]) {
@@ -466,11 +466,23 @@ class Loader {
         if (z.visibility == Visibility::top && z.order == ZoneOrder::set)
           error(v, "a set has no top card to show: declare the zone with order: stack");
       }
+      if (auto v = n["show"]) z.show = show(v, "when_not_empty", "a zone");
       if (auto v = n["doc"]) z.doc = scalar(v, "a description");
     } else if (!n.IsNull()) {
-      error(n, "a zone is a mapping (per_player:, per:, order:, visibility:, doc:)");
+      error(n, "a zone is a mapping (per_player:, per:, order:, visibility:, show:, doc:)");
     }
     replace(rf_.zones, std::move(z));
+  }
+
+  // `show: true | false | WORD`, WORD being when_not_empty (zones) or when_set (variables).
+  Show show(const YAML::Node& n, const char* word, const char* what) {
+    std::string s = scalar(n, "true, false or a word");
+    if (s == "true") return Show::always;
+    if (s == "false") return Show::never;
+    if (s == word) return Show::when_set;
+    if (n.IsScalar())
+      error(n, fmt::format("unknown show '{}' for {}; expected true, false or {}", s, what, word));
+    return Show::always;
   }
 
   void variable(const YAML::Node& key, const YAML::Node& n) {
@@ -478,7 +490,7 @@ class Loader {
     v.name = key.Scalar();
     v.pos = pos(key);
     if (n.IsMap()) {
-      check_keys(n, {"per_player", "per", "type", "initial", "doc"}, "a variable");
+      check_keys(n, {"per_player", "per", "type", "initial", "show", "doc"}, "a variable");
       if (auto x = n["per_player"]) v.per_player = boolean(x, "per_player").value_or(false);
       if (auto x = n["per"]) v.per_kind = scalar(x, "a component kind"), v.per_pos = pos(x);
       if (auto x = n["type"]) {
@@ -490,6 +502,7 @@ class Loader {
         else error(x, fmt::format("unknown type '{}'; expected int, bool, player or card", s));
       }
       if (auto x = n["initial"]) v.initial = text(x);
+      if (auto x = n["show"]) v.show = show(x, "when_set", "a variable");
       if (auto x = n["doc"]) v.doc = scalar(x, "a description");
     } else {
       v.initial = text(n);
@@ -623,16 +636,17 @@ class Loader {
 
   void scoring(const YAML::Node& n) {
     if (!n.IsMap()) {
-      error(n, "'scoring' is a mapping (score:, tiebreak:, winners:)");
+      error(n, "'scoring' is a mapping (score:, parts:, tiebreak:, winners:, notes:)");
       return;
     }
-    check_keys(n, {"score", "tiebreak", "winners"}, "scoring");
+    check_keys(n, {"score", "parts", "tiebreak", "winners", "notes"}, "scoring");
     ScoringDecl& s = rf_.scoring;
     s.pos = pos(n);
     if (auto x = n["score"]) {
       s.score = text(x);
       if (s.score.present()) s.score_expr = parse_expression(s.score.text, s.score.where, diags_);
     }
+    if (auto x = n["parts"]) s.parts_pos = pos(x), score_parts(x, s);
     if (auto x = n["tiebreak"]) {
       std::vector<YAML::Node> items;
       if (x.IsSequence()) for (const auto& e : x) items.push_back(e);
@@ -649,6 +663,51 @@ class Loader {
       std::string w = scalar(x, "highest or lowest");
       if (w == "lowest") s.lowest_wins = true;
       else if (w != "highest") error(x, fmt::format("unknown winners rule '{}'; expected highest or lowest", w));
+    }
+    if (auto x = n["notes"]) s.notes_pos = pos(x), score_notes(x, s);
+  }
+
+  // `parts: {NAME: EXPRESSION, ...}`: the score's parts, in the order written.
+  void score_parts(const YAML::Node& x, ScoringDecl& s) {
+    s.parts.clear();
+    if (!x.IsMap()) return error(x, "'parts' maps each part's name to its value for player p");
+    std::set<std::string> seen;
+    for (auto it = x.begin(); it != x.end(); ++it) {
+      if (!it->first.IsScalar()) {
+        error(it->first, "keys must be plain names");
+        continue;
+      }
+      ScorePartDecl part{it->first.Scalar(), pos(it->first), text(it->second), nullptr};
+      if (!seen.insert(part.name).second)
+        error(it->first, fmt::format("'{}' is declared twice in 'parts'", part.name));
+      if (part.text.present())
+        part.expr = parse_expression(part.text.text, part.text.where, diags_);
+      s.parts.push_back(std::move(part));
+    }
+  }
+
+  // `notes: [{text: SENTENCE, when: CONDITION}, ...]`.
+  void score_notes(const YAML::Node& x, ScoringDecl& s) {
+    s.notes.clear();
+    if (!x.IsSequence()) return error(x, "'notes' is a list of {text:, when:}");
+    for (const auto& e : x) {
+      if (!e.IsMap()) {
+        error(e, "a note is a mapping (text:, when:)");
+        continue;
+      }
+      check_keys(e, {"text", "when"}, "a note");
+      ScoreNoteDecl note{pos(e), {}, {}, nullptr};
+      if (auto t = e["text"])
+        note.text = scalar(t, "a sentence");
+      else
+        error(e, "a note needs 'text:', the sentence shown");
+      if (auto w = e["when"])
+        note.when = text(w);
+      else
+        error(e, "a note needs 'when:', the condition under which it is shown");
+      if (note.when.present())
+        note.when_expr = parse_expression(note.when.text, note.when.where, diags_);
+      s.notes.push_back(std::move(note));
     }
   }
 

@@ -86,6 +86,8 @@ void rename_all(RuleFile& rf, const std::map<std::string, std::string>& map) {
   r.block(rf.flow_block);
   r.expr(rf.scoring.score_expr.get());
   for (auto& t : rf.scoring.tiebreak_exprs) r.expr(t.get());
+  for (auto& part : rf.scoring.parts) r.expr(part.expr.get());
+  for (auto& note : rf.scoring.notes) r.expr(note.when_expr.get());
 }
 
 }  // namespace kata

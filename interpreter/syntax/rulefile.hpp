@@ -72,6 +72,11 @@ struct LinkDecl {
 
 enum class ZoneOrder : uint8_t { stack, row, set };
 enum class Visibility : uint8_t { everyone, owner, nobody, top };
+// `show:` whether a player's screen lists a zone or a variable: always, never (the rule
+// file's bookkeeping), or only when it holds something (a zone that is not empty, a value
+// that is not 0, false or none). It changes only the printed page, never what a view
+// holds: agents still receive everything their seat may know.
+enum class Show : uint8_t { always, never, when_set };
 
 struct ZoneDecl {
   std::string name;
@@ -81,6 +86,7 @@ struct ZoneDecl {
   Pos per_pos;
   ZoneOrder order = ZoneOrder::stack;
   Visibility visibility = Visibility::nobody;
+  Show show = Show::always;  // `when_set`: written `when_not_empty`
   std::string doc;
 };
 
@@ -95,6 +101,7 @@ struct VarDecl {
   VarType type = VarType::integer;
   Text initial;  // an expression; options may appear in it
   ExprPtr initial_expr;  // parsed and checked by the checker
+  Show show = Show::always;
   std::string doc;
 };
 
@@ -136,13 +143,35 @@ struct InvariantDecl {
   ExprPtr expr;
 };
 
+// `parts:` one named part of the score, per player with `p` bound; shown at the end.
+struct ScorePartDecl {
+  std::string name;
+  Pos pos;
+  Text text;
+  ExprPtr expr;
+};
+
+// `notes:` a sentence shown under the end of the game's score table when its condition
+// holds in the final state (why nobody won, which rule decided).
+struct ScoreNoteDecl {
+  Pos pos;
+  std::string text;
+  Text when;
+  ExprPtr when_expr;
+};
+
 struct ScoringDecl {
   Pos pos;
-  Text score;  // per player, with `p` bound
+  Text score;  // per player, with `p` bound; without it, the sum of the parts
   ExprPtr score_expr;
+  std::vector<ScorePartDecl> parts;
   std::vector<Text> tiebreak;  // per player; compared in order when scores tie
   std::vector<ExprPtr> tiebreak_exprs;
+  std::vector<ScoreNoteDecl> notes;
+  Pos parts_pos, notes_pos;  // where `parts:` and `notes:` were written, if they were
   bool lowest_wins = false;
+  // Whether the section decides anything or shows anything: a score, parts or notes.
+  bool present() const { return score_expr || !parts.empty() || !notes.empty(); }
 };
 
 // `board:` how to draw a board of points: where each point of a kind stands (load-time
