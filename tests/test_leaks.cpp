@@ -168,6 +168,15 @@ std::vector<std::string> menu(const Game& g, const State& s, const std::vector<D
   return out;
 }
 
+// The items of the terminal's menu, with the decisions each stands for.
+std::vector<std::pair<std::string, std::vector<int>>> human_menu(const Game& g, const State& s,
+                                                                 const std::vector<Decision>& legal, int viewer) {
+  std::vector<std::pair<std::string, std::vector<int>>> out;
+  for (const MenuItem& item : menu_items(g, make_view(g, s, viewer), menu(g, s, legal)))
+    out.emplace_back(item.text(), item.decisions);
+  return out;
+}
+
 // What `viewer` sees of a state: its view and its screen.
 void same_sight(const Game& g, const State& a, const State& b, int viewer) {
   PlayerView va = make_view(g, a, viewer), vb = make_view(g, b, viewer);
@@ -216,6 +225,8 @@ Outcome play_twins(const Game& g, int players, uint64_t seed, const std::vector<
     if (chooser == viewer) {
       // The viewer's menu is the same, and it picks the same item of it.
       RC_ASSERT(menu(g, a, la) == menu(g, b, lb));
+      // So is the menu a person sees, made from the view and the labels.
+      RC_ASSERT(human_menu(g, a, la, viewer) == human_menu(g, b, lb, viewer));
       db = lb[i];
     } else {
       db = renamed(g, da, to);

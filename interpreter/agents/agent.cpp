@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <iostream>
@@ -86,41 +87,148 @@ void HumanAgent::hand_over() {
   t_.last_seat = seat_;
 }
 
-Choice HumanAgent::choose(const Game& g, const PlayerView& view, const std::vector<std::string>& labels, int) {
-  hand_over();
-  if (!news_.empty()) {
-    t_.out << "Since your last turn:\n";
-    for (auto& n : news_) t_.out << "  " << n << '\n';
-    news_.clear();
+namespace {
+
+// A line longer than this is refused unread: nothing typed at a prompt is that long.
+constexpr size_t longest_line = 1000;
+
+// Reads one line, keeping at most longest_line characters of it (`length` is its whole
+// length). False at the end of input with nothing read.
+bool read_line(std::istream& in, std::string& line, size_t& length) {
+  line.clear();
+  length = 0;
+  bool any = false;
+  for (int c; (c = in.get()) != std::char_traits<char>::eof();) {
+    any = true;
+    if (c == '\n') return true;
+    if (length++ < longest_line) line += static_cast<char>(c);
   }
-  t_.out << '\n' << describe_view(g, view);
-  for (size_t i = 0; i < labels.size(); ++i) t_.out << fmt::format("  {:>2}) {}\n", i + 1, labels[i]);
+  return any;
+}
+
+// Well-formed UTF-8 as far as a terminal needs: lead bytes and their continuation bytes.
+bool valid_utf8(const std::string& s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    int more = c < 0x80 ? 0 : c >= 0xc2 && c < 0xe0 ? 1 : c >= 0xe0 && c < 0xf0 ? 2 : c >= 0xf0 && c < 0xf5 ? 3 : -1;
+    if (more < 0) return false;
+    for (; more > 0; --more)
+      if (++i >= s.size() || (static_cast<unsigned char>(s[i]) & 0xc0) != 0x80) return false;
+  }
+  return true;
+}
+
+std::string trimmed(const std::string& s) {
+  size_t a = s.find_first_not_of(" \t\r"), b = s.find_last_not_of(" \t\r");
+  return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+}  // namespace
+
+void HumanAgent::observe(const std::string& line) {
+  news_.push_back(line);
+  told_.push_back(line);
+  if (told_.size() > log_lines) told_.pop_front();
+}
+
+void HumanAgent::tell_news() {
+  if (news_.empty()) return;
+  t_.out << "Since your last turn:\n";
+  for (auto& n : news_) t_.out << "  " << n << '\n';
+  news_.clear();
+}
+
+Choice HumanAgent::choose(const Game& g, const PlayerView& view, const std::vector<std::string>& labels, int) {
+  if (!retry_) {
+    hand_over();
+    tell_news();
+    t_.out << '\n' << describe_view(g, view);
+    menu_.emplace(menu_items(g, view, labels));
+    t_.out << menu_->show();
+  }
+  retry_ = false;
   for (;;) {
     t_.out << fmt::format("{}> ", seat_name(seat_)) << std::flush;
     std::string line;
-    if (!std::getline(t_.in, line)) return {-2, {}};
-    size_t start = line.find_first_not_of(" \t\r");
-    if (start == std::string::npos) continue;
-    line = line.substr(start);
-    if (line == "help" || line == "?") {
-      t_.out << "Type the number of a choice, or the action in its notation (for example: "
-             << labels.front() << "). 'quit' ends the game.\n";
+    size_t length = 0;
+    if (!read_line(t_.in, line, length)) return {-2, {}};
+    if (length > longest_line) {
+      t_.out << fmt::format("That line is {} characters long; type a number, a decision or 'help'.\n", length);
       continue;
     }
-    if (line == "quit") return {-2, {}};
-    bool digits = line.find_first_not_of("0123456789 \r") == std::string::npos;
-    if (digits) {
-      int k = std::atoi(line.c_str());
-      if (k >= 1 && k <= static_cast<int>(labels.size())) return {k - 1, {}};
-      t_.out << fmt::format("Choose a number from 1 to {}.\n", labels.size());
-      continue;
-    }
-    return {-1, line};
+    if (auto c = answer(line, labels)) return *c;
   }
+}
+
+std::optional<Choice> HumanAgent::answer(const std::string& typed, const std::vector<std::string>& labels) {
+  if (!valid_utf8(typed)) {
+    t_.out << "That line is not valid UTF-8; type a number, a decision or 'help'.\n";
+    return std::nullopt;
+  }
+  std::string line = trimmed(typed);
+  if (std::any_of(line.begin(), line.end(), [](char c) { return std::iscntrl(static_cast<unsigned char>(c)) && c != '\t'; })) {
+    t_.out << "That line holds control characters (arrow keys?); type it again without them.\n";
+    return std::nullopt;
+  }
+  std::string word = lower(line);
+  if (line.empty()) {
+    t_.out << menu_->show() << "(Type a number, a decision, or 'help'.)\n";
+  } else if (word == "help" || word == "?") {
+    t_.out << "Type:\n"
+           << "  a number        the entry with that number in the list above\n"
+           << "  a decision      in its notation, for example: " << labels.front() << "\n"
+           << "  its start       the decisions it begins, one value at a time (for example: "
+           << labels.front().substr(0, labels.front().find(' ')) << ")\n"
+           << "  back            the step before, when choosing one value at a time\n"
+           << fmt::format("  log             the last {} lines you were told\n", log_lines)
+           << "  quit            stop the game (asks first; the end of input, Ctrl-D, stops at once)\n"
+           << "  an empty line   the list again\n";
+  } else if (word == "log") {
+    if (told_.empty()) t_.out << "You have been told nothing yet.\n";
+    else t_.out << fmt::format("The last {} lines you were told:\n", told_.size());
+    for (auto& n : told_) t_.out << "  " << n << '\n';
+  } else if (word == "quit") {
+    if (confirm_quit()) return Choice{-2, {}};
+  } else if (word == "back") {
+    if (menu_->back()) t_.out << menu_->show();
+    else t_.out << "There is no step before this one.\n";
+  } else if (line.find_first_not_of("0123456789") == std::string::npos) {
+    size_t k = line.size() > 9 ? 0 : std::stoul(line);
+    if (k >= 1 && k <= menu_->size()) {
+      int d = menu_->pick(k - 1);
+      if (d >= 0) return Choice{d, {}};
+      t_.out << menu_->show();
+    } else {
+      t_.out << fmt::format("Choose a number from 1 to {}.\n", menu_->size());
+    }
+  } else if (auto d = menu_->typed(line)) {
+    if (*d >= 0) return Choice{*d, {}};
+    t_.out << menu_->show();
+  } else {
+    return Choice{-1, line};
+  }
+  return std::nullopt;
+}
+
+bool HumanAgent::confirm_quit() {
+  t_.out << "Really quit? (y/n) " << std::flush;
+  std::string line;
+  size_t length = 0;
+  if (!read_line(t_.in, line, length)) return true;
+  std::string word = lower(trimmed(line));
+  if (word == "y" || word == "yes") return true;
+  t_.out << "Not quitting.\n";
+  return false;
 }
 
 bool HumanAgent::refused(const std::string& why) {
   t_.out << "Refused: " << why << '\n';
+  retry_ = true;
   return true;
 }
 
@@ -133,11 +241,7 @@ void HumanAgent::game_over(const Game& g, const PlayerView& view) {
     news_.clear();
     return;
   }
-  if (!news_.empty()) {
-    t_.out << "Since your last turn:\n";
-    for (auto& n : news_) t_.out << "  " << n << '\n';
-    news_.clear();
-  }
+  tell_news();
   t_.out << '\n' << describe_view(g, view);
 }
 

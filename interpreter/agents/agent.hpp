@@ -4,11 +4,14 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "agents/menu.hpp"
 #include "runtime/view.hpp"
 
 namespace kata {
@@ -83,20 +86,33 @@ struct Terminal {
   bool clear_screen = true;
 };
 
+// Before each decision the person sees what happened since their last turn, their view
+// and a menu (menu.hpp); they type a number, a decision in notation or its start, or a
+// command: help, log (the last lines they were told), back, quit (asks first). The end of
+// input quits at once. Bad input gets a message and the prompt again.
 class HumanAgent : public Agent {
  public:
   HumanAgent(Terminal& t, int seat) : t_(t), seat_(seat) {}
   std::string kind() const override { return "human"; }
   Choice choose(const Game& g, const PlayerView& view, const std::vector<std::string>& labels, int count) override;
   bool refused(const std::string& why) override;
-  void observe(const std::string& line) override { news_.push_back(line); }
+  void observe(const std::string& line) override;
   void game_over(const Game& g, const PlayerView& view) override;
+  // How many of the last lines told `log` shows.
+  static constexpr size_t log_lines = 20;
 
  private:
   void hand_over();
+  void tell_news();
+  // What to do with a line typed at the prompt: a choice, or nothing (ask again).
+  std::optional<Choice> answer(const std::string& line, const std::vector<std::string>& labels);
+  bool confirm_quit();
   Terminal& t_;
   int seat_;
   std::vector<std::string> news_;
+  std::deque<std::string> told_;  // the last lines observed, for `log`
+  std::optional<Menu> menu_;
+  bool retry_ = false;  // the last answer was refused: the same decision is asked again
 };
 
 // Makes an agent from its name on the command line: human, random, script:FILE.

@@ -331,13 +331,16 @@ class Compiler {
   }
 
   // `{copy}` was written as a mark: cards named alike get 1, 2, ... in its place, a card
-  // whose name is its own gets nothing.
+  // whose name is its own gets nothing. The plain name has nothing in its place.
   static constexpr char copy_mark = '\x01';
   void number_copies(size_t first) {
     std::map<std::string, int> total, seen;
     for (size_t i = first; i < g_.card_names.size(); ++i) ++total[g_.card_names[i]];
     for (size_t i = first; i < g_.card_names.size(); ++i) {
       std::string& name = g_.card_names[i];
+      std::string plain = name;
+      std::erase(plain, copy_mark);
+      g_.card_plain_names.push_back(plain);
       std::string number = total[name] > 1 ? std::to_string(++seen[name]) : "";
       for (size_t at; (at = name.find(copy_mark)) != std::string::npos;) name.replace(at, 1, number);
     }

@@ -1,0 +1,342 @@
+// Menus from labels and a view. The labels are read back with the Game's names only (a
+// card's name may have spaces, so each card value is the longest name the text goes on
+// with), and cards are compared through what the view shows of them.
+#include "agents/menu.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+namespace kata {
+
+namespace {
+
+bool ends_word(const std::string& text, size_t at) { return at == text.size() || text[at] == ' '; }
+
+// The length of the card value `rest` starts with: a card's name, "none", a hidden card's
+// place ("P2.hand#3") or "a card out of play"; 0 if none.
+size_t card_value_length(const Game& g, const std::string& rest,
+                         const std::vector<std::string>& places) {
+  size_t best = 0;
+  auto consider = [&](const std::string& name) {
+    if (name.size() > best && rest.compare(0, name.size(), name) == 0 &&
+        ends_word(rest, name.size()))
+      best = name.size();
+  };
+  for (const std::string& name : g.card_names) consider(name);
+  consider("none");
+  consider("a card out of play");
+  for (const std::string& place : places) {
+    if (rest.compare(0, place.size(), place) != 0 || rest.size() <= place.size() + 1 ||
+        rest[place.size()] != '#')
+      continue;
+    size_t end = place.size() + 1;
+    while (end < rest.size() && std::isdigit(static_cast<unsigned char>(rest[end]))) ++end;
+    if (end > place.size() + 1 && ends_word(rest, end) && end > best) best = end;
+  }
+  return best;
+}
+
+std::vector<std::string> place_names(const Game& g) {
+  std::vector<std::string> out;
+  for (size_t z = 0; z < g.instance_zone.size(); ++z)
+    out.push_back(g.instance_name(static_cast<int>(z)));
+  return out;
+}
+
+std::optional<std::vector<std::string>> split(const Game& g, const std::string& label,
+                                              const std::vector<std::string>& places) {
+  std::string head = label.substr(0, label.find(' '));
+  auto action = std::find_if(g.program.actions.begin(), g.program.actions.end(),
+                             [&](const Action& a) { return a.name == head; });
+  if (action == g.program.actions.end()) return std::nullopt;
+  std::vector<std::string> parts{head};
+  std::string rest = label.substr(head.size());
+  for (const Param& p : action->params) {
+    if (rest.size() < 2 || rest[0] != ' ') return std::nullopt;
+    rest.erase(0, 1);
+    size_t n = p.type == Type::card ? card_value_length(g, rest, places)
+                                    : std::min(rest.find(' '), rest.size());
+    if (n == 0) return std::nullopt;
+    parts.push_back(rest.substr(0, n));
+    rest.erase(0, n);
+  }
+  if (!rest.empty()) return std::nullopt;
+  return parts;
+}
+
+std::string normal(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else {
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& parts, size_t n) {
+  std::string out;
+  for (size_t i = 0; i < n && i < parts.size(); ++i) out += (i ? " " : "") + parts[i];
+  return out;
+}
+
+// What the viewer sees of each card it sees, for telling interchangeable cards apart.
+struct Seen {
+  const Game& g;
+  const PlayerView& view;
+  std::unordered_map<int, std::pair<int, size_t>> where;  // card -> zone instance, place
+  std::unordered_map<std::string, std::vector<int>> named;
+  std::set<int> distinct;  // cards held by a variable or owning a zone: never merged
+
+  Seen(const Game& game, const PlayerView& v) : g(game), view(v) {
+    for (const ZoneView& z : v.zones)
+      for (size_t i = 0; i < z.cards.size(); ++i)
+        if (int c = z.cards[i].card; c >= 0 && c < g.card_count) {
+          where[c] = {z.instance, i};
+          named[g.card_names[c]].push_back(c);
+        }
+    auto hold = [&](VarType t, int64_t x) {
+      if (t == VarType::card && x >= 0) distinct.insert(static_cast<int>(x));
+    };
+    for (size_t i = 0; i < g.globals.size() && i < v.globals.size(); ++i)
+      hold(g.globals[i].type, v.globals[i]);
+    for (size_t i = 0; i < g.player_vars.size() && i < v.player_vars.size(); ++i)
+      for (int64_t x : v.player_vars[i]) hold(g.player_vars[i].type, x);
+    for (size_t i = 0; i < g.card_vars.size() && i < v.card_vars.size(); ++i)
+      for (int64_t x : v.card_vars[i]) hold(g.card_vars[i].type, x);
+    for (int32_t c : g.instance_card)
+      if (c >= 0) distinct.insert(c);
+  }
+
+  // The card a value names, if the viewer sees exactly one card of that name.
+  int card(const std::string& name) const {
+    auto it = named.find(name);
+    return it != named.end() && it->second.size() == 1 ? it->second[0] : -1;
+  }
+
+  // Equal for interchangeable cards (see menu_items).
+  std::string key(int c) const {
+    if (distinct.count(c)) return fmt::format("card {}", c);
+    int kind = g.card_kind[c];
+    auto [zone, place] = where.at(c);
+    const ZoneView* z = nullptr;
+    for (const ZoneView& zv : view.zones)
+      if (zv.instance == zone) z = &zv;
+    std::string k = fmt::format("{} {} {} {} {}", kind, g.card_owner[c], zone,
+                                z->cards[place].face_up, g.instance_set[zone] ? 0 : place);
+    for (size_t p = 0; p < g.properties.size(); ++p)
+      k += fmt::format(" {}", g.card_props[p * g.card_count + c]);
+    k += " links";
+    if (!g.link_start.empty())
+      for (int32_t i = g.link_start[c]; i < g.link_start[c + 1]; ++i)
+        k += fmt::format(" {}", g.link_to[i]);
+    k += " vars";
+    for (size_t i = 0; i < g.card_vars.size(); ++i) {
+      const VarInfo& info = g.card_vars[i];
+      if (info.kind != kind) continue;
+      int seats = info.per_player ? g.max_players : 1;
+      for (int p = 0; p < seats; ++p)
+        k += fmt::format(" {}", view.card_vars[i][g.component_index(kind, info.per_player, c, p)]);
+    }
+    return k;
+  }
+};
+
+}  // namespace
+
+std::optional<std::vector<std::string>> label_parts(const Game& g, const std::string& label) {
+  return split(g, label, place_names(g));
+}
+
+std::string MenuItem::text() const {
+  std::string out = joined(parts, parts.size());
+  return decisions.size() > 1 ? fmt::format("{} (x{})", out, decisions.size()) : out;
+}
+
+std::vector<MenuItem> menu_items(const Game& g, const PlayerView& view,
+                                 const std::vector<std::string>& labels) {
+  Seen seen(g, view);
+  std::vector<std::string> places = place_names(g);
+  std::vector<MenuItem> items;
+  std::vector<std::vector<std::vector<int>>> cards;  // [item][part] -> the cards it stands for
+  std::map<std::string, size_t> by_key;
+  for (size_t i = 0; i < labels.size(); ++i) {
+    auto parts = split(g, labels[i], places);
+    std::string key;
+    std::vector<int> named;
+    if (!parts) {
+      parts = std::vector<std::string>{labels[i]};
+      key = "label " + labels[i];
+    } else {
+      const Action& a = *std::find_if(g.program.actions.begin(), g.program.actions.end(),
+                                      [&](const Action& x) { return x.name == (*parts)[0]; });
+      key = (*parts)[0];
+      named.push_back(-1);
+      for (size_t k = 0; k < a.params.size(); ++k) {
+        int c = a.params[k].type == Type::card ? seen.card((*parts)[k + 1]) : -1;
+        named.push_back(c);
+        key += '\x1f' + (c >= 0 ? seen.key(c) : "value " + (*parts)[k + 1]);
+      }
+    }
+    auto [at, fresh] = by_key.try_emplace(key, items.size());
+    if (fresh) {
+      MenuItem item;
+      item.parts = *parts;
+      if (parts->size() > 1)
+        for (const Action& a : g.program.actions)
+          if (a.name == (*parts)[0])
+            for (const Param& p : a.params) item.params.push_back(p.name);
+      items.push_back(std::move(item));
+      cards.emplace_back(parts->size());
+    }
+    items[at->second].decisions.push_back(static_cast<int>(i));
+    for (size_t k = 0; k < named.size(); ++k)
+      if (named[k] >= 0) cards[at->second][k].push_back(named[k]);
+  }
+  // A card that stands for several is named without its copy number, if they share that.
+  for (size_t i = 0; i < items.size(); ++i)
+    for (size_t k = 0; k < cards[i].size(); ++k) {
+      const std::vector<int>& cs = cards[i][k];
+      if (cs.size() < 2) continue;
+      const std::string& plain = g.card_plain_names[cs[0]];
+      if (std::all_of(cs.begin(), cs.end(), [&](int c) { return g.card_plain_names[c] == plain; }))
+        items[i].parts[k] = plain;
+    }
+  // Items shown alike would be two lines the person cannot tell apart: they keep the
+  // first label's names.
+  std::map<std::string, int> shown;
+  for (const MenuItem& item : items) ++shown[joined(item.parts, item.parts.size())];
+  for (MenuItem& item : items)
+    if (shown[joined(item.parts, item.parts.size())] > 1) {
+      auto parts = split(g, labels[item.decisions[0]], places);
+      item.parts = parts ? *parts : std::vector<std::string>{labels[item.decisions[0]]};
+    }
+  return items;
+}
+
+Menu::Menu(std::vector<MenuItem> items, size_t page) : items_(std::move(items)), page_(page) {
+  settle();
+}
+
+std::vector<int> Menu::candidates() const {
+  std::vector<int> out;
+  for (size_t i = 0; i < items_.size(); ++i) {
+    const auto& parts = items_[i].parts;
+    bool fits = parts.size() >= path_.size();
+    for (size_t k = 0; fits && k < path_.size(); ++k) fits = parts[k] == path_[k].value;
+    if (fits) out.push_back(static_cast<int>(i));
+  }
+  return out;
+}
+
+// Works out the entries of the current step, taking the steps that offer one value.
+void Menu::settle() {
+  for (;;) {
+    std::vector<int> cands = candidates();
+    entries_.clear();
+    size_t level = path_.size();
+    std::vector<Entry> values;
+    for (int i : cands) {
+      const auto& parts = items_[i].parts;
+      if (cands.size() <= page_ || parts.size() == level) {
+        entries_.push_back({{}, i, 1});
+        continue;
+      }
+      auto same = std::find_if(values.begin(), values.end(),
+                               [&](const Entry& e) { return e.value == parts[level]; });
+      if (same == values.end())
+        values.push_back({parts[level], -1, 1});
+      else
+        ++same->count;
+    }
+    if (values.size() == 1 && entries_.empty()) {
+      path_.push_back({values[0].value, true});
+      continue;
+    }
+    entries_.insert(entries_.end(), values.begin(), values.end());
+    return;
+  }
+}
+
+std::string Menu::show() const {
+  std::string out;
+  size_t level = path_.size();
+  bool values =
+      std::any_of(entries_.begin(), entries_.end(), [](const Entry& e) { return e.item < 0; });
+  std::vector<std::string> chosen;
+  for (const Step& s : path_) chosen.push_back(s.value);
+  if (values && level == 0) {
+    out += "Choose an action:\n";
+  } else if (values) {
+    // "deploy P1 Lord t — choose t": what is chosen so far, then the names still to come.
+    const auto& params = items_[candidates().front()].params;
+    std::string line = joined(chosen, chosen.size());
+    for (size_t k = level - 1; k < params.size(); ++k) line += " " + params[k];
+    out += level - 1 < params.size() ? fmt::format("{} — choose {}:\n", line, params[level - 1])
+                                     : fmt::format("{} — choose:\n", line);
+  } else if (!at_start()) {
+    out += fmt::format("{} — choose:\n", joined(chosen, chosen.size()));
+  }
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    const Entry& e = entries_[i];
+    if (e.item >= 0)
+      out += fmt::format("  {:>2}) {}\n", i + 1, items_[e.item].text());
+    else
+      out += fmt::format("  {:>2}) {}  ({} choice{})\n", i + 1, e.value, e.count,
+                         e.count == 1 ? "" : "s");
+  }
+  if (!at_start()) out += "  ('back' for the step before)\n";
+  return out;
+}
+
+int Menu::pick(size_t k) {
+  const Entry e = entries_.at(k);
+  if (e.item >= 0) return items_[e.item].decisions.front();
+  path_.push_back({e.value, false});
+  settle();
+  std::vector<int> cands = candidates();
+  return cands.size() == 1 ? items_[cands[0]].decisions.front() : -1;
+}
+
+bool Menu::at_start() const {
+  return std::none_of(path_.begin(), path_.end(), [](const Step& s) { return !s.automatic; });
+}
+
+bool Menu::back() {
+  size_t k = path_.size();
+  while (k > 0 && path_[k - 1].automatic) --k;
+  if (k == 0) return false;
+  path_.resize(k - 1);
+  settle();
+  return true;
+}
+
+std::optional<int> Menu::typed(const std::string& text) {
+  std::string want = normal(text);
+  if (want.empty()) return std::nullopt;
+  for (size_t i = 0; i < entries_.size(); ++i)
+    if (entries_[i].item < 0 && normal(entries_[i].value) == want) return pick(i);
+  for (const MenuItem& item : items_)
+    if (normal(item.text()) == want || normal(joined(item.parts, item.parts.size())) == want)
+      return item.decisions.front();
+  for (const MenuItem& item : items_)
+    for (size_t n = 1; n < item.parts.size(); ++n)
+      if (normal(joined(item.parts, n)) == want) {
+        path_.clear();
+        for (size_t k = 0; k < n; ++k) path_.push_back({item.parts[k], false});
+        settle();
+        std::vector<int> cands = candidates();
+        return cands.size() == 1 ? items_[cands[0]].decisions.front() : -1;
+      }
+  return std::nullopt;
+}
+
+}  // namespace kata

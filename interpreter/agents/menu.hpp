@@ -1,0 +1,83 @@
+// The menus a person chooses from at the terminal. They are made from what the seat is
+// given, the labels of its legal decisions and its view, with the Game's fixed data (names,
+// kinds, properties); never from the state, so a menu tells nothing the seat may not know.
+// Two decisions whose cards are interchangeable (see menu_items) are one item; a long list
+// is walked one parameter at a time (Menu). Reading what is typed is left to HumanAgent.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/view.hpp"
+
+namespace kata {
+
+// A label read back into the action's name and each value's text ("deploy", "P1 Lord",
+// "Village"), from the Game's names alone; nothing when it cannot be read so.
+std::optional<std::vector<std::string>> label_parts(const Game& g, const std::string& label);
+
+struct MenuItem {
+  // The action's name, then each value as the menu shows it: a card that stands for
+  // several is named without its copy number ("P1 Peasant") when the rule file's names
+  // allow it. A label that cannot be read is one part.
+  std::vector<std::string> parts;
+  std::vector<std::string> params;  // the action's parameter names, as far as known
+  // The legal decisions (indices into the labels) the item stands for; the first is the
+  // one chosen.
+  std::vector<int> decisions;
+  // The parts, then " (x4)" when the item stands for four decisions.
+  std::string text() const;
+};
+
+// One item for each set of interchangeable decisions, in the order of their first labels.
+// Two decisions are interchangeable when they have the same action and their values are
+// the same but for cards that are interchangeable: cards that the viewer sees (the label
+// names them) of the same kind and owner, with the same properties and links, the same
+// component variables as the view shows them, in the same zone, the same way up, at the
+// same place unless the zone is a set, owning no zone and held by no variable. A card
+// named by its place (hidden from the chooser) is never merged with another.
+std::vector<MenuItem> menu_items(const Game& g, const PlayerView& view,
+                                 const std::vector<std::string>& labels);
+
+// A walk through a menu: when more than `page` items remain, the person first chooses the
+// action, then each parameter's value in turn (only values that lead to a legal decision),
+// each step a short numbered list; a step with one value is taken without asking.
+class Menu {
+ public:
+  explicit Menu(std::vector<MenuItem> items, size_t page = 20);
+
+  // The current step: a line saying what is chosen (empty for the whole list of a short
+  // menu), then the numbered entries.
+  std::string show() const;
+  size_t size() const { return entries_.size(); }
+  // Picks entry k (0-based): the decision chosen, or -1 when it leads to another step.
+  int pick(size_t k);
+  // Goes back one step of the person's own; false at the first step.
+  bool back();
+  bool at_start() const;
+  // What was typed, if it names a value of the current step (as pick), a menu item's text
+  // (its decision) or the start of some items' texts (it then becomes the current step, and
+  // -1 is returned); nothing otherwise.
+  std::optional<int> typed(const std::string& text);
+  const std::vector<MenuItem>& items() const { return items_; }
+
+ private:
+  struct Entry {
+    std::string value;  // a value of the next part, or empty for an item
+    int item = -1;      // the item, for a whole item
+    size_t count = 0;   // items under a value
+  };
+  struct Step {
+    std::string value;
+    bool automatic;
+  };
+  std::vector<int> candidates() const;
+  void settle();
+  std::vector<MenuItem> items_;
+  size_t page_;
+  std::vector<Step> path_;
+  std::vector<Entry> entries_;
+};
+
+}  // namespace kata

@@ -1,0 +1,287 @@
+// The human's prompt as a person meets it: the built `kata` run on a pseudo-terminal
+// (forkpty), for every game in rules/, with typed moves, a refused one, help, log, a choice
+// made one value at a time and quit; and the menus themselves (identical choices listed
+// once, long lists walked a parameter at a time) through the real HumanAgent on string
+// streams. Every read has a deadline, so a test fails instead of hanging.
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <sstream>
+#include <thread>
+
+#include "agents/agent.hpp"
+#include "agents/menu.hpp"
+#include "support.hpp"
+
+namespace {
+
+bool has(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+// `kata ARGS` on a pseudo-terminal of 40 lines, run in the repository's root.
+class Pty {
+ public:
+  explicit Pty(const std::vector<std::string>& args) {
+    winsize size{};
+    size.ws_row = 40;
+    size.ws_col = 100;
+    pid_ = forkpty(&fd_, nullptr, nullptr, &size);
+    if (pid_ == 0) {
+      std::vector<char*> argv{const_cast<char*>(KATA_BINARY)};
+      for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+      argv.push_back(nullptr);
+      if (chdir(KATA_SOURCE_DIR) == 0) execv(KATA_BINARY, argv.data());
+      _exit(127);
+    }
+  }
+  ~Pty() {
+    if (pid_ > 0 && status_ == -2) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+    if (fd_ >= 0) close(fd_);
+  }
+  bool started() const { return pid_ > 0; }
+
+  // Reads until `text` appears after what earlier calls consumed, for at most 5 s; the
+  // output up to and including it is then consumed.
+  bool expect(const std::string& text) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    for (;;) {
+      if (auto at = out_.find(text, seen_); at != std::string::npos) {
+        last_ = out_.substr(seen_, at + text.size() - seen_);
+        seen_ = at + text.size();
+        return true;
+      }
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0 || !read_some(static_cast<int>(left.count()))) {
+        last_ = out_.substr(seen_);
+        return false;
+      }
+    }
+  }
+  // What the last expect consumed (or, when it failed, what was left).
+  const std::string& last() const { return last_; }
+  void send(const std::string& line) {
+    std::string text = line + "\n";
+    CHECK(write(fd_, text.data(), text.size()) == static_cast<ssize_t>(text.size()));
+  }
+  void send_raw(const std::string& bytes) {
+    CHECK(write(fd_, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size()));
+  }
+  // The exit status, waiting at most 5 s (-1: it did not end, or was killed).
+  int wait() {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (std::chrono::steady_clock::now() < deadline) {
+      // Its last output is read before it is waited for: the pseudo-terminal's end goes
+      // with it.
+      while (read_some(10)) {
+      }
+      int st = 0;
+      if (waitpid(pid_, &st, WNOHANG) == pid_)
+        return status_ = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return -1;
+  }
+  const std::string& output() const { return out_; }
+
+ private:
+  bool read_some(int ms) {
+    pollfd p{fd_, POLLIN, 0};
+    if (poll(&p, 1, ms) <= 0) return false;
+    char buf[4096];
+    ssize_t n = read(fd_, buf, sizeof buf);
+    if (n <= 0) return false;  // EIO: the child has ended
+    out_.append(buf, static_cast<size_t>(n));
+    return true;
+  }
+  pid_t pid_ = -1;
+  int fd_ = -1;
+  int status_ = -2;
+  std::string out_, last_;
+  size_t seen_ = 0;
+};
+
+// Line `k` of the last menu in `out`, as shown.
+std::string entry(const std::string& out, int k) {
+  std::string mark = (k < 10 ? "   " : "  ") + std::to_string(k) + ") ";
+  auto at = out.rfind(mark);
+  if (at == std::string::npos) return {};
+  at += mark.size();
+  return out.substr(at, out.find_first_of("\r\n", at) - at);
+}
+
+// The first decision of the menu on the screen, in full: a step that offers values is
+// walked by typing 1.
+std::string first_decision(Pty& t) {
+  for (int steps = 0; steps < 5; ++steps) {
+    std::string e = entry(t.output(), 1);
+    if (!has(e, " choice")) return e.substr(0, e.find(" (x"));
+    t.send("1");
+    if (!t.expect("P1> ")) break;
+  }
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("on a terminal: typed moves, a refusal, help, log, one value at a time, quit",
+          "[cli][prompt]") {
+  for (std::string game : {"kobayakawa", "kenjin", "hogen", "kendo"}) {
+    INFO(game);
+    std::string players = game == "kendo" ? "2" : "3",
+                agents = game == "kendo" ? "human,random" : "human,random,random";
+    Pty t({"play", "rules/" + game + ".yaml", "-p", players, "-a", agents, "--seed", "4"});
+    REQUIRE(t.started());
+    REQUIRE(t.expect("P1> "));
+    // A move typed in full. In Kobayakawa, drawing, so that a discard follows.
+    std::string first = game == "kobayakawa" ? "draw" : first_decision(t);
+    REQUIRE_FALSE(first.empty());
+    t.send(first);
+    REQUIRE(t.expect("P1> "));
+    CHECK_FALSE(has(t.last(), "Refused"));
+    // A move that is not legal is refused with the reason, and asked again.
+    t.send("bogus 3");
+    REQUIRE(t.expect("P1> "));
+    CHECK(has(t.last(), "Refused: there is no action 'bogus'"));
+    t.send("help");
+    REQUIRE(t.expect("P1> "));
+    CHECK(has(t.last(), "a decision      in its notation, for example:"));
+    CHECK(has(t.last(), "quit            stop the game"));
+    t.send("log");
+    REQUIRE(t.expect("P1> "));
+    CHECK(has(t.last(), "lines you were told:"));
+    // Bad input: a number out of range, bytes that are not UTF-8, a line far too long.
+    t.send("999999999999999999999");
+    REQUIRE(t.expect("P1> "));
+    CHECK(has(t.last(), "Choose a number from 1 to "));
+    t.send("0");
+    REQUIRE(t.expect("P1> "));
+    CHECK(has(t.last(), "Choose a number from 1 to "));
+    t.send("\xff\xfe");
+    REQUIRE(t.expect("P1> "));
+    CHECK(has(t.last(), "not valid UTF-8"));
+    t.send(std::string(3000, 'x'));
+    REQUIRE(t.expect("P1> "));
+    CHECK(has(t.last(), "is 3000 characters long"));
+    // The start of a decision lists only what it begins, a value at a time; `back`
+    // returns a step.
+    std::string next = first_decision(t);
+    REQUIRE(next.find(' ') != std::string::npos);
+    std::string start = next.substr(0, next.rfind(' '));
+    t.send(start);
+    REQUIRE(t.expect("P1> "));
+    CHECK(has(t.last(), start + " — choose"));
+    CHECK(has(t.last(), "('back' for the step before)"));
+    t.send("back");
+    REQUIRE(t.expect("P1> "));
+    CHECK_FALSE(has(t.last(), start + " — choose"));
+    t.send(start);
+    REQUIRE(t.expect("P1> "));
+    t.send("1");
+    REQUIRE(t.expect("P1> "));
+    CHECK_FALSE(has(t.last(), "Refused"));
+    CHECK(has(t.last(), "P1 to choose."));
+    // quit asks first.
+    t.send("quit");
+    REQUIRE(t.expect("Really quit? (y/n) "));
+    t.send("n");
+    REQUIRE(t.expect("P1> "));
+    CHECK(has(t.last(), "Not quitting."));
+    t.send("quit");
+    REQUIRE(t.expect("Really quit? (y/n) "));
+    t.send("y");
+    CHECK(t.wait() == 1);
+    CHECK(has(t.output(), "P1 (human) stopped before the end"));
+  }
+}
+
+TEST_CASE("on a terminal: the end of input (Ctrl-D) quits without asking", "[cli][prompt]") {
+  Pty t({"play", "rules/kobayakawa.yaml", "-p", "3", "--seed", "2"});
+  REQUIRE(t.started());
+  REQUIRE(t.expect("P1> "));
+  t.send_raw("\x04");
+  CHECK(t.wait() == 1);
+  CHECK_FALSE(has(t.output(), "Really quit"));
+  CHECK(has(t.output(), "P1 (human) stopped before the end"));
+}
+
+namespace {
+
+struct Start {
+  kata::test::Loaded loaded;
+  kata::State state;
+  kata::PlayerView view;
+  std::vector<std::string> labels;
+  Start(const std::string& file, int players, uint64_t seed) : loaded(kata::test::load_file(file)) {
+    REQUIRE(loaded.game);
+    const kata::Game& g = *loaded.game;
+    state = kata::new_game(g, players, seed, kata::default_options(g));
+    view = kata::make_view(g, state, state.chooser());
+    std::vector<kata::Decision> legal;
+    kata::legal_decisions(g, state, legal);
+    for (auto& d : legal) labels.push_back(kata::decision_text(g, state, d));
+  }
+};
+
+}  // namespace
+
+TEST_CASE("identical choices are one item, named without the copy number; the first is chosen",
+          "[prompt]") {
+  Start k("rules/kenjin.yaml", 3, 4);
+  const kata::Game& g = *k.loaded.game;
+  REQUIRE(k.labels.size() == 52);  // 13 cards on 4 battlefields
+  auto items = kata::menu_items(g, k.view, k.labels);
+  REQUIRE(items.size() == 40);  // the four Peasants are one
+  auto peasant =
+      std::find_if(items.begin(), items.end(), [](auto& i) { return i.parts[1] == "P1 Peasant"; });
+  REQUIRE(peasant != items.end());
+  CHECK(peasant->decisions.size() == 4);
+  CHECK(peasant->text() == "deploy P1 Peasant " + peasant->parts[2] + " (x4)");
+  CHECK(k.labels[peasant->decisions[0]] == "deploy P1 Peasant1 " + peasant->parts[2]);
+  CHECK(kata::label_parts(g, "deploy P1 Peasant2 Village") ==
+        std::vector<std::string>{"deploy", "P1 Peasant2", "Village"});
+  // A card the chooser cannot see, named by its place, is read as one value.
+  CHECK(kata::label_parts(g, "shugenja Village P2 Village.side(P2)#1") ==
+        std::vector<std::string>{"shugenja", "Village", "P2", "Village.side(P2)#1"});
+  CHECK_FALSE(kata::label_parts(g, "deploy P1 Nobody Village"));
+
+  // Kobayakawa's cards are all different: its menus are its labels.
+  Start y("rules/kobayakawa.yaml", 3, 1);
+  auto plain = kata::menu_items(*y.loaded.game, y.view, y.labels);
+  REQUIRE(plain.size() == y.labels.size());
+  for (size_t i = 0; i < plain.size(); ++i) CHECK(plain[i].text() == y.labels[i]);
+}
+
+TEST_CASE("a long menu is chosen one value at a time, with back; bad input is answered",
+          "[prompt]") {
+  Start k("rules/kenjin.yaml", 3, 4);
+  const kata::Game& g = *k.loaded.game;
+  std::istringstream in("\n2\nback\nback\n41\nP1 Peasant\n" + std::string(5000, 'y') +
+                        "\n\x1b[A\n1\n");
+  std::ostringstream out;
+  kata::Terminal t{in, out};
+  kata::HumanAgent p1(t, 0);
+  kata::Choice c = p1.choose(g, k.view, k.labels, static_cast<int>(k.labels.size()));
+  std::string o = out.str();
+  // Forty items are too many: the only action is taken, then the unit is asked for.
+  CHECK(has(o,
+            "deploy c t — choose c:\n   1) P1 Lord  (4 choices)\n   2) P1 Peasant  (4 choices)\n"));
+  CHECK(has(o, "(Type a number, a decision, or 'help'.)"));
+  CHECK(has(o, "deploy P1 Peasant — choose:\n   1) deploy P1 Peasant "));
+  CHECK(has(o, "There is no step before this one."));
+  CHECK(has(o, "Choose a number from 1 to 10."));
+  CHECK(has(o, "That line is 5000 characters long"));
+  CHECK(has(o, "That line holds control characters"));
+  REQUIRE(c.index >= 0);
+  CHECK(k.labels[c.index].rfind("deploy P1 Peasant1 ", 0) == 0);
+}
