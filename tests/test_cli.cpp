@@ -202,13 +202,13 @@ TEST_CASE("a log shown to a player reveals only what that player may know", "[cl
       CHECK(line.rfind("a card moves", 0) == 0);  // and not the others'
       ++others;
     }
-    // A deal is one line: "5 cards move from deck: a card to P1.hand, 12 to P2.hand, ...".
-    if (line.find(" cards move from deck: ") == std::string::npos) continue;
-    std::istringstream parts(line.substr(line.find(": ") + 2));
-    for (std::string part; std::getline(parts, part, ',');) {
+    // A deal is one line: "5 cards move from deck — P1.hand: a card; P2.hand: 12; ...".
+    if (line.find(" cards move from deck — ") == std::string::npos) continue;
+    std::istringstream parts(line.substr(line.find(" — ") + 5));
+    for (std::string part; std::getline(parts, part, ';');) {
       if (part.find(".hand") == std::string::npos) continue;
-      bool named = part.find("a card to") == std::string::npos;
-      if (part.find("to P2.hand") != std::string::npos) {
+      bool named = part.find("a card") == std::string::npos;
+      if (part.find("P2.hand") != std::string::npos) {
         CHECK(named);
         ++own;
       } else {

@@ -117,22 +117,25 @@ std::string listed(const std::vector<std::string>& names) {
 
 std::string cards(size_t n) { return n == 1 ? "a card" : fmt::format("{} cards", n); }
 
-// One part of a grouped line: "2 to P1.hand (4, 9)".
+// The cards of one zone of a grouped line.
 struct Part {
   int zone;
   size_t count = 0;
   std::vector<std::string> seen;
 };
 
-// One card: "14 to P2.hand", "a card to P3.hand"; more: "2 to P1.hand (4, 9)".
-std::string part_text(const Game& g, const Part& p, const char* way) {
-  if (p.count == 1) return fmt::format("{} {} {}", p.seen.empty() ? "a card" : p.seen[0], way, g.instance_name(p.zone));
-  std::string out = fmt::format("{} {} {}", p.count, way, g.instance_name(p.zone));
-  if (!p.seen.empty()) out += " (" + listed(p.seen) + (p.seen.size() < p.count ? ", others unseen)" : ")");
-  return out;
+// "4, 9 and a card": the cards the viewer saw by name, the others counted ("2 cards"), so
+// that a number is always a card's name (cards are often named by numbers).
+std::string content(const Part& p) {
+  std::vector<std::string> items = p.seen;
+  if (p.seen.size() < p.count) items.push_back(cards(p.count - p.seen.size()));
+  return listed(items);
 }
 
-// A run of moves that all leave one zone (`same_from`) or all enter one.
+// A run of moves that all leave one zone (`same_from`) or all enter one: "4 cards move
+// from deck: 3 to P1.hand; to P2.hand a card; ..." reads badly when cards are numbers, so
+// each zone is followed by what it got: "4 cards move from deck — P1.hand: 3; P2.hand: a
+// card; kobayakawa: 10".
 std::string describe_run(const Game& g, const std::vector<Event>& run, bool same_from, int viewer) {
   std::vector<Part> parts;
   for (const Event& e : run) {
@@ -145,17 +148,12 @@ std::string describe_run(const Game& g, const std::vector<Event>& run, bool same
   int here = same_from ? run.front().from : run.front().to;
   if (parts.size() == 1) {
     const Part& p = parts.front();
-    std::string out = fmt::format("{} move from {} to {}", cards(p.count), g.instance_name(same_from ? here : p.zone),
-                                  g.instance_name(same_from ? p.zone : here));
-    if (!p.seen.empty()) out += ": " + listed(p.seen) + (p.seen.size() < p.count ? fmt::format(" and {} unseen", p.count - p.seen.size()) : "");
-    return out;
+    return fmt::format("{} move from {} to {}: {}", cards(p.count), g.instance_name(same_from ? here : p.zone),
+                       g.instance_name(same_from ? p.zone : here), content(p));
   }
-  std::vector<std::string> texts;
-  for (const Part& p : parts) texts.push_back(part_text(g, p, same_from ? "to" : "from"));
-  std::string sep;
   std::string joined;
-  for (const std::string& t : texts) joined += sep + t, sep = ", ";
-  return fmt::format("{} move {} {}: {}", cards(run.size()), same_from ? "from" : "to", g.instance_name(here), joined);
+  for (const Part& p : parts) joined += fmt::format("{}{}: {}", joined.empty() ? "" : "; ", g.instance_name(p.zone), content(p));
+  return fmt::format("{} move {} {} — {}", cards(run.size()), same_from ? "from" : "to", g.instance_name(here), joined);
 }
 
 }  // namespace

@@ -22,9 +22,9 @@ nlohmann::json event_json(const Game& g, const Event& e);
 // One event as `viewer` was shown it (a seat; -1 sees everything); empty if nothing.
 std::string describe_event(const Game& g, const Event& e, int viewer);
 // Events as `viewer` is told them, one line each, except routine bookkeeping: a run of
-// card moves from one zone, or into one zone, is one line ("8 cards move from deck: 2 to
-// P1.hand (4, 9), a card to P2.hand, ..."), naming only the cards the viewer saw move. Which
-// moves are grouped depends only on their zones, which everyone is told.
+// card moves from one zone, or into one zone, is one line ("5 cards move from deck —
+// P1.hand: 4 and 9; P2.hand: 2 cards; kobayakawa: 10"), naming only the cards the viewer
+// saw move. Which moves are grouped depends only on their zones, which everyone is told.
 std::vector<std::string> describe_events(const Game& g, const std::vector<Event>& events, int viewer);
 // A message (`say`) as `viewer` is told it: each card by name if that seat saw it when it
 // was said, else as card_text names a hidden card. -1 names every card.
