@@ -2,6 +2,7 @@
 #include "support.hpp"
 
 #include <catch2/catch.hpp>
+#include <rapidcheck.h>
 
 #include <fmt/format.h>
 
@@ -94,5 +95,30 @@ size_t lockstep(const Game& interpreted, const Game& native, int players, uint64
   return longest;
 }
 
+
+const std::vector<std::shared_ptr<const Game>>& rule_games() {
+  static const std::vector<std::shared_ptr<const Game>> all = [] {
+    std::vector<std::shared_ptr<const Game>> out;
+    for (const auto& f : rule_files()) {
+      auto l = load_file(f);
+      if (!l.game) throw std::runtime_error(f + " does not load");
+      out.push_back(l.game);
+    }
+    return out;
+  }();
+  return all;
+}
+
+std::vector<int64_t> random_options(const Game& g, int players) {
+  std::vector<int64_t> values = default_options(g);
+  for (size_t i = 0; i < g.options.size(); ++i) {
+    const OptionInfo& o = g.options[i];
+    if (players < o.min_players || players > o.max_players) continue;
+    if (o.is_bool) values[i] = *rc::gen::inRange(0, 2);
+    else if (!o.choices.empty()) values[i] = *rc::gen::elementOf(o.choices);
+  }
+  RC_ASSERT(setup_error(g, players, values) == "");
+  return values;
+}
 
 }  // namespace kata::test

@@ -22,6 +22,14 @@ struct Loaded {
 Loaded load_text(const std::string& yaml);
 Loaded load_file(const std::string& path);  // relative to the source tree
 std::vector<std::string> rule_files();      // every rules/*.yaml
+// Every rules/*.yaml loaded, once per test run (throws if one does not load).
+const std::vector<std::shared_ptr<const Game>>& rule_games();
+
+// Inside a RapidCheck property: the file's options, each drawn at random where it has a
+// few values (true or false, a list of choices): a variant (teams, a draft, the other
+// reading of a rule) must keep the properties too. Numbers keep their defaults, and so
+// does an option that is not for this many players.
+std::vector<int64_t> random_options(const Game& g, int players);
 
 // Plays `decisions` (in notation) from a new game; returns the state.
 State play(const Game& g, int players, const std::vector<std::string>& decisions, uint64_t seed = 1);

@@ -27,21 +27,11 @@
 #include "support.hpp"
 
 using namespace kata;
+using kata::test::random_options;
 
 namespace {
 
-std::vector<std::shared_ptr<const Game>> games() {
-  static const std::vector<std::shared_ptr<const Game>> all = [] {
-    std::vector<std::shared_ptr<const Game>> out;
-    for (const auto& f : kata::test::rule_files()) {
-      auto l = kata::test::load_file(f);
-      if (!l.game) throw std::runtime_error(f + " does not load");
-      out.push_back(l.game);
-    }
-    return out;
-  }();
-  return all;
-}
+const std::vector<std::shared_ptr<const Game>>& games() { return kata::test::rule_games(); }
 
 // A renaming of the cards `viewer` cannot see, among cards of the same kind (so that each
 // card's component variables go with it). to[c] is c's name in the other game.
@@ -249,18 +239,6 @@ Outcome play_twins(const Game& g, int players, uint64_t seed, const std::vector<
     ++out.compared;
   }
   return out;
-}
-
-std::vector<int64_t> random_options(const Game& g, int players) {
-  std::vector<int64_t> values = default_options(g);
-  for (size_t i = 0; i < g.options.size(); ++i) {
-    const OptionInfo& o = g.options[i];
-    if (players < o.min_players || players > o.max_players) continue;
-    if (o.is_bool) values[i] = *rc::gen::inRange(0, 2);
-    else if (!o.choices.empty()) values[i] = *rc::gen::elementOf(o.choices);
-  }
-  RC_ASSERT(setup_error(g, players, values) == "");
-  return values;
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "support.hpp"
 
 using namespace kata;
+using kata::test::random_options;
 
 namespace {
 
@@ -21,17 +22,10 @@ struct Loaded {
   std::shared_ptr<const Game> game;
 };
 
-const std::vector<Loaded>& games() {
-  static const std::vector<Loaded> all = [] {
-    std::vector<Loaded> out;
-    for (const auto& f : kata::test::rule_files()) {
-      auto l = kata::test::load_file(f);
-      if (!l.game) throw std::runtime_error(f + " does not load");
-      out.push_back({f, l.game});
-    }
-    return out;
-  }();
-  return all;
+std::vector<Loaded> games() {
+  std::vector<Loaded> out;
+  for (const auto& g : kata::test::rule_games()) out.push_back({g->path, g});
+  return out;
 }
 
 void check_invariants(const Game& g, const State& s) {
@@ -64,22 +58,6 @@ State permute_hidden(const Game& g, const State& s, int viewer, uint64_t seed) {
     t.slots[l.card_known + to] = s[l.card_known + from];
   }
   return t;
-}
-
-// The file's options, each drawn at random where it has a few values (true or false, a
-// list of choices): a variant (teams, a draft, the other reading of a rule) must keep the
-// properties too. Numbers keep their defaults, and so does an option that is not for this
-// many players.
-std::vector<int64_t> random_options(const Game& g, int players) {
-  std::vector<int64_t> values = default_options(g);
-  for (size_t i = 0; i < g.options.size(); ++i) {
-    const OptionInfo& o = g.options[i];
-    if (players < o.min_players || players > o.max_players) continue;
-    if (o.is_bool) values[i] = *rc::gen::inRange(0, 2);
-    else if (!o.choices.empty()) values[i] = *rc::gen::elementOf(o.choices);
-  }
-  RC_ASSERT(setup_error(g, players, values) == "");
-  return values;
 }
 
 }  // namespace
