@@ -19,7 +19,7 @@ std::optional<std::vector<std::string>> label_parts(const Game& g, const std::st
 
 struct MenuItem {
   // The action's name, then each value as the menu shows it: a card that stands for
-  // several is named without its copy number ("P1 Peasant") when the rule file's names
+  // several is named without its copy number ("P1 Guard") when the rule file's names
   // allow it. A label that cannot be read is one part.
   std::vector<std::string> parts;
   std::vector<std::string> params;  // the action's parameter names, as far as known

@@ -135,7 +135,7 @@ std::string content(const Part& p) {
 // A run of moves that all leave one zone (`same_from`) or all enter one: "4 cards move
 // from deck: 3 to P1.hand; to P2.hand a card; ..." reads badly when cards are numbers, so
 // each zone is followed by what it got: "4 cards move from deck — P1.hand: 3; P2.hand: a
-// card; kobayakawa: 10".
+// card; pile: 10".
 std::string describe_run(const Game& g, const std::vector<Event>& run, bool same_from, int viewer) {
   std::vector<Part> parts;
   for (const Event& e : run) {

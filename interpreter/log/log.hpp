@@ -23,7 +23,7 @@ nlohmann::json event_json(const Game& g, const Event& e);
 std::string describe_event(const Game& g, const Event& e, int viewer);
 // Events as `viewer` is told them, one line each, except routine bookkeeping: a run of
 // card moves from one zone, or into one zone, is one line ("5 cards move from deck —
-// P1.hand: 4 and 9; P2.hand: 2 cards; kobayakawa: 10"), naming only the cards the viewer
+// P1.hand: 4 and 9; P2.hand: 2 cards; pile: 10"), naming only the cards the viewer
 // saw move. Which moves are grouped depends only on their zones, which everyone is told.
 std::vector<std::string> describe_events(const Game& g, const std::vector<Event>& events, int viewer);
 // A message (`say`) as `viewer` is told it: each card by name if that seat saw it when it

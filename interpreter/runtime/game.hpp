@@ -299,7 +299,7 @@ struct Game {
   std::vector<int32_t> card_owner;           // seat, or -1
   std::vector<int64_t> card_props;           // [property * card_count + card]
   std::vector<std::string> card_names;       // display names, made from the templates
-  // The names without the number `{copy}` adds ("P1 Peasant" for "P1 Peasant3"): the same
+  // The names without the number `{copy}` adds ("P1 Guard" for "P1 Guard3"): the same
   // for cards that differ only in it; the name itself where the template has no `{copy}`.
   std::vector<std::string> card_plain_names;
   // The board's graph (`links:`): the cards linked to card c are

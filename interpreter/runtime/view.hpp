@@ -53,7 +53,7 @@ PlayerView make_view(const Game& g, const State& s, int viewer);
 PlayerView public_view(const Game& g, const State& s);
 
 // A card as `viewer` may be told of it: its name if they see it; else where it lies in a
-// stack or a row ("Palace.side(P2)#3", counted from the bottom), whose order everyone
+// stack or a row ("North.side(P2)#3", counted from the bottom), whose order everyone
 // sees; and in a set only which set ("a card from P2.hand"). Nothing a seat is told
 // depends on the identity or the order of cards it cannot see (docs/language.md).
 std::string card_text(const Game& g, const State& s, int card, int viewer);
