@@ -172,7 +172,16 @@ std::vector<std::string> describe_events(const Game& g, const std::vector<Event>
                (same_from ? events[j].from == e.from : events[j].to == e.to))
           ++j;
     }
-    if (j - i > 1) {
+    // Cards turned over or revealed one after another in one zone: one line too.
+    if ((e.kind == Event::flip || e.kind == Event::reveal) && j < events.size())
+      while (j < events.size() && events[j].kind == e.kind && events[j].from == e.from) ++j;
+    if (j - i > 1 && e.kind != Event::move) {
+      Part p{e.from, 0, {}};
+      for (size_t k = i; k < j; ++k, ++p.count)
+        if (viewer < 0 || ((events[k].seen_by >> viewer) & 1u)) p.seen.push_back(card_name(g, events[k].card));
+      out.push_back(fmt::format("{} {} in {}: {}", cards(p.count), e.kind == Event::flip ? "are turned over" : "are revealed",
+                                g.instance_name(e.from), content(p)));
+    } else if (j - i > 1) {
       out.push_back(describe_run(g, std::vector<Event>(events.begin() + static_cast<long>(i), events.begin() + static_cast<long>(j)), same_from, viewer));
     } else if (std::string line = describe_event(g, e, viewer); !line.empty()) {
       out.push_back(std::move(line));
