@@ -11,6 +11,8 @@
 #include <mutex>
 #include <thread>
 
+#include "agents/typed.hpp"
+
 namespace kata {
 
 namespace {
@@ -58,7 +60,7 @@ MatchResult play_match(const Game& g, int players, uint64_t seed, const std::vec
         break;
       }
       std::string why;
-      if (auto d = parse_decision(g, s, c.text, why)) {
+      if (auto d = read_decision(g, s, c.text, why)) {
         chosen = *d;
         break;
       }
