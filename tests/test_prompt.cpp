@@ -391,3 +391,39 @@ TEST_CASE("short forms: cards that are not interchangeable are ambiguous by thei
     }
   }
 }
+
+TEST_CASE("short forms never read the name of a card the chooser cannot see", "[prompt][notation]") {
+  // Kenjin played by the first legal decision, then the second, ... until P1 may choose a
+  // card it cannot see (named by its place); typed by its real name, it names nothing.
+  auto l = kata::test::load_file("rules/kenjin.yaml");
+  REQUIRE(l.game);
+  const kata::Game& g = *l.game;
+  kata::State s = kata::new_game(g, 3, 4, kata::default_options(g));
+  std::vector<kata::Decision> legal;
+  int tried = 0;
+  for (int n = 0; !s.over() && n < 500; ++n) {
+    kata::legal_decisions(g, s, legal);
+    std::vector<std::string> labels;
+    for (auto& d : legal) labels.push_back(kata::decision_text(g, s, d));
+    kata::PlayerView view = kata::make_view(g, s, s.chooser());
+    for (size_t i = 0; i < legal.size(); ++i) {
+      auto parts = kata::label_parts(g, labels[i]);
+      if (!parts) continue;
+      const kata::Action& a = g.program.actions[legal[i].action];
+      for (size_t k = 0; k < a.params.size(); ++k) {
+        if (a.params[k].type != kata::Type::card || (*parts)[k + 1].find('#') == std::string::npos) continue;
+        std::vector<std::string> named = *parts;
+        named[k + 1] = g.card_names[legal[i].args[k]];
+        std::string text;
+        for (auto& p : named) text += (text.empty() ? "" : " ") + p;
+        std::string why;
+        auto found = kata::short_form(g, view, labels, text, why);
+        INFO(labels[i] + " typed as " + text);
+        CHECK((!found || *found != static_cast<int>(i)));
+        ++tried;
+      }
+    }
+    kata::apply(g, s, legal[n % legal.size()]);
+  }
+  CHECK(tried > 0);
+}
