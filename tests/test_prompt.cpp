@@ -427,3 +427,25 @@ TEST_CASE("short forms never read the name of a card the chooser cannot see", "[
   }
   CHECK(tried > 0);
 }
+
+TEST_CASE("at the prompt, a decision or its start typed in short", "[prompt][notation]") {
+  Start k("rules/kenjin.yaml", 3, 4);
+  const kata::Game& g = *k.loaded.game;
+  auto play = [&](const std::string& input, std::string& out) {
+    std::istringstream in(input);
+    std::ostringstream o;
+    kata::Terminal t{in, o};
+    kata::HumanAgent p1(t, 0);
+    kata::Choice c = p1.choose(g, k.view, k.labels, static_cast<int>(k.labels.size()));
+    out = o.str();
+    return c.index >= 0 ? k.labels[c.index] : "index " + std::to_string(c.index);
+  };
+  std::string out;
+  CHECK(play("deploy lord palace\n", out) == "deploy P1 Lord Palace");
+  CHECK(play("deploy lord\n1\n", out) == "deploy P1 Lord RiceField");
+  CHECK(has(out, "P1> deploy P1 Lord — choose:\n   1) deploy P1 Lord RiceField\n   2) deploy P1 Lord Palace\n"));
+  CHECK(play("Deploy Peasant\n2\n", out) == "deploy P1 Peasant1 Palace");
+  CHECK(has(out, "P1> deploy P1 Peasant — choose:\n   1) deploy P1 Peasant RiceField (x4)\n"));
+  // A start that is not one goes on to be read as a decision, and is refused by the runner.
+  CHECK(play("deploy p1\n", out) == "index -1");
+}

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "agents/typed.hpp"
 #include "reference/reference.hpp"
 #include "syntax/diagnostics.hpp"
 
@@ -162,11 +163,12 @@ Choice HumanAgent::choose(const Game& g, const PlayerView& view, const std::vect
       t_.out << fmt::format("That line is {} characters long; type a number, a decision or 'help'.\n", length);
       continue;
     }
-    if (auto c = answer(g, line, labels)) return *c;
+    if (auto c = answer(g, view, line, labels)) return *c;
   }
 }
 
-std::optional<Choice> HumanAgent::answer(const Game& g, const std::string& typed,
+std::optional<Choice> HumanAgent::answer(const Game& g, const PlayerView& view,
+                                         const std::string& typed,
                                          const std::vector<std::string>& labels) {
   if (!valid_utf8(typed)) {
     t_.out << "That line is not valid UTF-8; type a number, a decision or 'help'.\n";
@@ -218,6 +220,13 @@ std::optional<Choice> HumanAgent::answer(const Game& g, const std::string& typed
     }
   } else if (auto d = menu_->typed(line)) {
     if (*d >= 0) return Choice{*d, {}};
+    t_.out << menu_->show();
+  } else if (std::string why; auto k = short_form(g, view, labels, line, why)) {
+    return Choice{*k, {}};
+  } else if (auto start = short_start(menu_->items(), line)) {
+    std::string text;
+    for (const std::string& part : *start) text += (text.empty() ? "" : " ") + part;
+    if (auto e = menu_->typed(text); e && *e >= 0) return Choice{*e, {}};
     t_.out << menu_->show();
   } else {
     return Choice{-1, line};

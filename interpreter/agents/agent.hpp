@@ -121,7 +121,7 @@ class HumanAgent : public Agent {
   void hand_over();
   void tell_news();
   // What to do with a line typed at the prompt: a choice, or nothing (ask again).
-  std::optional<Choice> answer(const Game& g, const std::string& line,
+  std::optional<Choice> answer(const Game& g, const PlayerView& view, const std::string& line,
                                const std::vector<std::string>& labels);
   bool confirm_quit();
   Terminal& t_;

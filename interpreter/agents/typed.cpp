@@ -11,7 +11,6 @@
 #include <set>
 #include <unordered_map>
 
-#include "agents/menu.hpp"
 
 namespace kata {
 
@@ -147,6 +146,29 @@ std::optional<int> short_form(const Game& g, const PlayerView& view,
   for (const std::string& w : typed) said += (said.empty() ? "" : " ") + w;
   why = fmt::format("ambiguous: '{}' could be {}", said, either(different));
   return std::nullopt;
+}
+
+std::optional<std::vector<std::string>> short_start(const std::vector<MenuItem>& items,
+                                                    const std::string& text) {
+  std::vector<std::string> typed = words(text);
+  if (typed.size() < 2) return std::nullopt;
+  std::vector<std::optional<std::vector<std::string>>> parts;
+  for (const MenuItem& item : items) parts.push_back(item.parts);
+  Prefixes prefixes = common_prefixes(parts);
+  std::set<std::vector<std::string>> starts;
+  for (const MenuItem& item : items) {
+    const std::vector<std::string>& p = item.parts;
+    if (p.size() < 3 || squashed(p[0]) != squashed(typed[0])) continue;
+    std::vector<std::set<std::string>> forms;
+    for (size_t n = 1; n + 1 < p.size(); ++n) {
+      std::set<std::string> f{squashed(p[n])};
+      if (auto w = without(p[n], prefixes[{p[0], n}])) f.insert(*w);
+      forms.push_back(std::move(f));
+      if (fits(typed, 1, forms, 0)) starts.insert(std::vector<std::string>(p.begin(), p.begin() + n + 1));
+    }
+  }
+  if (starts.size() != 1) return std::nullopt;
+  return *starts.begin();
 }
 
 std::optional<Decision> read_decision(const Game& g, const State& s, const std::string& text,

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "agents/menu.hpp"
 #include "runtime/view.hpp"
 
 namespace kata {
@@ -30,6 +31,14 @@ namespace kata {
 std::optional<int> short_form(const Game& g, const PlayerView& view,
                               const std::vector<std::string>& labels, const std::string& text,
                               std::string& why);
+
+// The start of some menu items that `text` names in short: the action's name and some of
+// the values but not all, each read as short_form reads a value (an item already names
+// interchangeable cards without their copy number). It is returned as the items show it
+// ("deploy", "P1 Peasant"), for Menu::typed; nothing when the text is no such start, or
+// when it could be the start of items that differ in it.
+std::optional<std::vector<std::string>> short_start(const std::vector<MenuItem>& items,
+                                                    const std::string& text);
 
 // parse_decision, then short_form as the chooser sees the state: what the runner does
 // with a human's or a script's text, and a scenario with its `play:` steps.
