@@ -358,8 +358,16 @@ TEST_CASE("short forms: without the shared words, case and spaces; interchangeab
   auto d = kata::read_decision(g, k.state, "deploy lord palace", why);
   REQUIRE(d);
   CHECK(kata::decision_text(g, k.state, *d) == "deploy P1 Lord Palace");
+  // Where the notation in full stops at a value read in short, the reason is where the
+  // short form stops.
   CHECK_FALSE(kata::read_decision(g, k.state, "deploy lord", why));
-  CHECK(why == "'lord' is not a choice for c (choices: P1 Lord, P1 Peasant1, P1 Peasant2, P1 Peasant3, "
+  CHECK(why == "'deploy' takes 2 values: deploy c t");
+  CHECK_FALSE(kata::read_decision(g, k.state, "deploy lord palace extra", why));
+  CHECK(why == "'deploy' takes 2 values: deploy c t");
+  CHECK_FALSE(kata::read_decision(g, k.state, "deploy lord village", why));
+  CHECK(why == "'village' is not a choice for t (choices: RiceField, Palace, Port, Sanctuary)");
+  CHECK_FALSE(kata::read_decision(g, k.state, "deploy nobody palace", why));
+  CHECK(why == "'nobody' is not a choice for c (choices: P1 Lord, P1 Peasant1, P1 Peasant2, P1 Peasant3, "
                "P1 Peasant4, P1 Brute, P1 Archer, P1 Samurai, P1 Scout, P1 Shugenja, P1 General, "
                "P1 Assassin, P1 Ashigaru)");
 }

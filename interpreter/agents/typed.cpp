@@ -11,7 +11,6 @@
 #include <set>
 #include <unordered_map>
 
-
 namespace kata {
 
 namespace {
@@ -99,37 +98,94 @@ std::string either(const std::vector<std::string>& texts) {
 
 }  // namespace
 
-std::optional<int> short_form(const Game& g, const PlayerView& view,
-                              const std::vector<std::string>& labels, const std::string& text,
-                              std::string& why) {
-  std::vector<std::string> typed = words(text);
-  if (typed.empty()) return std::nullopt;
+namespace {
+
+// The forms each value of a label may be typed in (see short_form).
+std::vector<std::set<std::string>> value_forms(const Game& g, const std::vector<std::string>& parts,
+                                               Prefixes& prefixes,
+                                               const std::unordered_map<std::string, int>& cards) {
+  std::vector<std::set<std::string>> forms;
+  for (size_t k = 1; k < parts.size(); ++k) {
+    const std::vector<std::string>& prefix = prefixes[{parts[0], k}];
+    std::vector<std::string> names{parts[k]};
+    // Only a card the label names is one the chooser sees.
+    if (auto c = cards.find(parts[k]); c != cards.end())
+      names.push_back(g.card_plain_names[c->second]);
+    std::set<std::string> f;
+    for (const std::string& name : names) {
+      f.insert(squashed(name));
+      if (auto w = without(name, prefix)) f.insert(*w);
+    }
+    forms.push_back(std::move(f));
+  }
+  return forms;
+}
+
+// How many values typed[at..] reads as forms[k..] at best, and the word it stops at.
+size_t reach(const std::vector<std::string>& typed, size_t at,
+             const std::vector<std::set<std::string>>& forms, size_t k, size_t& stop) {
+  stop = at;
+  if (k == forms.size()) return k;
+  size_t best = k;
+  std::string run;
+  for (size_t end = at; end < typed.size(); ++end) {
+    run += squashed(typed[end]);
+    size_t there = 0;
+    if (size_t r = forms[k].count(run) ? reach(typed, end + 1, forms, k + 1, there) : 0; r > best) {
+      best = r;
+      stop = there;
+    }
+  }
+  return best;
+}
+
+// The text read in short against the labels: the labels it names, and otherwise how far
+// it goes (the values read at best, the word it stops at, the choices there).
+struct Reading {
+  std::vector<std::string> typed;
+  std::vector<int> matched;
+  const Action* action = nullptr;
+  size_t depth = 0, stop = 0;
+  std::vector<std::string> choices;
+};
+
+Reading read_short(const Game& g, const std::vector<std::string>& labels, const std::string& text) {
+  Reading r;
+  r.typed = words(text);
+  if (r.typed.empty()) return r;
+  for (const Action& a : g.program.actions)
+    if (squashed(a.name) == squashed(r.typed[0])) r.action = &a;
   std::vector<std::optional<std::vector<std::string>>> parts;
   for (const std::string& label : labels) parts.push_back(label_parts(g, label));
   Prefixes prefixes = common_prefixes(parts);
   std::unordered_map<std::string, int> cards;
   for (int c = 0; c < g.card_count; ++c) cards.emplace(g.card_names[c], c);
-
-  std::vector<int> matched;
   for (size_t i = 0; i < labels.size(); ++i) {
     const auto& p = parts[i];
-    if (!p || squashed((*p)[0]) != squashed(typed[0])) continue;
-    std::vector<std::set<std::string>> forms;
-    for (size_t k = 1; k < p->size(); ++k) {
-      const std::vector<std::string>& prefix = prefixes[{(*p)[0], k}];
-      std::vector<std::string> names{(*p)[k]};
-      // Only a card the label names is one the chooser sees.
-      if (auto c = cards.find((*p)[k]); c != cards.end())
-        names.push_back(g.card_plain_names[c->second]);
-      std::set<std::string> f;
-      for (const std::string& name : names) {
-        f.insert(squashed(name));
-        if (auto w = without(name, prefix)) f.insert(*w);
-      }
-      forms.push_back(std::move(f));
+    if (!p || squashed((*p)[0]) != squashed(r.typed[0])) continue;
+    std::vector<std::set<std::string>> forms = value_forms(g, *p, prefixes, cards);
+    if (fits(r.typed, 1, forms, 0)) r.matched.push_back(static_cast<int>(i));
+    size_t stop = 0, depth = reach(r.typed, 1, forms, 0, stop);
+    if (depth > r.depth) {
+      r.depth = depth;
+      r.stop = stop;
+      r.choices.clear();
     }
-    if (fits(typed, 1, forms, 0)) matched.push_back(static_cast<int>(i));
+    if (depth == r.depth && depth < forms.size() &&
+        std::find(r.choices.begin(), r.choices.end(), (*p)[depth + 1]) == r.choices.end())
+      r.choices.push_back((*p)[depth + 1]);
   }
+  return r;
+}
+
+}  // namespace
+
+std::optional<int> short_form(const Game& g, const PlayerView& view,
+                              const std::vector<std::string>& labels, const std::string& text,
+                              std::string& why) {
+  Reading r = read_short(g, labels, text);
+  const std::vector<std::string>& typed = r.typed;
+  const std::vector<int>& matched = r.matched;
   if (matched.empty()) return std::nullopt;
 
   // Decisions of one item are interchangeable: the first matched is as good as any.
@@ -164,7 +220,8 @@ std::optional<std::vector<std::string>> short_start(const std::vector<MenuItem>&
       std::set<std::string> f{squashed(p[n])};
       if (auto w = without(p[n], prefixes[{p[0], n}])) f.insert(*w);
       forms.push_back(std::move(f));
-      if (fits(typed, 1, forms, 0)) starts.insert(std::vector<std::string>(p.begin(), p.begin() + n + 1));
+      if (fits(typed, 1, forms, 0))
+        starts.insert(std::vector<std::string>(p.begin(), p.begin() + n + 1));
     }
   }
   if (starts.size() != 1) return std::nullopt;
@@ -180,6 +237,25 @@ std::optional<Decision> read_decision(const Game& g, const State& s, const std::
   std::vector<std::string> labels;
   for (const Decision& d : legal) labels.push_back(decision_text(g, s, d));
   if (auto k = short_form(g, make_view(g, s, s.chooser()), labels, text, why)) return legal[*k];
+  // The notation in full stopped at the first value, which a short form reads: the reason
+  // is where the short form stops ("deploy lord village" without a Village), or that the
+  // values are too few or too many.
+  Reading r = read_short(g, labels, text);
+  if (r.depth == 0 || !r.action ||
+      why.rfind(fmt::format("'{}' is not a choice for ", squashed(r.typed[1])), 0) != 0)
+    return std::nullopt;
+  const Action& a = *r.action;
+  if (r.stop >= r.typed.size() || r.depth >= a.params.size()) {
+    std::string params;
+    for (const Param& p : a.params) params += " " + p.name;
+    why = fmt::format("'{}' takes {} value{}: {}{}", a.name, a.params.size(),
+                      a.params.size() == 1 ? "" : "s", a.name, params);
+  } else {
+    std::string choices;
+    for (const std::string& c : r.choices) choices += (choices.empty() ? "" : ", ") + c;
+    why = fmt::format("'{}' is not a choice for {} (choices: {})", squashed(r.typed[r.stop]),
+                      a.params[r.depth].name, choices);
+  }
   return std::nullopt;
 }
 
