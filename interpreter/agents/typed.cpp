@@ -96,10 +96,6 @@ std::string either(const std::vector<std::string>& texts) {
   return out;
 }
 
-}  // namespace
-
-namespace {
-
 // The forms each value of a label may be typed in (see short_form).
 std::vector<std::set<std::string>> value_forms(const Game& g, const std::vector<std::string>& parts,
                                                Prefixes& prefixes,
