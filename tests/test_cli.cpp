@@ -755,3 +755,57 @@ Phases
   CHECK(help.status == 0);
   CHECK(has(help.out, "--markdown"));
 }
+
+TEST_CASE("undo at the prompt: the game is played again to the human's previous decision; the log forgets it",
+          "[cli][prompt]") {
+  // P1 plays 1 and 1, takes the second back and plays 2: the same game, byte for byte in
+  // its log, as P1 playing 1 then 2. The bots choose as they did.
+  std::string ones;
+  for (int i = 0; i < 200; ++i) ones += "1\n";
+  std::string undone = temp("kata-undo.jsonl"), straight = temp("kata-straight.jsonl");
+  std::string play = "play rules/kobayakawa.yaml -p 3 -a human,random,random --seed 7 --no-clear --log ";
+  auto a = run_kata(play + undone, "1\n1\nundo\n2\n" + ones);
+  auto b = run_kata(play + straight, "1\n2\n" + ones);
+  REQUIRE(a.status == 0);
+  REQUIRE(b.status == 0);
+  CHECK(has(a.out, "P1> Undone: your last decision and what followed it are taken back.\nSince your last turn:\n"));
+  auto read = [](const std::string& path) {
+    std::ifstream in(path);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  CHECK(read(undone) == read(straight));
+  CHECK(a.out.substr(a.out.rfind("Result after")) == b.out.substr(b.out.rfind("Result after")));
+  auto r = run_kata("replay -q " + undone);
+  CHECK(r.status == 0);
+  CHECK(has(r.out, "replay verified: "));
+  // Two undos in a row go back two decisions.
+  auto twice = run_kata(play + undone, "1\n1\n1\nundo\nundo\n2\n" + ones);
+  REQUIRE(twice.status == 0);
+  CHECK(read(undone) == read(straight));
+}
+
+TEST_CASE("undo is refused at the first decision and with several humans at the terminal", "[cli][prompt]") {
+  auto first = run_kata("play rules/kobayakawa.yaml -p 3 -a human,random,random --seed 7 --no-clear", "undo\nquit\ny\n");
+  CHECK(has(first.out, "P1> Refused: there is nothing to undo: this is your first decision\nP1> "));
+  auto two = run_kata("play rules/kobayakawa.yaml -p 3 -a human,human,random --seed 7 --no-clear", "\n1\n\nundo\nquit\ny\n");
+  CHECK(has(two.out, "P2> There is no undo with several people at this terminal: it would take back another's turn.\nP2> "));
+}
+
+TEST_CASE("rules at the prompt prints what kata rules prints", "[cli][prompt]") {
+  auto reference = run_kata("rules rules/kenjin.yaml");
+  REQUIRE(reference.status == 0);
+  auto p = run_kata("play rules/kenjin.yaml -p 3 --seed 4 --no-clear", "rules\nhelp\nquit\ny\n");
+  CHECK(has(p.out, "P1> " + reference.out + "P1> "));
+  CHECK(has(p.out, "  rules           the game's reference (what 'kata rules' prints)\n"));
+  CHECK(has(p.out, "  undo            take back your last decision and what followed it\n"));
+}
+
+TEST_CASE("a script may type decisions in short", "[cli][notation]") {
+  auto s = temp("kata-short.txt", "deploy lord rice field\ndeploy peasant palace\n");
+  auto r = run_kata("play rules/kenjin.yaml -p 3 -a script:" + s + ",random,random --seed 4 -q --log " + temp("kata-short.jsonl"));
+  CHECK(has(r.out, "kata: P1 (script:" + s + ") stopped before the end"));
+  std::ifstream in(temp("kata-short.jsonl"));
+  std::string log(std::istreambuf_iterator<char>(in), {});
+  CHECK(has(log, R"({"action":"deploy P1 Lord RiceField","n":1,"player":"P1","type":"decision"})"));
+  CHECK(has(log, R"("action":"deploy P1 Peasant1 Palace")"));
+}

@@ -17,6 +17,7 @@
 
 #include "agents/agent.hpp"
 #include "agents/menu.hpp"
+#include "agents/typed.hpp"
 #include "support.hpp"
 
 namespace {
@@ -284,4 +285,175 @@ TEST_CASE("a long menu is chosen one value at a time, with back; bad input is an
   CHECK(has(o, "That line holds control characters"));
   REQUIRE(c.index >= 0);
   CHECK(k.labels[c.index].rfind("deploy P1 Peasant1 ", 0) == 0);
+}
+
+namespace {
+
+// Two seats, each with a Lord and two Guards in hand: in a set the Guards are
+// interchangeable, in a row (where each has its place) they are not.
+std::string pairs(const std::string& order) {
+  return R"(game: Pairs
+players: 2
+components:
+  tile:
+    list:
+      - {name: North}
+      - {name: GoldenTemple}
+    in: table
+  unit:
+    per_player: true
+    list:
+      - {name: Lord}
+      - {name: Guard, count: 2}
+    name: "{owner} {name}{copy}"
+    in: hand
+zones:
+  table: {visibility: everyone, order: row}
+  hand: {per_player: true, visibility: owner, order: )" +
+         order + R"(}
+  side: {per: tile, per_player: true, visibility: everyone}
+flow: |
+  repeat 3 times {
+    for p in players { choose p: deploy }
+  }
+actions:
+  deploy:
+    params: {c: player.hand, t: table}
+    do: move c to t.side(player)
+scoring:
+  score: 0
+)";
+}
+
+// The label short_form picks for `text`, or "refused: WHY".
+std::string shortened(const kata::Game& g, const kata::PlayerView& view,
+                      const std::vector<std::string>& labels, const std::string& text) {
+  std::string why = "no match";
+  auto k = kata::short_form(g, view, labels, text, why);
+  return k ? labels[*k] : "refused: " + why;
+}
+
+}  // namespace
+
+TEST_CASE("short forms: without the shared words, case and spaces; interchangeable cards by their plain name",
+          "[prompt][notation]") {
+  Start k("rules/kenjin.yaml", 3, 4);
+  const kata::Game& g = *k.loaded.game;
+  auto typed = [&](const std::string& text) { return shortened(g, k.view, k.labels, text); };
+  CHECK(typed("deploy Lord RiceField") == "deploy P1 Lord RiceField");
+  CHECK(typed("deploy p1lord ricefield") == "deploy P1 Lord RiceField");
+  CHECK(typed("DEPLOY lord rice field") == "deploy P1 Lord RiceField");
+  CHECK(typed("deploy p 1 lord rice  field") == "deploy P1 Lord RiceField");
+  // The four Peasants are one item: the plain name plays the first; a copy, that copy.
+  CHECK(typed("deploy peasant palace") == "deploy P1 Peasant1 Palace");
+  CHECK(typed("deploy P1 Peasant Palace") == "deploy P1 Peasant1 Palace");
+  CHECK(typed("deploy peasant3 palace") == "deploy P1 Peasant3 Palace");
+  // Values are not run together, nor left out.
+  CHECK(typed("deploy lordricefield") == "refused: no match");
+  CHECK(typed("deploy lord") == "refused: no match");
+  CHECK(typed("deploy lord village") == "refused: no match");  // not on the table
+
+  // The runner reads a typed decision the same way, after the notation in full.
+  std::string why;
+  auto d = kata::read_decision(g, k.state, "deploy lord palace", why);
+  REQUIRE(d);
+  CHECK(kata::decision_text(g, k.state, *d) == "deploy P1 Lord Palace");
+  // Where the notation in full stops at a value read in short, the reason is where the
+  // short form stops.
+  CHECK_FALSE(kata::read_decision(g, k.state, "deploy lord", why));
+  CHECK(why == "'deploy' takes 2 values: deploy c t");
+  CHECK_FALSE(kata::read_decision(g, k.state, "deploy lord palace extra", why));
+  CHECK(why == "'deploy' takes 2 values: deploy c t");
+  CHECK_FALSE(kata::read_decision(g, k.state, "deploy lord village", why));
+  CHECK(why == "'village' is not a choice for t (choices: RiceField, Palace, Port, Sanctuary)");
+  CHECK_FALSE(kata::read_decision(g, k.state, "deploy nobody palace", why));
+  CHECK(why == "'nobody' is not a choice for c (choices: P1 Lord, P1 Peasant1, P1 Peasant2, P1 Peasant3, "
+               "P1 Peasant4, P1 Brute, P1 Archer, P1 Samurai, P1 Scout, P1 Shugenja, P1 General, "
+               "P1 Assassin, P1 Ashigaru)");
+}
+
+TEST_CASE("short forms: cards that are not interchangeable are ambiguous by their plain name",
+          "[prompt][notation]") {
+  for (std::string order : {"set", "row"}) {
+    INFO(order);
+    auto l = kata::test::load_text(pairs(order));
+    REQUIRE(l.game);
+    const kata::Game& g = *l.game;
+    kata::State s = kata::new_game(g, 2, 1, kata::default_options(g));
+    std::vector<kata::Decision> legal;
+    kata::legal_decisions(g, s, legal);
+    std::vector<std::string> labels;
+    for (auto& d : legal) labels.push_back(kata::decision_text(g, s, d));
+    kata::PlayerView view = kata::make_view(g, s, 0);
+    CHECK(shortened(g, view, labels, "deploy lord golden temple") == "deploy P1 Lord GoldenTemple");
+    CHECK(shortened(g, view, labels, "deploy guard2 north") == "deploy P1 Guard2 North");
+    if (order == "set") {
+      CHECK(shortened(g, view, labels, "deploy guard north") == "deploy P1 Guard1 North");
+    } else {
+      // In a row each Guard has its place: which one is meant matters.
+      CHECK(shortened(g, view, labels, "deploy Guard north") ==
+            "refused: ambiguous: 'deploy Guard north' could be deploy P1 Guard1 North or deploy P1 Guard2 North");
+      std::string why;
+      CHECK_FALSE(kata::read_decision(g, s, "deploy guard north", why));
+      CHECK(why == "ambiguous: 'deploy guard north' could be deploy P1 Guard1 North or deploy P1 Guard2 North");
+    }
+  }
+}
+
+TEST_CASE("short forms never read the name of a card the chooser cannot see", "[prompt][notation]") {
+  // Kenjin played by the first legal decision, then the second, ... until P1 may choose a
+  // card it cannot see (named by its place); typed by its real name, it names nothing.
+  auto l = kata::test::load_file("rules/kenjin.yaml");
+  REQUIRE(l.game);
+  const kata::Game& g = *l.game;
+  kata::State s = kata::new_game(g, 3, 4, kata::default_options(g));
+  std::vector<kata::Decision> legal;
+  int tried = 0;
+  for (int n = 0; !s.over() && n < 500; ++n) {
+    kata::legal_decisions(g, s, legal);
+    std::vector<std::string> labels;
+    for (auto& d : legal) labels.push_back(kata::decision_text(g, s, d));
+    kata::PlayerView view = kata::make_view(g, s, s.chooser());
+    for (size_t i = 0; i < legal.size(); ++i) {
+      auto parts = kata::label_parts(g, labels[i]);
+      if (!parts) continue;
+      const kata::Action& a = g.program.actions[legal[i].action];
+      for (size_t k = 0; k < a.params.size(); ++k) {
+        if (a.params[k].type != kata::Type::card || (*parts)[k + 1].find('#') == std::string::npos) continue;
+        std::vector<std::string> named = *parts;
+        named[k + 1] = g.card_names[legal[i].args[k]];
+        std::string text;
+        for (auto& p : named) text += (text.empty() ? "" : " ") + p;
+        std::string why;
+        auto found = kata::short_form(g, view, labels, text, why);
+        INFO(labels[i] + " typed as " + text);
+        CHECK((!found || *found != static_cast<int>(i)));
+        ++tried;
+      }
+    }
+    kata::apply(g, s, legal[n % legal.size()]);
+  }
+  CHECK(tried > 0);
+}
+
+TEST_CASE("at the prompt, a decision or its start typed in short", "[prompt][notation]") {
+  Start k("rules/kenjin.yaml", 3, 4);
+  const kata::Game& g = *k.loaded.game;
+  auto play = [&](const std::string& input, std::string& out) {
+    std::istringstream in(input);
+    std::ostringstream o;
+    kata::Terminal t{in, o};
+    kata::HumanAgent p1(t, 0);
+    kata::Choice c = p1.choose(g, k.view, k.labels, static_cast<int>(k.labels.size()));
+    out = o.str();
+    return c.index >= 0 ? k.labels[c.index] : "index " + std::to_string(c.index);
+  };
+  std::string out;
+  CHECK(play("deploy lord palace\n", out) == "deploy P1 Lord Palace");
+  CHECK(play("deploy lord\n1\n", out) == "deploy P1 Lord RiceField");
+  CHECK(has(out, "P1> deploy P1 Lord — choose:\n   1) deploy P1 Lord RiceField\n   2) deploy P1 Lord Palace\n"));
+  CHECK(play("Deploy Peasant\n2\n", out) == "deploy P1 Peasant1 Palace");
+  CHECK(has(out, "P1> deploy P1 Peasant — choose:\n   1) deploy P1 Peasant RiceField (x4)\n"));
+  // A start that is not one goes on to be read as a decision, and is refused by the runner.
+  CHECK(play("deploy p1\n", out) == "index -1");
 }

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <iostream>
 
+#include "agents/typed.hpp"
+#include "reference/reference.hpp"
 #include "syntax/diagnostics.hpp"
 
 namespace kata {
@@ -161,11 +163,13 @@ Choice HumanAgent::choose(const Game& g, const PlayerView& view, const std::vect
       t_.out << fmt::format("That line is {} characters long; type a number, a decision or 'help'.\n", length);
       continue;
     }
-    if (auto c = answer(line, labels)) return *c;
+    if (auto c = answer(g, view, line, labels)) return *c;
   }
 }
 
-std::optional<Choice> HumanAgent::answer(const std::string& typed, const std::vector<std::string>& labels) {
+std::optional<Choice> HumanAgent::answer(const Game& g, const PlayerView& view,
+                                         const std::string& typed,
+                                         const std::vector<std::string>& labels) {
   if (!valid_utf8(typed)) {
     t_.out << "That line is not valid UTF-8; type a number, a decision or 'help'.\n";
     return std::nullopt;
@@ -185,13 +189,21 @@ std::optional<Choice> HumanAgent::answer(const std::string& typed, const std::ve
            << "  its start       the decisions it begins, one value at a time (for example: "
            << labels.front().substr(0, labels.front().find(' ')) << ")\n"
            << "  back            the step before, when choosing one value at a time\n"
+           << "  undo            take back your last decision and what followed it\n"
            << fmt::format("  log             the last {} lines you were told\n", log_lines)
+           << "  rules           the game's reference (what 'kata rules' prints)\n"
            << "  quit            stop the game (asks first; the end of input, Ctrl-D, stops at once)\n"
            << "  an empty line   the list again\n";
   } else if (word == "log") {
     if (told_.empty()) t_.out << "You have been told nothing yet.\n";
     else t_.out << fmt::format("The last {} lines you were told:\n", told_.size());
     for (auto& n : told_) t_.out << "  " << n << '\n';
+  } else if (word == "rules") {
+    t_.out << write_reference(make_reference(g), ReferenceFormat::text);
+  } else if (word == "undo") {
+    if (t_.humans <= 1) return Choice{Choice::undo, {}};
+    t_.out << "There is no undo with several people at this terminal: it would take back "
+              "another's turn.\n";
   } else if (word == "quit") {
     if (confirm_quit()) return Choice{-2, {}};
   } else if (word == "back") {
@@ -209,11 +221,29 @@ std::optional<Choice> HumanAgent::answer(const std::string& typed, const std::ve
   } else if (auto d = menu_->typed(line)) {
     if (*d >= 0) return Choice{*d, {}};
     t_.out << menu_->show();
+  } else if (std::string why; auto k = short_form(g, view, labels, line, why)) {
+    return Choice{*k, {}};
+  } else if (auto start = short_start(menu_->items(), line)) {
+    std::string text;
+    for (const std::string& part : *start) text += (text.empty() ? "" : " ") + part;
+    if (auto e = menu_->typed(text); e && *e >= 0) return Choice{*e, {}};
+    t_.out << menu_->show();
   } else {
     return Choice{-1, line};
   }
   return std::nullopt;
 }
+
+void HumanAgent::restart() {
+  t_.out << "Undone: your last decision and what followed it are taken back.\n";
+  news_.clear();
+  told_.clear();
+  menu_.reset();
+  retry_ = false;
+}
+
+// The person had seen the news up to this decision.
+void HumanAgent::replayed() { news_.clear(); }
 
 bool HumanAgent::confirm_quit() {
   t_.out << "Really quit? (y/n) " << std::flush;

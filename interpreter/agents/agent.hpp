@@ -16,8 +16,10 @@
 
 namespace kata {
 
-// An agent's answer: an index into the legal decisions, or text in the notation.
+// An agent's answer: an index into the legal decisions, or text in the notation (short
+// forms too: agents/typed.hpp); -2 to stop the game, undo to take back its last decision.
 struct Choice {
+  static constexpr int undo = -3;
   int index = -1;
   std::string text;
 };
@@ -38,6 +40,13 @@ class Agent {
   }
   // What this seat was shown happen, one line per event.
   virtual void observe(const std::string& line) { (void)line; }
+  // Someone at the terminal (asked nothing when the game is played again after an undo).
+  virtual bool person() const { return false; }
+  // An undo: the game is played again from its start to an earlier decision (play_match).
+  // Forget it, and start again as when made, so that a bot asked again chooses as before.
+  virtual void restart() {}
+  // While it is played again, a person's earlier decision was taken without asking.
+  virtual void replayed() {}
   // The game ended; the final view of this seat.
   virtual void game_over(const Game& g, const PlayerView& view) {
     (void)g;
@@ -48,13 +57,14 @@ class Agent {
 // Uniformly random among the legal decisions, from its own generator.
 class RandomAgent : public Agent {
  public:
-  explicit RandomAgent(uint64_t seed) : rng_(seed) {}
+  explicit RandomAgent(uint64_t seed) : seed_(seed), rng_(seed) {}
   std::string kind() const override { return "random"; }
   bool needs_view() const override { return false; }
   Choice choose(const Game&, const PlayerView&, const std::vector<std::string>&, int count) override;
+  void restart() override { rng_ = seed_; }
 
  private:
-  uint64_t rng_;
+  uint64_t seed_, rng_;
 };
 
 // Plays the lines of a script file in order (the notation a human types; '#' comments).
@@ -66,6 +76,7 @@ class ScriptAgent : public Agent {
   std::string kind() const override { return "script:" + path_; }
   Choice choose(const Game& g, const PlayerView& view, const std::vector<std::string>& labels, int count) override;
   bool refused(const std::string& why) override;
+  void restart() override { next_ = 0; }
   std::string where() const;
 
  private:
@@ -87,9 +98,11 @@ struct Terminal {
 };
 
 // Before each decision the person sees what happened since their last turn, their view
-// and a menu (menu.hpp); they type a number, a decision in notation or its start, or a
-// command: help, log (the last lines they were told), back, quit (asks first). The end of
-// input quits at once. Bad input gets a message and the prompt again.
+// and a menu (menu.hpp); they type a number, a decision in notation (or in short, see
+// typed.hpp) or its start, or a command: help, log (the last lines they were told), rules
+// (the game's reference), back, undo (their last decision, when they are the only person
+// at the terminal), quit (asks first). The end of input quits at once. Bad input gets a
+// message and the prompt again.
 class HumanAgent : public Agent {
  public:
   HumanAgent(Terminal& t, int seat) : t_(t), seat_(seat) {}
@@ -97,6 +110,9 @@ class HumanAgent : public Agent {
   Choice choose(const Game& g, const PlayerView& view, const std::vector<std::string>& labels, int count) override;
   bool refused(const std::string& why) override;
   void observe(const std::string& line) override;
+  bool person() const override { return true; }
+  void restart() override;
+  void replayed() override;
   void game_over(const Game& g, const PlayerView& view) override;
   // How many of the last lines told `log` shows.
   static constexpr size_t log_lines = 20;
@@ -105,7 +121,8 @@ class HumanAgent : public Agent {
   void hand_over();
   void tell_news();
   // What to do with a line typed at the prompt: a choice, or nothing (ask again).
-  std::optional<Choice> answer(const std::string& line, const std::vector<std::string>& labels);
+  std::optional<Choice> answer(const Game& g, const PlayerView& view, const std::string& line,
+                               const std::vector<std::string>& labels);
   bool confirm_quit();
   Terminal& t_;
   int seat_;

@@ -11,6 +11,8 @@
 #include <mutex>
 #include <thread>
 
+#include "agents/typed.hpp"
+
 namespace kata {
 
 namespace {
@@ -26,39 +28,69 @@ void deliver(const Game& g, std::vector<Event>& events, std::vector<std::unique_
 
 }  // namespace
 
-MatchResult play_match(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
-                       std::vector<std::unique_ptr<Agent>>& agents, LogWriter* log) {
+namespace {
+
+// A decision made in a match, kept so that an undo can play the game again.
+struct Made {
+  int seat;
+  Decision decision;
+};
+
+// One playing of the match from its start: the first `made.size()` decisions are those
+// made before (an undo), taken again without asking a person; bots are asked as before,
+// so that they end up where they were. False when a person asked to undo: `made` is then
+// cut back to before their last decision, and every agent and the log start again.
+bool play_once(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
+               std::vector<std::unique_ptr<Agent>>& agents, LogWriter* log,
+               std::vector<Made>& made, MatchResult& r) {
   std::vector<Event> events;
   Hooks hooks{&events, nullptr};
-  MatchResult r;
   r.final = new_game(g, players, seed, options, &hooks);
   deliver(g, events, agents, log);
   State& s = r.final;
+  size_t replay = made.size(), n = 0;
   std::vector<Decision> legal;
   std::vector<std::string> labels;
-  while (!s.over()) {
+  for (; !s.over(); ++n) {
     legal_decisions(g, s, legal);
     int seat = s.chooser();
     Agent& agent = *agents.at(seat);
     labels.clear();
     PlayerView view;
-    if (agent.needs_view()) {
+    if (agent.needs_view() && !(n < replay && agent.person())) {
       view = make_view(g, s, seat);
       for (auto& d : legal) labels.push_back(decision_text(g, s, d));
     }
     Decision chosen;
-    for (;;) {
+    if (n < replay) {
+      chosen = made[n].decision;
+      if (agent.person()) agent.replayed();
+      else agent.choose(g, view, labels, static_cast<int>(legal.size()));
+    }
+    while (n >= replay) {
       Choice c = agent.choose(g, view, labels, static_cast<int>(legal.size()));
       if (c.index == -2) {
         r.stopped_by = fmt::format("{} ({}) stopped before the end", seat_name(seat), agent.kind());
-        return r;
+        return true;
+      }
+      if (c.index == Choice::undo) {
+        auto last =
+            std::find_if(made.rbegin(), made.rend(), [&](const Made& m) { return m.seat == seat; });
+        if (last == made.rend()) {
+          agent.refused("there is nothing to undo: this is your first decision");
+          continue;
+        }
+        made.erase(std::prev(last.base()), made.end());
+        for (auto& a : agents) a->restart();
+        if (log) log->rewind();
+        return false;
       }
       if (c.index >= 0 && c.index < static_cast<int>(legal.size())) {
         chosen = legal[c.index];
         break;
       }
       std::string why;
-      if (auto d = parse_decision(g, s, c.text, why)) {
+      if (auto d = read_decision(g, s, c.text, why)) {
         chosen = *d;
         break;
       }
@@ -66,9 +98,10 @@ MatchResult play_match(const Game& g, int players, uint64_t seed, const std::vec
         auto* script = dynamic_cast<ScriptAgent*>(&agent);
         r.stopped_by = fmt::format("{}: {}'s '{}' is refused: {}", script ? script->where() : agent.kind(),
                                    seat_name(seat), c.text, why);
-        return r;
+        return true;
       }
     }
+    if (n >= replay) made.push_back({seat, chosen});
     if (log) log->decision(s.decisions() + 1, seat, decision_text(g, s, chosen));
     // Each other seat is told the decision as it may know it (card_text).
     for (size_t other = 0; other < agents.size(); ++other)
@@ -81,6 +114,20 @@ MatchResult play_match(const Game& g, int players, uint64_t seed, const std::vec
   for (size_t seat = 0; seat < agents.size(); ++seat)
     if (agents[seat]->needs_view()) agents[seat]->game_over(g, make_view(g, s, static_cast<int>(seat)));
   r.completed = true;
+  return true;
+}
+
+}  // namespace
+
+MatchResult play_match(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
+                       std::vector<std::unique_ptr<Agent>>& agents, LogWriter* log) {
+  // A person may undo: the log is held until the end, to be written as if the undone
+  // decisions never happened.
+  bool people = std::any_of(agents.begin(), agents.end(), [](auto& a) { return a->person(); });
+  if (log && people) log->hold();
+  std::vector<Made> made;
+  MatchResult r;
+  while (!play_once(g, players, seed, options, agents, log, made, r)) r = MatchResult{};
   return r;
 }
 

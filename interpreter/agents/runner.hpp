@@ -20,7 +20,14 @@ struct MatchResult {
   std::string stopped_by;  // why it stopped early
 };
 
-// Plays one game to the end. Throws RuntimeError for errors in the rules' logic.
+// Plays one game to the end. Throws RuntimeError for errors in the rules' logic. A typed
+// decision is read with read_decision (short forms too). When a person asks to undo
+// (Choice::undo), the game is played again from the start with the same seed and options
+// and the decisions made so far, up to the person's last one: their decisions are taken
+// again without asking them, bots are restarted and asked again (they choose as before),
+// and then the person is asked again. With a person playing, the log is held (LogWriter::
+// hold) and rewritten on an undo, so it reads as if the undone decisions never happened;
+// the caller's LogWriter writes it out when it is flushed or destroyed.
 MatchResult play_match(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
                        std::vector<std::unique_ptr<Agent>>& agents, LogWriter* log = nullptr);
 

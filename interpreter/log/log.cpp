@@ -210,7 +210,16 @@ LogHeader make_header(const Game& g, int players, uint64_t seed, const std::vect
   return h;
 }
 
-void LogWriter::line(const nlohmann::json& j) { out_ << j.dump() << '\n'; }
+void LogWriter::line(const nlohmann::json& j) {
+  if (held_) kept_ += j.dump() + '\n';
+  else out_ << j.dump() << '\n';
+}
+
+void LogWriter::flush() {
+  out_ << kept_ << std::flush;
+  kept_.clear();
+  held_ = false;
+}
 
 void LogWriter::header(const LogHeader& h) {
   nlohmann::json opts = nlohmann::json::object();

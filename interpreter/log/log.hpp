@@ -44,6 +44,15 @@ struct LogHeader {
 class LogWriter {
  public:
   explicit LogWriter(std::ostream& out) : out_(out) {}
+  ~LogWriter() { flush(); }
+  LogWriter(const LogWriter&) = delete;
+  LogWriter& operator=(const LogWriter&) = delete;
+  // From now on the lines are kept here until flush (or the end of the writer), so that
+  // rewind can forget them: a game with an undo is logged as if the undone part had not
+  // been played (play_match).
+  void hold() { held_ = true; }
+  void rewind() { kept_.clear(); }
+  void flush();
   void header(const LogHeader& h);
   void events(const Game& g, const std::vector<Event>& events);
   void decision(int number, int player, const std::string& text);
@@ -53,6 +62,8 @@ class LogWriter {
  private:
   void line(const nlohmann::json& j);
   std::ostream& out_;
+  bool held_ = false;
+  std::string kept_;
 };
 
 LogHeader make_header(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,

@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include "agents/typed.hpp"
 #include "check/checker.hpp"
 #include "compile/compiler.hpp"
 #include "log/log.hpp"
@@ -263,7 +264,7 @@ class Runner {
       bool turn = s.status() == Status::waiting && s.chooser() == seat;
       std::string why = s.over() ? "the game is over" : fmt::format("it is {}'s decision", seat_name(s.chooser()));
       std::optional<Decision> d;
-      if (turn) d = parse_decision(g, s, action, why);
+      if (turn) d = read_decision(g, s, action, why);
       if (st.kind == "refuse") {
         if (d) return d_.error(st.pos, fmt::format("expected '{}' to be refused, but it is legal", st.text)), false;
         if (!st.because.empty() && why.find(st.because) == std::string::npos)

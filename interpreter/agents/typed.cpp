@@ -1,0 +1,258 @@
+// Short forms: each label is read back into its values (label_parts), each value gets the
+// forms it may be typed in, and the typed words are split among the values every way they
+// can be. Interchangeable decisions are told apart by menu_items, the human's menu.
+#include "agents/typed.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+namespace kata {
+
+namespace {
+
+std::vector<std::string> words(const std::string& text) {
+  std::vector<std::string> out;
+  std::string w;
+  for (char c : text + ' ') {
+    if (!std::isspace(static_cast<unsigned char>(c))) {
+      w += c;
+    } else if (!w.empty()) {
+      out.push_back(w);
+      w.clear();
+    }
+  }
+  return out;
+}
+
+// Lower-cased, without spaces.
+std::string squashed(const std::string& text) {
+  std::string out;
+  for (char c : text)
+    if (!std::isspace(static_cast<unsigned char>(c)))
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// The words of `text` after `prefix`, squashed; nothing when it does not begin with
+// `prefix` or has nothing after it.
+std::optional<std::string> without(const std::string& text,
+                                   const std::vector<std::string>& prefix) {
+  std::vector<std::string> w = words(text);
+  if (w.size() <= prefix.size() || !std::equal(prefix.begin(), prefix.end(), w.begin()))
+    return std::nullopt;
+  std::string out;
+  for (size_t i = prefix.size(); i < w.size(); ++i) out += squashed(w[i]);
+  return out;
+}
+
+// The words all of an action's k-th values begin with, leaving each at least one.
+using Prefixes = std::map<std::pair<std::string, size_t>, std::vector<std::string>>;
+
+Prefixes common_prefixes(const std::vector<std::optional<std::vector<std::string>>>& parts) {
+  Prefixes out;
+  std::set<std::pair<std::string, size_t>> seen;
+  for (const auto& p : parts) {
+    if (!p) continue;
+    for (size_t k = 1; k < p->size(); ++k) {
+      std::vector<std::string> w = words((*p)[k]);
+      if (!w.empty()) w.pop_back();
+      auto key = std::make_pair((*p)[0], k);
+      if (seen.insert(key).second) {
+        out[key] = w;
+        continue;
+      }
+      std::vector<std::string>& common = out[key];
+      size_t n = 0;
+      while (n < common.size() && n < w.size() && common[n] == w[n]) ++n;
+      common.resize(n);
+    }
+  }
+  return out;
+}
+
+// Whether typed[at..] splits into consecutive runs of words, the k-th run squashed one of
+// forms[k].
+bool fits(const std::vector<std::string>& typed, size_t at,
+          const std::vector<std::set<std::string>>& forms, size_t k) {
+  if (k == forms.size()) return at == typed.size();
+  std::string run;
+  for (size_t end = at; end < typed.size(); ++end) {
+    run += squashed(typed[end]);
+    if (forms[k].count(run) && fits(typed, end + 1, forms, k + 1)) return true;
+  }
+  return false;
+}
+
+// "X", "X or Y", "X, Y or Z".
+std::string either(const std::vector<std::string>& texts) {
+  std::string out;
+  for (size_t i = 0; i < texts.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == texts.size() ? " or " : ", ") + texts[i];
+  return out;
+}
+
+// The forms each value of a label may be typed in (see short_form).
+std::vector<std::set<std::string>> value_forms(const Game& g, const std::vector<std::string>& parts,
+                                               Prefixes& prefixes,
+                                               const std::unordered_map<std::string, int>& cards) {
+  std::vector<std::set<std::string>> forms;
+  for (size_t k = 1; k < parts.size(); ++k) {
+    const std::vector<std::string>& prefix = prefixes[{parts[0], k}];
+    std::vector<std::string> names{parts[k]};
+    // Only a card the label names is one the chooser sees.
+    if (auto c = cards.find(parts[k]); c != cards.end())
+      names.push_back(g.card_plain_names[c->second]);
+    std::set<std::string> f;
+    for (const std::string& name : names) {
+      f.insert(squashed(name));
+      if (auto w = without(name, prefix)) f.insert(*w);
+    }
+    forms.push_back(std::move(f));
+  }
+  return forms;
+}
+
+// How many values typed[at..] reads as forms[k..] at best, and the word it stops at.
+size_t reach(const std::vector<std::string>& typed, size_t at,
+             const std::vector<std::set<std::string>>& forms, size_t k, size_t& stop) {
+  stop = at;
+  if (k == forms.size()) return k;
+  size_t best = k;
+  std::string run;
+  for (size_t end = at; end < typed.size(); ++end) {
+    run += squashed(typed[end]);
+    size_t there = 0;
+    if (size_t r = forms[k].count(run) ? reach(typed, end + 1, forms, k + 1, there) : 0; r > best) {
+      best = r;
+      stop = there;
+    }
+  }
+  return best;
+}
+
+// The text read in short against the labels: the labels it names, and otherwise how far
+// it goes (the values read at best, the word it stops at, the choices there).
+struct Reading {
+  std::vector<std::string> typed;
+  std::vector<int> matched;
+  const Action* action = nullptr;
+  size_t depth = 0, stop = 0;
+  std::vector<std::string> choices;
+};
+
+Reading read_short(const Game& g, const std::vector<std::string>& labels, const std::string& text) {
+  Reading r;
+  r.typed = words(text);
+  if (r.typed.empty()) return r;
+  for (const Action& a : g.program.actions)
+    if (squashed(a.name) == squashed(r.typed[0])) r.action = &a;
+  std::vector<std::optional<std::vector<std::string>>> parts;
+  for (const std::string& label : labels) parts.push_back(label_parts(g, label));
+  Prefixes prefixes = common_prefixes(parts);
+  std::unordered_map<std::string, int> cards;
+  for (int c = 0; c < g.card_count; ++c) cards.emplace(g.card_names[c], c);
+  for (size_t i = 0; i < labels.size(); ++i) {
+    const auto& p = parts[i];
+    if (!p || squashed((*p)[0]) != squashed(r.typed[0])) continue;
+    std::vector<std::set<std::string>> forms = value_forms(g, *p, prefixes, cards);
+    if (fits(r.typed, 1, forms, 0)) r.matched.push_back(static_cast<int>(i));
+    size_t stop = 0, depth = reach(r.typed, 1, forms, 0, stop);
+    if (depth > r.depth) {
+      r.depth = depth;
+      r.stop = stop;
+      r.choices.clear();
+    }
+    if (depth == r.depth && depth < forms.size() &&
+        std::find(r.choices.begin(), r.choices.end(), (*p)[depth + 1]) == r.choices.end())
+      r.choices.push_back((*p)[depth + 1]);
+  }
+  return r;
+}
+
+}  // namespace
+
+std::optional<int> short_form(const Game& g, const PlayerView& view,
+                              const std::vector<std::string>& labels, const std::string& text,
+                              std::string& why) {
+  Reading r = read_short(g, labels, text);
+  const std::vector<std::string>& typed = r.typed;
+  const std::vector<int>& matched = r.matched;
+  if (matched.empty()) return std::nullopt;
+
+  // Decisions of one item are interchangeable: the first matched is as good as any.
+  std::vector<MenuItem> items = menu_items(g, view, labels);
+  std::vector<int> item_of(labels.size(), -1);
+  for (size_t i = 0; i < items.size(); ++i)
+    for (int d : items[i].decisions) item_of[d] = static_cast<int>(i);
+  std::vector<std::string> different;
+  std::set<int> seen;
+  for (int d : matched)
+    if (seen.insert(item_of[d]).second) different.push_back(labels[d]);
+  if (different.size() == 1) return matched.front();
+  std::string said;
+  for (const std::string& w : typed) said += (said.empty() ? "" : " ") + w;
+  why = fmt::format("ambiguous: '{}' could be {}", said, either(different));
+  return std::nullopt;
+}
+
+std::optional<std::vector<std::string>> short_start(const std::vector<MenuItem>& items,
+                                                    const std::string& text) {
+  std::vector<std::string> typed = words(text);
+  if (typed.size() < 2) return std::nullopt;
+  std::vector<std::optional<std::vector<std::string>>> parts;
+  for (const MenuItem& item : items) parts.push_back(item.parts);
+  Prefixes prefixes = common_prefixes(parts);
+  std::set<std::vector<std::string>> starts;
+  for (const MenuItem& item : items) {
+    const std::vector<std::string>& p = item.parts;
+    if (p.size() < 3 || squashed(p[0]) != squashed(typed[0])) continue;
+    std::vector<std::set<std::string>> forms;
+    for (size_t n = 1; n + 1 < p.size(); ++n) {
+      std::set<std::string> f{squashed(p[n])};
+      if (auto w = without(p[n], prefixes[{p[0], n}])) f.insert(*w);
+      forms.push_back(std::move(f));
+      if (fits(typed, 1, forms, 0))
+        starts.insert(std::vector<std::string>(p.begin(), p.begin() + n + 1));
+    }
+  }
+  if (starts.size() != 1) return std::nullopt;
+  return *starts.begin();
+}
+
+std::optional<Decision> read_decision(const Game& g, const State& s, const std::string& text,
+                                      std::string& why) {
+  if (auto d = parse_decision(g, s, text, why)) return d;
+  if (s.status() != Status::waiting) return std::nullopt;
+  std::vector<Decision> legal;
+  legal_decisions(g, s, legal);
+  std::vector<std::string> labels;
+  for (const Decision& d : legal) labels.push_back(decision_text(g, s, d));
+  if (auto k = short_form(g, make_view(g, s, s.chooser()), labels, text, why)) return legal[*k];
+  // The notation in full stopped at the first value, which a short form reads: the reason
+  // is where the short form stops ("deploy lord village" without a Village), or that the
+  // values are too few or too many.
+  Reading r = read_short(g, labels, text);
+  if (r.depth == 0 || !r.action ||
+      why.rfind(fmt::format("'{}' is not a choice for ", squashed(r.typed[1])), 0) != 0)
+    return std::nullopt;
+  const Action& a = *r.action;
+  if (r.stop >= r.typed.size() || r.depth >= a.params.size()) {
+    std::string params;
+    for (const Param& p : a.params) params += " " + p.name;
+    why = fmt::format("'{}' takes {} value{}: {}{}", a.name, a.params.size(),
+                      a.params.size() == 1 ? "" : "s", a.name, params);
+  } else {
+    std::string choices;
+    for (const std::string& c : r.choices) choices += (choices.empty() ? "" : ", ") + c;
+    why = fmt::format("'{}' is not a choice for {} (choices: {})", squashed(r.typed[r.stop]),
+                      a.params[r.depth].name, choices);
+  }
+  return std::nullopt;
+}
+
+}  // namespace kata

@@ -1,0 +1,48 @@
+// Decisions typed in short. The notation (runtime/view.hpp) names every value in full;
+// a person or a script may leave out what the choices all share and what does not tell
+// them apart: `deploy Lord Village` for `deploy P1 Lord Village`, `deploy p1lord
+// goldentemple`, `deploy peasant village` when the Peasants are interchangeable. Only the
+// chooser's labels and view are read (the Game's fixed data aside), so a short form can
+// never name a card the chooser cannot see. What is recorded is the full notation.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "agents/menu.hpp"
+#include "runtime/view.hpp"
+
+namespace kata {
+
+// The legal decision (an index into `labels`, the chooser's notation of the legal
+// decisions) that `text` names in short: the action's name, then each value, the values
+// separated by spaces. A typed value matches a value of a label when, lower-cased and
+// without spaces, it equals
+//   - the value,
+//   - the value without the words that all of the parameter's choices begin with
+//     (the seat in "P1 Lord", "P1 Peasant3"),
+//   - the name of the card without its copy number (Game::card_plain_names), with or
+//     without those words,
+// and a card named by its place ("P2.hand#2") is matched only by its place. When labels of
+// more than one menu item (menu_items: interchangeable decisions are one item) match,
+// nothing is returned and `why` says "ambiguous: 'TEXT' could be X or Y"; when none
+// does, nothing is returned and `why` is left as it was.
+std::optional<int> short_form(const Game& g, const PlayerView& view,
+                              const std::vector<std::string>& labels, const std::string& text,
+                              std::string& why);
+
+// The start of some menu items that `text` names in short: the action's name and some of
+// the values but not all, each read as short_form reads a value (an item already names
+// interchangeable cards without their copy number). It is returned as the items show it
+// ("deploy", "P1 Peasant"), for Menu::typed; nothing when the text is no such start, or
+// when it could be the start of items that differ in it.
+std::optional<std::vector<std::string>> short_start(const std::vector<MenuItem>& items,
+                                                    const std::string& text);
+
+// parse_decision, then short_form as the chooser sees the state: what the runner does
+// with a human's or a script's text, and a scenario with its `play:` steps.
+std::optional<Decision> read_decision(const Game& g, const State& s, const std::string& text,
+                                      std::string& why);
+
+}  // namespace kata
