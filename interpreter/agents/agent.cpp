@@ -17,6 +17,8 @@ Choice RandomAgent::choose(const Game&, const PlayerView&, const std::vector<std
   return {static_cast<int>(uniform(rng_, static_cast<uint32_t>(count))), {}};
 }
 
+void RandomAgent::replayed(int count) { (void)uniform(rng_, static_cast<uint32_t>(count)); }
+
 std::unique_ptr<ScriptAgent> ScriptAgent::load(const std::string& path, std::string& error) {
   std::ifstream in(path);
   if (!in) {
@@ -135,6 +137,9 @@ void HumanAgent::observe(const std::string& line) {
   told_.push_back(line);
   if (told_.size() > log_lines) told_.pop_front();
 }
+
+// "Since your last turn" starts after this seat's last decision, as it would have.
+void HumanAgent::replayed(int) { news_.clear(); }
 
 void HumanAgent::tell_news() {
   if (news_.empty()) return;

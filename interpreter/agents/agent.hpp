@@ -3,6 +3,7 @@
 // use no information (random) say so, and the runner then skips building views for them.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <iosfwd>
@@ -36,6 +37,10 @@ class Agent {
     (void)why;
     return false;
   }
+  // This seat's decision, one of `count` legal ones, was taken from a log (kata play
+  // --resume) instead of asked: a bot draws from its generator as if it had chosen, so a
+  // resumed game goes on as the game played in one go would; a person saw what came before.
+  virtual void replayed(int count) { (void)count; }
   // What this seat was shown happen, one line per event.
   virtual void observe(const std::string& line) { (void)line; }
   // The game ended; the final view of this seat.
@@ -52,6 +57,7 @@ class RandomAgent : public Agent {
   std::string kind() const override { return "random"; }
   bool needs_view() const override { return false; }
   Choice choose(const Game&, const PlayerView&, const std::vector<std::string>&, int count) override;
+  void replayed(int count) override;
 
  private:
   uint64_t rng_;
@@ -67,6 +73,8 @@ class ScriptAgent : public Agent {
   Choice choose(const Game& g, const PlayerView& view, const std::vector<std::string>& labels, int count) override;
   bool refused(const std::string& why) override;
   std::string where() const;
+  // Goes on after the first `lines` lines (they were played before a resume).
+  void skip(size_t lines) { next_ = std::min(lines, lines_.size()); }
 
  private:
   std::string path_;
@@ -97,6 +105,7 @@ class HumanAgent : public Agent {
   Choice choose(const Game& g, const PlayerView& view, const std::vector<std::string>& labels, int count) override;
   bool refused(const std::string& why) override;
   void observe(const std::string& line) override;
+  void replayed(int count) override;
   void game_over(const Game& g, const PlayerView& view) override;
   // How many of the last lines told `log` shows.
   static constexpr size_t log_lines = 20;

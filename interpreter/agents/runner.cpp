@@ -9,6 +9,7 @@
 #include <cmath>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace kata {
@@ -24,58 +25,85 @@ void deliver(const Game& g, std::vector<Event>& events, std::vector<std::unique_
   events.clear();
 }
 
+// Each other seat is told the decision as it may know it (card_text).
+void tell_others(const Game& g, const State& s, const Decision& d, int seat,
+                 std::vector<std::unique_ptr<Agent>>& agents) {
+  for (size_t other = 0; other < agents.size(); ++other)
+    if (static_cast<int>(other) != seat && agents[other]->needs_view())
+      agents[other]->observe(fmt::format("{} chose: {}", seat_name(seat),
+                                         decision_text(g, s, d, static_cast<int>(other))));
+}
+
+// Asks the seat's agent until it names a legal decision; nothing if it gives up (r says why).
+std::optional<Decision> ask(const Game& g, const State& s, const std::vector<Decision>& legal,
+                            Agent& agent, MatchResult& r) {
+  int seat = s.chooser();
+  std::vector<std::string> labels;
+  PlayerView view;
+  if (agent.needs_view()) {
+    view = make_view(g, s, seat);
+    for (auto& d : legal) labels.push_back(decision_text(g, s, d));
+  }
+  for (;;) {
+    Choice c = agent.choose(g, view, labels, static_cast<int>(legal.size()));
+    if (c.index == -2) {
+      r.stopped_by = fmt::format("{} ({}) stopped before the end", seat_name(seat), agent.kind());
+      return std::nullopt;
+    }
+    if (c.index >= 0 && c.index < static_cast<int>(legal.size())) return legal[c.index];
+    std::string why;
+    if (auto d = parse_decision(g, s, c.text, why)) return d;
+    if (!agent.refused(why)) {
+      auto* script = dynamic_cast<ScriptAgent*>(&agent);
+      r.stopped_by =
+          fmt::format("{}: {}'s '{}' is refused: {}", script ? script->where() : agent.kind(),
+                      seat_name(seat), c.text, why);
+      return std::nullopt;
+    }
+  }
+}
+
 }  // namespace
 
-MatchResult play_match(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
-                       std::vector<std::unique_ptr<Agent>>& agents, LogWriter* log) {
+MatchResult play_match(const Game& g, int players, uint64_t seed,
+                       const std::vector<int64_t>& options,
+                       std::vector<std::unique_ptr<Agent>>& agents, LogWriter* log,
+                       const Resume* resume) {
   std::vector<Event> events;
   Hooks hooks{&events, nullptr};
   MatchResult r;
+  // A resumed game's log already holds what comes before its first new decision.
+  LogWriter* writing = resume ? nullptr : log;
+  size_t replayed = 0;
   r.final = new_game(g, players, seed, options, &hooks);
-  deliver(g, events, agents, log);
+  deliver(g, events, agents, writing);
   State& s = r.final;
   std::vector<Decision> legal;
-  std::vector<std::string> labels;
   while (!s.over()) {
     legal_decisions(g, s, legal);
     int seat = s.chooser();
     Agent& agent = *agents.at(seat);
-    labels.clear();
-    PlayerView view;
-    if (agent.needs_view()) {
-      view = make_view(g, s, seat);
-      for (auto& d : legal) labels.push_back(decision_text(g, s, d));
-    }
-    Decision chosen;
-    for (;;) {
-      Choice c = agent.choose(g, view, labels, static_cast<int>(legal.size()));
-      if (c.index == -2) {
-        r.stopped_by = fmt::format("{} ({}) stopped before the end", seat_name(seat), agent.kind());
-        return r;
-      }
-      if (c.index >= 0 && c.index < static_cast<int>(legal.size())) {
-        chosen = legal[c.index];
-        break;
-      }
+    std::optional<Decision> chosen;
+    if (resume && replayed < resume->actions.size()) {
       std::string why;
-      if (auto d = parse_decision(g, s, c.text, why)) {
-        chosen = *d;
-        break;
-      }
-      if (!agent.refused(why)) {
-        auto* script = dynamic_cast<ScriptAgent*>(&agent);
-        r.stopped_by = fmt::format("{}: {}'s '{}' is refused: {}", script ? script->where() : agent.kind(),
-                                   seat_name(seat), c.text, why);
+      auto& [player, action] = resume->actions[replayed++];
+      chosen = player == seat ? parse_decision(g, s, action, why) : std::nullopt;
+      if (!chosen) {  // replay_log verified these decisions: only a changed rule file gets here
+        r.stopped_by =
+            fmt::format("the log's decision {} ('{}') cannot be made again", replayed, action);
         return r;
       }
+      agent.replayed(static_cast<int>(legal.size()));
+    } else {
+      if (resume && !writing && log) log->resume(s.decisions(), resume->stopped, resume->agents);
+      writing = log;
+      chosen = ask(g, s, legal, agent, r);
+      if (!chosen) return r;
+      if (log) log->decision(s.decisions() + 1, seat, decision_text(g, s, *chosen));
     }
-    if (log) log->decision(s.decisions() + 1, seat, decision_text(g, s, chosen));
-    // Each other seat is told the decision as it may know it (card_text).
-    for (size_t other = 0; other < agents.size(); ++other)
-      if (static_cast<int>(other) != seat && agents[other]->needs_view())
-        agents[other]->observe(fmt::format("{} chose: {}", seat_name(seat), decision_text(g, s, chosen, static_cast<int>(other))));
-    apply(g, s, chosen, &hooks);
-    deliver(g, events, agents, log);
+    tell_others(g, s, *chosen, seat, agents);
+    apply(g, s, *chosen, &hooks);
+    deliver(g, events, agents, writing);
   }
   if (log) log->result(g, s);
   for (size_t seat = 0; seat < agents.size(); ++seat)

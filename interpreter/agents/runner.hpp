@@ -20,9 +20,20 @@ struct MatchResult {
   std::string stopped_by;  // why it stopped early
 };
 
+// Going on with a game that stopped before its end (kata play --resume): its decisions,
+// verified by replay_log, are made again instead of asked. The agents are told what they
+// were told then; the log is written from where those decisions end, with a `resume` line.
+struct Resume {
+  std::vector<std::pair<int, std::string>> actions;  // chooser and notation, in order
+  std::string stopped;                               // why the game stopped
+  std::vector<std::string> agents;                   // who plays on
+};
+
 // Plays one game to the end. Throws RuntimeError for errors in the rules' logic.
-MatchResult play_match(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
-                       std::vector<std::unique_ptr<Agent>>& agents, LogWriter* log = nullptr);
+MatchResult play_match(const Game& g, int players, uint64_t seed,
+                       const std::vector<int64_t>& options,
+                       std::vector<std::unique_ptr<Agent>>& agents, LogWriter* log = nullptr,
+                       const Resume* resume = nullptr);
 
 // describe_view of public_view, titled "as everyone sees it".
 std::string describe_public_view(const Game& g, const State& s);
