@@ -218,13 +218,12 @@ int check(const CheckArgs& a) {
   return status;
 }
 
-int play(const PlayArgs& args) {
-  PlayArgs a = args;
-  Setup setup;
-  if (int status = prepare(a.file, a.players, a.options, setup)) return status;
-  auto& [sources, g, players, options] = setup;
-  if (!can_draw(*g, a.svg)) return usage_error;
-  std::vector<std::string> specs = a.agents;
+namespace {
+
+// One agent per seat from their names: none given is human for P1 and random for the
+// others, one name is every seat's.
+int make_agents(std::vector<std::string>& specs, int players, uint64_t seed, Terminal& terminal,
+                std::vector<std::unique_ptr<Agent>>& agents) {
   if (specs.empty()) {
     specs.assign(players, "random");
     specs[0] = "human";
@@ -235,20 +234,70 @@ int play(const PlayArgs& args) {
     std::cerr << fmt::format("kata: error: {} agents for {} players\n", specs.size(), players);
     return usage_error;
   }
-  Terminal terminal{std::cin, std::cout};
-  terminal.clear_screen = !a.no_clear && isatty(STDOUT_FILENO);
-  // The bots' generators are derived from the seed: draw it before making them.
-  if (!a.seed_given && !fresh_seed(a.seed)) return usage_error;
-  std::vector<std::unique_ptr<Agent>> agents;
   for (int seat = 0; seat < players; ++seat) {
     std::string why;
-    auto agent = make_agent(specs[seat], seat, a.seed, terminal, why);
+    auto agent = make_agent(specs[seat], seat, seed, terminal, why);
     if (!agent) {
       std::cerr << "kata: error: " << why << '\n';
       return usage_error;
     }
     agents.push_back(std::move(agent));
   }
+  return ok;
+}
+
+// Plays the game (or the rest of it) and prints how it ended.
+int run_match(const PlayArgs& a, const Game& g, int players, uint64_t seed,
+              const std::vector<int64_t>& options, std::vector<std::unique_ptr<Agent>>& agents,
+              Terminal& terminal, LogWriter* log, const Resume* resume = nullptr) {
+  try {
+    MatchResult r = play_match(g, players, seed, options, agents, log, resume);
+    if (!r.completed) {
+      std::cerr << "kata: " << r.stopped_by << '\n';
+      if (log) log->error(r.stopped_by);
+      return input_error;
+    }
+    if (terminal.humans == 0 && !a.quiet) std::cout << describe_view(g, make_view(g, r.final, -1));
+    // Humans sharing the terminal each saw their own screen; the end is shown to all at once.
+    if (terminal.humans > 1) std::cout << describe_public_view(g, r.final);
+    // A picture for people at the table shows what they all may see; bots' games, all.
+    if (!a.svg.empty() &&
+        !write_svg(a.svg, board_svg(g, terminal.humans > 0 ? public_view(g, r.final)
+                                                           : make_view(g, r.final, -1))))
+      return usage_error;
+    auto sc = scores(g, r.final);
+    std::string line;
+    for (size_t p = 0; p < sc.size(); ++p) line += fmt::format("{}{}={}", p ? " " : "", seat_name(static_cast<int>(p)), sc[p]);
+    std::cout << fmt::format("Result after {} decisions: {}; winners: {}\n", r.final.decisions(), line.empty() ? "no scores" : line,
+                             winners_text(r.final));
+    // Several humans: the screen (and the seed line at its top) was cleared; say it again.
+    if (!a.seed_given && terminal.humans > 1 && terminal.clear_screen)
+      std::cerr << seed_line(a, seed);
+  } catch (const RuntimeError& e) {
+    if (log) log->error(e.what());
+    return runtime_error(g, e);
+  }
+  return ok;
+}
+
+int resume(const PlayArgs& a);
+
+}  // namespace
+
+int play(const PlayArgs& args) {
+  if (!args.resume.empty()) return resume(args);
+  PlayArgs a = args;
+  Setup setup;
+  if (int status = prepare(a.file, a.players, a.options, setup)) return status;
+  auto& [sources, g, players, options] = setup;
+  if (!can_draw(*g, a.svg)) return usage_error;
+  std::vector<std::string> specs = a.agents;
+  Terminal terminal{std::cin, std::cout};
+  terminal.clear_screen = !a.no_clear && isatty(STDOUT_FILENO);
+  // The bots' generators are derived from the seed: draw it before making them.
+  if (!a.seed_given && !fresh_seed(a.seed)) return usage_error;
+  std::vector<std::unique_ptr<Agent>> agents;
+  if (int status = make_agents(specs, players, a.seed, terminal, agents)) return status;
   std::ofstream log_file;
   std::unique_ptr<LogWriter> log;
   if (!a.log.empty()) {
@@ -262,34 +311,114 @@ int play(const PlayArgs& args) {
   }
   // On standard error, also with --quiet: without it a game could not be played again.
   if (!a.seed_given) std::cerr << seed_line(a, a.seed) << std::flush;
-  try {
-    MatchResult r = play_match(*g, players, a.seed, options, agents, log.get());
-    if (!r.completed) {
-      std::cerr << "kata: " << r.stopped_by << '\n';
-      if (log) log->error(r.stopped_by);
-      return input_error;
-    }
-    if (terminal.humans == 0 && !a.quiet) std::cout << describe_view(*g, make_view(*g, r.final, -1));
-    // Humans sharing the terminal each saw their own screen; the end is shown to all at once.
-    if (terminal.humans > 1) std::cout << describe_public_view(*g, r.final);
-    // A picture for people at the table shows what they all may see; bots' games, all.
-    if (!a.svg.empty() &&
-        !write_svg(a.svg, board_svg(*g, terminal.humans > 0 ? public_view(*g, r.final) : make_view(*g, r.final, -1))))
-      return usage_error;
-    auto sc = scores(*g, r.final);
-    std::string line;
-    for (size_t p = 0; p < sc.size(); ++p) line += fmt::format("{}{}={}", p ? " " : "", seat_name(static_cast<int>(p)), sc[p]);
-    std::cout << fmt::format("Result after {} decisions: {}; winners: {}\n", r.final.decisions(), line.empty() ? "no scores" : line,
-                             winners_text(r.final));
-    // Several humans: the screen (and the seed line at its top) was cleared; say it again.
-    if (!a.seed_given && terminal.humans > 1 && terminal.clear_screen)
-      std::cerr << seed_line(a, a.seed);
-  } catch (const RuntimeError& e) {
-    if (log) log->error(e.what());
-    return runtime_error(*g, e);
-  }
-  return ok;
+  return run_match(a, *g, players, a.seed, options, agents, terminal, log.get());
 }
+
+namespace {
+
+// The log a resumed game is written to: LOG itself, through a file beside it that replaces
+// it once the game ends or stops again (until then LOG still holds the stopped game, so
+// a killed process loses nothing), or --log NEWLOG. It starts with LOG's lines up to its
+// trailing `error` lines.
+struct ResumedLog {
+  std::string path, writing;
+  std::ofstream out;
+
+  bool open(const PlayArgs& a, int stop_line) {
+    std::error_code ec;
+    bool in_place = a.log.empty() || std::filesystem::equivalent(a.log, a.resume, ec);
+    path = in_place ? a.resume : a.log;
+    writing = in_place ? a.resume + ".partial" : a.log;
+    std::ifstream in(a.resume);
+    std::vector<std::string> lines;
+    std::string text;
+    for (int n = 1; n < stop_line && std::getline(in, text); ++n) lines.push_back(text);
+    while (!lines.empty() && lines.back().find_first_not_of(" \t\r") == std::string::npos)
+      lines.pop_back();
+    out.open(writing);
+    for (auto& line : lines) out << line << '\n';
+    if (out) return true;
+    std::cerr << fmt::format("kata: error: cannot write the log '{}'\n", writing);
+    return false;
+  }
+
+  bool close() {
+    out.close();
+    std::error_code ec;
+    if (writing != path) std::filesystem::rename(writing, path, ec);
+    if (!out || ec) std::cerr << fmt::format("kata: error: cannot write the log '{}'\n", path);
+    return out && !ec;
+  }
+};
+
+// The agents recorded in the log play on, each script after the lines it already played
+// (its seat's decisions since the log first names it for that seat).
+void continue_scripts(const ReplayResult& r, std::vector<std::unique_ptr<Agent>>& agents) {
+  for (size_t seat = 0; seat < agents.size(); ++seat) {
+    auto* script = dynamic_cast<ScriptAgent*>(agents[seat].get());
+    if (!script) continue;
+    size_t played = 0;
+    for (size_t i = static_cast<size_t>(r.agents_since.at(seat)); i < r.actions.size(); ++i)
+      played += r.actions[i].first == static_cast<int>(seat);
+    script->skip(played);
+  }
+}
+
+int resume(const PlayArgs& args) {
+  PlayArgs a = args;
+  a.seed_given = true;  // the log holds it
+  if (!readable(a.resume)) return usage_error;
+  std::shared_ptr<Sources> sources;
+  Diagnostics diags;
+  ReplayResult r = replay_log(a.resume, -1, sources, diags);
+  if (sources) print_diags(*sources, diags);
+  if (!r.ok) {
+    std::cerr << "kata: cannot resume: replay failed: " << r.error << '\n';
+    return input_error;
+  }
+  if (!r.stopped) {
+    std::cerr << fmt::format(
+        "kata: error: '{}' is the log of a finished game ({} decisions and its result): there is "
+        "nothing to resume\n",
+        a.resume, r.decisions);
+    return usage_error;
+  }
+  if (r.forced) {
+    std::cerr << fmt::format(
+        "kata: error: the chance outcomes of '{}' were fixed (\"forced\"), not drawn from its "
+        "seed: it cannot be played on\n",
+        a.resume);
+    return usage_error;
+  }
+  const Game& g = *r.game;
+  if (!can_draw(g, a.svg)) return usage_error;
+  int players = r.players;
+  bool recorded = a.agents.empty();
+  std::vector<std::string> specs = recorded ? r.agents : a.agents;
+  if (recorded && static_cast<int>(specs.size()) != players) {
+    std::cerr << fmt::format(
+        "kata: error: the log records {} agents for {} players; say who plays with --agents\n",
+        specs.size(), players);
+    return usage_error;
+  }
+  Terminal terminal{std::cin, std::cout};
+  terminal.clear_screen = !a.no_clear && isatty(STDOUT_FILENO);
+  std::vector<std::unique_ptr<Agent>> agents;
+  if (int status = make_agents(specs, players, r.seed, terminal, agents)) return status;
+  if (recorded) continue_scripts(r, agents);
+  ResumedLog file;
+  if (!file.open(a, r.stop_line)) return usage_error;
+  LogWriter log(file.out);
+  Resume from{r.actions, r.stop_reason, specs};
+  std::cerr << fmt::format(
+      "resuming {} after {} decisions (replayed from '{}' and verified); {} to decide\n", g.name,
+      r.decisions, a.resume, seat_name(r.final.chooser()));
+  int status = run_match(a, g, players, r.seed, r.options, agents, terminal, &log, &from);
+  if (!file.close() && status == ok) status = usage_error;
+  return status;
+}
+
+}  // namespace
 
 int simulate(const SimulateArgs& a) {
   Setup setup;
@@ -360,7 +489,14 @@ int replay(const ReplayArgs& a) {
     std::cerr << "kata: replay failed: " << r.error << '\n';
     return input_error;
   }
-  std::cout << fmt::format("replay verified: {} decisions; the result matches the log\n", r.decisions);
+  if (r.stopped)
+    std::cout << fmt::format(
+        "replay verified up to {}, where the game was stopped: {}\n",
+        r.decisions ? fmt::format("decision {}", r.decisions) : "the first decision",
+        r.stop_reason);
+  else
+    std::cout << fmt::format("replay verified: {} decisions; the result matches the log\n",
+                             r.decisions);
   return ok;
 }
 

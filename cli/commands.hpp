@@ -25,7 +25,8 @@ struct PlayArgs {
   std::string log;
   bool quiet = false;
   bool no_clear = false;
-  std::string svg;  // write the board at the end as SVG
+  std::string svg;     // write the board at the end as SVG
+  std::string resume;  // a log of a stopped game to go on with (then `file` is empty)
 };
 
 struct SimulateArgs {

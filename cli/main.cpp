@@ -97,7 +97,8 @@ int main(int argc, char** argv) {
 
   PlayArgs pa;
   auto* play_cmd = app.add_subcommand("play", "Play a game: people at the terminal, bots, or scripts.");
-  play_cmd->add_option("file", pa.file, "Rule file")->required();
+  auto* play_file =
+      play_cmd->add_option("file", pa.file, "Rule file (not with --resume: the log names it)");
   play_cmd->add_option("-p,--players", pa.players, "Number of players (default: the fewest the game allows)")->check(CLI::Range(1, 16));
   auto* play_seed =
       play_cmd
@@ -117,6 +118,16 @@ int main(int argc, char** argv) {
   play_cmd->add_flag("-q,--quiet", pa.quiet, "Print only the result when no human plays");
   play_cmd->add_flag("--no-clear", pa.no_clear, "Do not clear the screen between human players");
   play_cmd->add_option("--svg", pa.svg, "Write the board at the end as an SVG picture (games with a 'board:')");
+  // The rule file, the player count, the seed and the options come from the log.
+  play_cmd
+      ->add_option(
+          "--resume", pa.resume,
+          "Go on with the game of this log, which stopped before its end; the whole game is "
+          "written back to it (or to --log)")
+      ->excludes(play_file)
+      ->excludes("--players")
+      ->excludes(play_seed)
+      ->excludes("--option");
   play_cmd->footer(exit_codes);
 
   SimulateArgs sa;
@@ -194,6 +205,10 @@ int main(int argc, char** argv) {
   }
   if (check_cmd->parsed()) return check(ca);
   if (play_cmd->parsed()) {
+    if (play_file->count() == 0 && play_cmd->get_option("--resume")->count() == 0) {
+      std::cerr << "kata: error: file is required (see kata play --help)\n";
+      return 2;
+    }
     for (size_t start = 0; !agents.empty() && start <= agents.size();) {
       size_t comma = agents.find(',', start);
       if (comma == std::string::npos) comma = agents.size();

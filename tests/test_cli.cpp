@@ -809,3 +809,169 @@ TEST_CASE("a script may type decisions in short", "[cli][notation]") {
   CHECK(has(log, R"({"action":"deploy P1 Lord RiceField","n":1,"player":"P1","type":"decision"})"));
   CHECK(has(log, R"("action":"deploy P1 Peasant1 Palace")"));
 }
+
+namespace {
+
+// The log's lines but its header and `resume` lines: what a game played in one go and the
+// same game stopped and resumed have in common.
+std::string game_lines(const std::string& path) {
+  std::istringstream in(read_text(path));
+  std::string out;
+  for (std::string line; std::getline(in, line);)
+    if (!has(line, "\"type\":\"header\"") && !has(line, "\"type\":\"resume\"")) out += line + '\n';
+  return out;
+}
+
+// P1's decisions in a log, one a line: a script that plays them again.
+std::vector<std::string> decisions_of_p1(const std::string& path) {
+  std::istringstream in(read_text(path));
+  std::vector<std::string> out;
+  for (std::string line; std::getline(in, line);)
+    if (has(line, "\"player\":\"P1\"") && has(line, "\"type\":\"decision\"")) {
+      auto at = line.find("\"action\":\"") + 10;
+      out.push_back(line.substr(at, line.find('"', at) - at));
+    }
+  return out;
+}
+
+std::string script(const std::vector<std::string>& lines, size_t from, size_t to) {
+  std::string out;
+  for (size_t i = from; i < to && i < lines.size(); ++i) out += lines[i] + '\n';
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a stopped game resumed plays on as the game played in one go", "[cli][resume]") {
+  std::string bots = temp("kata-resume-bots.jsonl");
+  REQUIRE(run_kata("play rules/kobayakawa.yaml -p 3 -a random -s 21 -q -l " + bots).status == 0);
+  auto p1 = decisions_of_p1(bots);
+  REQUIRE(p1.size() > 10);
+  std::string whole = temp("kata-resume-whole.txt", script(p1, 0, p1.size()));
+  std::string first = temp("kata-resume-first.txt", script(p1, 0, 6));
+  std::string rest = temp("kata-resume-rest.txt", script(p1, 6, p1.size()));
+
+  std::string one = temp("kata-resume-one.jsonl");
+  auto go = run_kata("play rules/kobayakawa.yaml -p 3 -s 21 -q -a script:" + whole +
+                     ",random,random -l " + one);
+  REQUIRE(go.status == 0);
+  int go_decisions = std::stoi(go.out.substr(go.out.find("Result after ") + 13));
+  std::string two = temp("kata-resume-two.jsonl");
+  auto stop = run_kata("play rules/kobayakawa.yaml -p 3 -s 21 -q -a script:" + first +
+                       ",random,random -l " + two);
+  CHECK(stop.status == 1);
+  CHECK(stop.out == "kata: P1 (script:" + first + ") stopped before the end\n");
+
+  // The stopped log is valid up to the stop; a seat is told the reason when it is this plain.
+  auto replay = run_kata("replay -q " + two);
+  CHECK(replay.status == 0);
+  CHECK(has(replay.out,
+            ", where the game was stopped: P1 (script:" + first + ") stopped before the end\n"));
+  CHECK(run_kata("replay -q --as P2 " + two).out == replay.out);
+
+  // The log names the agents played on with, where they began.
+  std::string stopped_text = read_text(two);
+  auto resumed = run_kata("play --resume " + two + " -q -a script:" + rest + ",random,random");
+  CHECK(resumed.status == 0);
+  CHECK(has(resumed.out, "resuming Kobayakawa after "));
+  CHECK(resumed.out.substr(resumed.out.find("Result after")) == go.out);
+  CHECK(game_lines(two) == game_lines(one));
+  std::string text = read_text(two);
+  CHECK_FALSE(has(text, "\"type\":\"error\""));
+  CHECK(has(text, "{\"agents\":[\"script:" + rest + "\",\"random\",\"random\"],\"decisions\":"));
+  CHECK(has(text, ",\"stopped\":\"P1 (script:" + first +
+                      ") stopped before the end\",\"type\":\"resume\"}\n"));
+  CHECK(has(run_kata("replay -q " + two).out, "replay verified: "));
+
+  // A finished game is refused.
+  auto over = run_kata("play --resume " + two);
+  CHECK(over.status == 2);
+  CHECK(over.out == "kata: error: '" + two + "' is the log of a finished game (" +
+                        std::to_string(go_decisions) +
+                        " decisions and its result): there is nothing to resume\n");
+  CHECK(read_text(two) == text);
+
+  // Without --agents, the log's agents play on, a script after the lines it played: this
+  // one has none left, and stops again at once; given more lines, it ends the game.
+  std::string three = temp("kata-resume-three.jsonl", stopped_text);
+  auto again = run_kata("play --resume " + three + " -q");
+  CHECK(again.status == 1);
+  CHECK(has(again.out, "kata: P1 (script:" + first + ") stopped before the end\n"));
+  CHECK(has(run_kata("replay -q " + three).out,
+            ", where the game was stopped: P1 (script:" + first + ")"));
+  std::ofstream(first, std::ios::app) << script(p1, 6, p1.size());
+  auto on = run_kata("play --resume " + three + " -q --log " + temp("kata-resume-four.jsonl"));
+  CHECK(on.status == 0);
+  CHECK(on.out.substr(on.out.find("Result after")) == go.out);
+  CHECK(game_lines(temp("kata-resume-four.jsonl")) == game_lines(one));
+  CHECK(read_text(three).size() <
+        read_text(temp("kata-resume-four.jsonl")).size());  // --log leaves it
+}
+
+TEST_CASE("resume refuses what it cannot go on from", "[cli][resume]") {
+  std::string stopped = temp("kata-resume-stopped.jsonl");
+  REQUIRE(run_kata("play rules/kobayakawa.yaml -p 3 -s 5 -q -a script:" +
+                   temp("kata-resume-two.txt", "flip\n") + ",random,random -l " + stopped)
+              .status == 1);
+  std::string text = read_text(stopped);
+  auto error = text.rfind("{\"message\"");
+  REQUIRE(error != std::string::npos);
+
+  auto agents = run_kata("play --resume " + stopped + " -a random,random");
+  CHECK(agents.status == 2);
+  CHECK(agents.out == "kata: error: 2 agents for 3 players\n");
+  auto file = run_kata("play rules/kobayakawa.yaml --resume " + stopped);
+  CHECK(file.status == 2);
+  CHECK(file.out == "kata: error: file excludes --resume (see kata play --help)\n");
+  CHECK(run_kata("play --resume " + stopped + " -s 4").status == 2);
+  CHECK(run_kata("play --resume " + stopped + " -p 4").status == 2);
+  CHECK(run_kata("play --resume " + stopped + " -o final_stake=3").status == 2);
+  CHECK(run_kata("play").out == "kata: error: file is required (see kata play --help)\n");
+  CHECK(run_kata("play --resume /no/such.jsonl").status == 2);
+
+  // Cut off without its error line (a killed process): it does not replay, so it is refused.
+  std::string cut = temp("kata-resume-cut.jsonl", text.substr(0, text.rfind('\n', error - 2) + 1));
+  auto r = run_kata("replay -q " + cut);
+  CHECK(r.status == 1);
+  CHECK(has(r.out, ": the log ends before the game does\n"));
+  auto c = run_kata("play --resume " + cut);
+  CHECK(c.status == 1);
+  CHECK(has(c.out, "kata: cannot resume: replay failed: " + cut + ":"));
+  CHECK(has(c.out, ": the log ends before the game does\n"));
+  CHECK(read_text(cut) == text.substr(0, text.rfind('\n', error - 2) + 1));
+
+  // The last line is garbage.
+  std::string junk =
+      temp("kata-resume-junk.jsonl", text.substr(0, error) + "{\"message\":\"P1 (scr\n");
+  auto j = run_kata("play --resume " + junk);
+  CHECK(j.status == 1);
+  CHECK(has(j.out, "not a log line (expected a JSON object with a \"type\")\n"));
+
+  // A refused script line may name a card by its place: a seat other than P1 is not told it.
+  std::string refused =
+      temp("kata-resume-refused.jsonl",
+           text.substr(0, error) +
+               "{\"message\":\"s.txt:2: P1's 'flip' is refused\",\"type\":\"error\"}\n");
+  CHECK(has(run_kata("replay -q --as P2 " + refused).out,
+            ", where the game was stopped: P1 stopped before the end (replay without --as for the "
+            "reason)\n"));
+  CHECK(has(run_kata("replay -q --as P1 " + refused).out,
+            ", where the game was stopped: s.txt:2: P1's 'flip' is refused\n"));
+}
+
+TEST_CASE("a person resuming sees their view and what their seat was told since their last turn",
+          "[cli][resume]") {
+  std::string stopped = temp("kata-resume-human.jsonl");
+  REQUIRE(
+      run_kata("play rules/kobayakawa.yaml -p 3 -s 5 --no-clear -l " + stopped, "flip\nquit\ny\n")
+          .status == 1);
+  auto r = run_kata("play --resume " + stopped + " --no-clear", "quit\ny\n");
+  CHECK(r.status == 1);
+  CHECK(has(r.out, "resuming Kobayakawa after "));
+  CHECK(has(r.out, "Since your last turn:\n"));
+  CHECK(has(r.out, "as P1 sees it"));
+  CHECK(has(r.out, "P2.hand        +1 hidden"));
+  CHECK(has(r.out, "kata: P1 (human) stopped before the end\n"));
+  // Only after P1's own decision: the deal before it was told then.
+  CHECK_FALSE(has(r.out.substr(r.out.find("Since your last turn:")), "— deal —"));
+}

@@ -19,6 +19,8 @@ Choice RandomAgent::choose(const Game&, const PlayerView&, const std::vector<std
   return {static_cast<int>(uniform(rng_, static_cast<uint32_t>(count))), {}};
 }
 
+void RandomAgent::replayed(int count) { (void)uniform(rng_, static_cast<uint32_t>(count)); }
+
 std::unique_ptr<ScriptAgent> ScriptAgent::load(const std::string& path, std::string& error) {
   std::ifstream in(path);
   if (!in) {
@@ -138,6 +140,9 @@ void HumanAgent::observe(const std::string& line) {
   if (told_.size() > log_lines) told_.pop_front();
 }
 
+// "Since your last turn" starts after this seat's last decision, as it would have.
+void HumanAgent::replayed(int) { news_.clear(); }
+
 void HumanAgent::tell_news() {
   if (news_.empty()) return;
   t_.out << "Since your last turn:\n";
@@ -242,8 +247,6 @@ void HumanAgent::restart() {
   retry_ = false;
 }
 
-// The person had seen the news up to this decision.
-void HumanAgent::replayed() { news_.clear(); }
 
 bool HumanAgent::confirm_quit() {
   t_.out << "Really quit? (y/n) " << std::flush;

@@ -3,6 +3,7 @@
 // use no information (random) say so, and the runner then skips building views for them.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <iosfwd>
@@ -38,6 +39,10 @@ class Agent {
     (void)why;
     return false;
   }
+  // This seat's decision, one of `count` legal ones, was taken from a log (kata play
+  // --resume) instead of asked: a bot draws from its generator as if it had chosen, so a
+  // resumed game goes on as the game played in one go would; a person saw what came before.
+  virtual void replayed(int count) { (void)count; }
   // What this seat was shown happen, one line per event.
   virtual void observe(const std::string& line) { (void)line; }
   // Someone at the terminal (asked nothing when the game is played again after an undo).
@@ -45,8 +50,6 @@ class Agent {
   // An undo: the game is played again from its start to an earlier decision (play_match).
   // Forget it, and start again as when made, so that a bot asked again chooses as before.
   virtual void restart() {}
-  // While it is played again, a person's earlier decision was taken without asking.
-  virtual void replayed() {}
   // The game ended; the final view of this seat.
   virtual void game_over(const Game& g, const PlayerView& view) {
     (void)g;
@@ -62,6 +65,7 @@ class RandomAgent : public Agent {
   bool needs_view() const override { return false; }
   Choice choose(const Game&, const PlayerView&, const std::vector<std::string>&, int count) override;
   void restart() override { rng_ = seed_; }
+  void replayed(int count) override;
 
  private:
   uint64_t seed_, rng_;
@@ -76,14 +80,17 @@ class ScriptAgent : public Agent {
   std::string kind() const override { return "script:" + path_; }
   Choice choose(const Game& g, const PlayerView& view, const std::vector<std::string>& labels, int count) override;
   bool refused(const std::string& why) override;
-  void restart() override { next_ = 0; }
+  // After an undo, it starts again where it started (after the lines it skipped).
+  void restart() override { next_ = first_; }
   std::string where() const;
+  // Goes on after the first `lines` lines (they were played before a resume).
+  void skip(size_t lines) { next_ = first_ = std::min(lines, lines_.size()); }
 
  private:
   std::string path_;
   std::vector<std::string> lines_;
   std::vector<int> numbers_;
-  size_t next_ = 0;
+  size_t next_ = 0, first_ = 0;
 };
 
 // Someone at the terminal. With several humans at one terminal, the screen and its
@@ -112,7 +119,7 @@ class HumanAgent : public Agent {
   void observe(const std::string& line) override;
   bool person() const override { return true; }
   void restart() override;
-  void replayed() override;
+  void replayed(int count) override;
   void game_over(const Game& g, const PlayerView& view) override;
   // How many of the last lines told `log` shows.
   static constexpr size_t log_lines = 20;

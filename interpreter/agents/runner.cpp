@@ -9,6 +9,7 @@
 #include <cmath>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "agents/typed.hpp"
@@ -38,15 +39,20 @@ struct Made {
 
 // One playing of the match from its start: the first `made.size()` decisions are those
 // made before (an undo), taken again without asking a person; bots are asked as before,
-// so that they end up where they were. False when a person asked to undo: `made` is then
-// cut back to before their last decision, and every agent and the log start again.
+// so that they end up where they were. A resumed game's logged decisions come first: they
+// are made again and each agent is told (Agent::replayed), and nothing is logged until the
+// first new decision, which follows a `resume` line. False when a person asked to undo:
+// `made` is then cut back to before their last decision, and every agent and the log start
+// again.
 bool play_once(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
-               std::vector<std::unique_ptr<Agent>>& agents, LogWriter* log,
+               std::vector<std::unique_ptr<Agent>>& agents, LogWriter* log, const Resume* resume,
                std::vector<Made>& made, MatchResult& r) {
   std::vector<Event> events;
   Hooks hooks{&events, nullptr};
+  size_t resumed = resume ? resume->actions.size() : 0;
+  LogWriter* writing = resumed ? nullptr : log;
   r.final = new_game(g, players, seed, options, &hooks);
-  deliver(g, events, agents, log);
+  deliver(g, events, agents, writing);
   State& s = r.final;
   size_t replay = made.size(), n = 0;
   std::vector<Decision> legal;
@@ -55,60 +61,83 @@ bool play_once(const Game& g, int players, uint64_t seed, const std::vector<int6
     legal_decisions(g, s, legal);
     int seat = s.chooser();
     Agent& agent = *agents.at(seat);
-    labels.clear();
-    PlayerView view;
-    if (agent.needs_view() && !(n < replay && agent.person())) {
-      view = make_view(g, s, seat);
-      for (auto& d : legal) labels.push_back(decision_text(g, s, d));
-    }
+    int count = static_cast<int>(legal.size());
     Decision chosen;
-    if (n < replay) {
-      chosen = made[n].decision;
-      if (agent.person()) agent.replayed();
-      else agent.choose(g, view, labels, static_cast<int>(legal.size()));
-    }
-    while (n >= replay) {
-      Choice c = agent.choose(g, view, labels, static_cast<int>(legal.size()));
-      if (c.index == -2) {
-        r.stopped_by = fmt::format("{} ({}) stopped before the end", seat_name(seat), agent.kind());
-        return true;
-      }
-      if (c.index == Choice::undo) {
-        auto last =
-            std::find_if(made.rbegin(), made.rend(), [&](const Made& m) { return m.seat == seat; });
-        if (last == made.rend()) {
-          agent.refused("there is nothing to undo: this is your first decision");
-          continue;
+    if (n < resumed) {
+      // The logged decisions of a resumed game: replay_log verified them.
+      if (n < replay) {
+        chosen = made[n].decision;
+      } else {
+        std::string why;
+        auto& [player, action] = resume->actions[n];
+        auto d = player == seat ? parse_decision(g, s, action, why) : std::nullopt;
+        if (!d) {
+          r.stopped_by = fmt::format("the log's decision {} ('{}') cannot be made again", n + 1, action);
+          return true;
         }
-        made.erase(std::prev(last.base()), made.end());
-        for (auto& a : agents) a->restart();
-        if (log) log->rewind();
-        return false;
-      }
-      if (c.index >= 0 && c.index < static_cast<int>(legal.size())) {
-        chosen = legal[c.index];
-        break;
-      }
-      std::string why;
-      if (auto d = read_decision(g, s, c.text, why)) {
         chosen = *d;
-        break;
+        made.push_back({seat, chosen});
       }
-      if (!agent.refused(why)) {
-        auto* script = dynamic_cast<ScriptAgent*>(&agent);
-        r.stopped_by = fmt::format("{}: {}'s '{}' is refused: {}", script ? script->where() : agent.kind(),
-                                   seat_name(seat), c.text, why);
-        return true;
+      agent.replayed(count);
+    } else {
+      if (writing != log) {
+        log->resume(s.decisions(), resume->stopped, resume->agents);
+        writing = log;
       }
+      labels.clear();
+      PlayerView view;
+      if (agent.needs_view() && !(n < replay && agent.person())) {
+        view = make_view(g, s, seat);
+        for (auto& d : legal) labels.push_back(decision_text(g, s, d));
+      }
+      if (n < replay) {
+        chosen = made[n].decision;
+        if (agent.person()) agent.replayed(count);
+        else agent.choose(g, view, labels, count);
+      }
+      while (n >= replay) {
+        Choice c = agent.choose(g, view, labels, count);
+        if (c.index == -2) {
+          r.stopped_by = fmt::format("{} ({}) stopped before the end", seat_name(seat), agent.kind());
+          return true;
+        }
+        if (c.index == Choice::undo) {
+          auto last = std::find_if(made.rbegin() + 0, made.rend(), [&](const Made& m) { return m.seat == seat; });
+          // A decision of the resumed log is not undone: it was made before this run.
+          if (last == made.rend() || static_cast<size_t>(made.rend() - last) <= resumed) {
+            agent.refused("there is nothing to undo: this is your first decision");
+            continue;
+          }
+          made.erase(std::prev(last.base()), made.end());
+          for (auto& a : agents) a->restart();
+          if (log) log->rewind();
+          return false;
+        }
+        if (c.index >= 0 && c.index < count) {
+          chosen = legal[c.index];
+          break;
+        }
+        std::string why;
+        if (auto d = read_decision(g, s, c.text, why)) {
+          chosen = *d;
+          break;
+        }
+        if (!agent.refused(why)) {
+          auto* script = dynamic_cast<ScriptAgent*>(&agent);
+          r.stopped_by = fmt::format("{}: {}'s '{}' is refused: {}", script ? script->where() : agent.kind(),
+                                     seat_name(seat), c.text, why);
+          return true;
+        }
+      }
+      if (n >= replay) made.push_back({seat, chosen});
+      if (log) log->decision(s.decisions() + 1, seat, decision_text(g, s, chosen));
     }
-    if (n >= replay) made.push_back({seat, chosen});
-    if (log) log->decision(s.decisions() + 1, seat, decision_text(g, s, chosen));
     // Each other seat is told the decision as it may know it (card_text).
     for (size_t other = 0; other < agents.size(); ++other)
       if (static_cast<int>(other) != seat && agents[other]->needs_view())
         agents[other]->observe(fmt::format("{} chose: {}", seat_name(seat), decision_text(g, s, chosen, static_cast<int>(other))));
     apply(g, s, chosen, &hooks);
-    deliver(g, events, agents, log);
+    deliver(g, events, agents, writing);
   }
   if (log) log->result(g, s);
   for (size_t seat = 0; seat < agents.size(); ++seat)
@@ -120,14 +149,14 @@ bool play_once(const Game& g, int players, uint64_t seed, const std::vector<int6
 }  // namespace
 
 MatchResult play_match(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
-                       std::vector<std::unique_ptr<Agent>>& agents, LogWriter* log) {
+                       std::vector<std::unique_ptr<Agent>>& agents, LogWriter* log, const Resume* resume) {
   // A person may undo: the log is held until the end, to be written as if the undone
   // decisions never happened.
   bool people = std::any_of(agents.begin(), agents.end(), [](auto& a) { return a->person(); });
   if (log && people) log->hold();
   std::vector<Made> made;
   MatchResult r;
-  while (!play_once(g, players, seed, options, agents, log, made, r)) r = MatchResult{};
+  while (!play_once(g, players, seed, options, agents, log, resume, made, r)) r = MatchResult{};
   return r;
 }
 

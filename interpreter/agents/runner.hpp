@@ -20,6 +20,15 @@ struct MatchResult {
   std::string stopped_by;  // why it stopped early
 };
 
+// Going on with a game that stopped before its end (kata play --resume): its decisions,
+// verified by replay_log, are made again instead of asked. The agents are told what they
+// were told then; the log is written from where those decisions end, with a `resume` line.
+struct Resume {
+  std::vector<std::pair<int, std::string>> actions;  // chooser and notation, in order
+  std::string stopped;                               // why the game stopped
+  std::vector<std::string> agents;                   // who plays on
+};
+
 // Plays one game to the end. Throws RuntimeError for errors in the rules' logic. A typed
 // decision is read with read_decision (short forms too). When a person asks to undo
 // (Choice::undo), the game is played again from the start with the same seed and options
@@ -27,9 +36,11 @@ struct MatchResult {
 // again without asking them, bots are restarted and asked again (they choose as before),
 // and then the person is asked again. With a person playing, the log is held (LogWriter::
 // hold) and rewritten on an undo, so it reads as if the undone decisions never happened;
-// the caller's LogWriter writes it out when it is flushed or destroyed.
+// the caller's LogWriter writes it out when it is flushed or destroyed. A resumed game's
+// logged decisions are made again first (Agent::replayed), undo or not.
 MatchResult play_match(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
-                       std::vector<std::unique_ptr<Agent>>& agents, LogWriter* log = nullptr);
+                       std::vector<std::unique_ptr<Agent>>& agents, LogWriter* log = nullptr,
+                       const Resume* resume = nullptr);
 
 // describe_view of public_view, titled "as everyone sees it".
 std::string describe_public_view(const Game& g, const State& s);

@@ -251,6 +251,11 @@ void LogWriter::result(const Game& g, const State& s) {
 
 void LogWriter::error(const std::string& message) { line({{"type", "error"}, {"message", message}}); }
 
+void LogWriter::resume(int decisions, const std::string& stopped,
+                       const std::vector<std::string>& agents) {
+  line({{"type", "resume"}, {"decisions", decisions}, {"stopped", stopped}, {"agents", agents}});
+}
+
 namespace {
 
 struct LogLine {
@@ -341,6 +346,12 @@ class Replayer {
     if (h.j.contains("options") && !h.j["options"].is_object())
       return fail(h.number, "\"options\" must be an object (option name -> value as a string)");
     result_.players = players;
+    result_.seed = seed;
+    result_.forced = forced_;
+    // Not checked (see docs/log-format.md): only `kata play --resume` reads them.
+    if (auto a = h.j.find("agents"); a != h.j.end() && has_type<std::vector<std::string>>(*a))
+      result_.agents = a->get<std::vector<std::string>>();
+    result_.agents_since.assign(result_.agents.size(), 0);
     if (viewer_ != -1 && (viewer_ < 0 || viewer_ >= players)) {
       result_.bad_viewer = true;
       return false;
@@ -365,6 +376,7 @@ class Replayer {
         if (!set_option(g, options, k, v.get<std::string>(), why)) return fail(h.number, why);
       }
     if (std::string why = setup_error(g, players, options); !why.empty()) return fail(h.number, why);
+    result_.options = options;
     // Shuffles are drawn from the seed and checked against the log; a log made with fixed
     // outcomes instead supplies them.
     if (forced_)
@@ -389,6 +401,8 @@ class Replayer {
       result_.final = new_game(g, players, seed, options, &hooks_);
       if (!check_events()) return false;
       while (!result_.final.over()) {
+        if (!skip_resumes()) return false;
+        if (at_stop()) return stop();
         if (!decide()) return false;
         if (!check_events()) return false;
       }
@@ -426,6 +440,49 @@ class Replayer {
                        logged["type"].dump(), replayed["type"].dump(), seat_name(viewer_));
   }
 
+  // `resume` lines stand where a decision was awaited: from there on, their agents played.
+  bool skip_resumes() {
+    for (; next_ < lines_.size() && lines_[next_].j["type"] == "resume"; ++next_) {
+      std::vector<std::string> agents;
+      if (!field(lines_[next_], "agents", agents)) return false;
+      result_.agents_since.resize(agents.size(), 0);
+      for (size_t seat = 0; seat < agents.size(); ++seat)
+        if (seat >= result_.agents.size() || agents[seat] != result_.agents[seat])
+          result_.agents_since[seat] = result_.decisions;
+      result_.agents = std::move(agents);
+    }
+    return true;
+  }
+
+  // Only `error` lines are left where a decision is awaited: a player stopped the game.
+  bool at_stop() const {
+    size_t i = next_;
+    while (i < lines_.size() && lines_[i].j["type"] == "error") ++i;
+    return i == lines_.size() && i > next_;
+  }
+
+  bool stop() {
+    const Game& g = *game_;
+    const State& s = result_.final;
+    // A game that cannot go on here (no legal decision) stopped with a runtime error.
+    std::vector<Decision> legal;
+    legal_decisions(g, s, legal);
+    const LogLine& l = lines_[next_];
+    std::string message;
+    if (!field(l, "message", message)) return false;
+    std::string seat = seat_name(s.chooser());
+    bool plain =
+        message.rfind(seat + " (", 0) == 0 && message.ends_with(") stopped before the end");
+    result_.stop_reason =
+        viewer_ < 0 || viewer_ == s.chooser() || plain
+            ? message
+            : fmt::format("{} stopped before the end (replay without --as for the reason)", seat);
+    result_.stop_line = l.number;
+    result_.stopped = true;
+    result_.ok = true;
+    return true;
+  }
+
   bool decide() {
     const Game& g = *game_;
     State& s = result_.final;
@@ -443,6 +500,7 @@ class Replayer {
     if (!d) return fail(l.number, fmt::format("{}'s decision '{}' is not legal: {}", player, action, why));
     // Shown as the viewer may be told of it (card_text).
     result_.shown.push_back(fmt::format("{} chose: {}", player, viewer_ < 0 ? action : decision_text(g, s, *d, viewer_)));
+    result_.actions.emplace_back(s.chooser(), action);
     ++next_;
     apply(g, s, *d, &hooks_);
     ++result_.decisions;

@@ -58,6 +58,9 @@ class LogWriter {
   void decision(int number, int player, const std::string& text);
   void result(const Game& g, const State& s);
   void error(const std::string& message);
+  // `kata play --resume` went on from here: the game had stopped (`stopped` said why)
+  // after `decisions` decisions; `agents` play from now on.
+  void resume(int decisions, const std::string& stopped, const std::vector<std::string>& agents);
 
  private:
   void line(const nlohmann::json& j);
@@ -81,11 +84,27 @@ struct ReplayResult {
   State final;
   std::shared_ptr<const Game> game;
   std::vector<std::string> shown;  // the game as the viewer saw it, line by line
+  // A game stopped before its end (a player quit, a script ran out): the log ends with
+  // `error` lines where a decision was awaited. It is ok, and `final` is the game there.
+  bool stopped = false;
+  std::string stop_reason;  // the error line's message, or less for a seat (see replay_log)
+  int stop_line = 0;        // the first of the trailing `error` lines
+  // What `kata play --resume` needs to go on.
+  uint64_t seed = 0;
+  bool forced = false;
+  std::vector<int64_t> options;
+  std::vector<std::pair<int, std::string>> actions;  // each decision: its chooser and notation
+  std::vector<std::string> agents;  // the latest: the header's, or the last `resume` line's
+  // For each seat, the number of decisions made before its latest agent began: a `resume`
+  // line naming the same agent for a seat goes on with it.
+  std::vector<int> agents_since;
 };
 // `viewer` is -1 for everything (an onlooker), else a seat. Any other value, or a seat the
 // header's game does not have, stops the replay after the header with `bad_viewer`. With a
 // seat as viewer, errors say where and what kind of mismatch only: they never quote a log
-// line or name a card, since the log holds what that seat could not see.
+// line or name a card, since the log holds what that seat could not see. The reason a game
+// stopped is told a seat only if it is the stopped player's own, or "P1 (KIND) stopped
+// before the end" (a refused script line may name a card by its place).
 ReplayResult replay_log(const std::string& path, int viewer, std::shared_ptr<Sources>& sources,
                         Diagnostics& diags);
 
