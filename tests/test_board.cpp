@@ -4,6 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -194,4 +197,59 @@ functions:
     for (auto& f : g->program.functions)
       if (f.name == "probe") CHECK(evaluate(*g, s, f.body) == points * 1000 + links);
   }
+}
+
+namespace {
+
+std::string stdlib_board(const std::string& file) {
+  return fmt::format(R"yaml(game: Board
+players: 2
+import: [stdlib/{}]
+flow: "end game"
+)yaml", file);
+}
+
+// Whether python3's XML parser reads the text (true when there is no python3 to ask).
+bool parses_as_xml(const std::string& text, const std::string& name) {
+  if (std::system("python3 -c 'import xml.dom.minidom' >/dev/null 2>&1") != 0) {
+    WARN("python3 is not installed: the SVG is not parsed as XML");
+    return true;
+  }
+  std::string path = (std::filesystem::temp_directory_path() / name).string();
+  std::ofstream(path) << text;
+  return std::system(("python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' " + path).c_str()) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("a square grid's drawing labels its rows by y and its columns by x", "[board][views]") {
+  auto g = game(stdlib_board("squaregrid.yaml"));
+  State s = new_game(*g, 2, 1, default_options(*g));
+  CHECK(draw_board(*g, make_view(*g, s, 0)) == R"(    y
+           1  2  3  4  5  6  7  8   x
+    8   .  .  .  .  .  .  .  .
+)");
+}
+
+TEST_CASE("a hexagonal board's drawing labels its rows by y and lists each row's x", "[board][views]") {
+  auto g = game(stdlib_board("hexboard.yaml"));
+  State s = new_game(*g, 2, 1, default_options(*g));
+  CHECK(draw_board(*g, make_view(*g, s, 0)) == R"(x
+)");
+}
+
+TEST_CASE("Kendo: each player sees their camp at the bottom, the palace named", "[board][views]") {
+  auto l = load_file("rules/kendo.yaml");
+  REQUIRE(l.game);
+  const Game& g = *l.game;
+  State s = new_game(g, 2, 1, default_options(g));
+  PlayerView p1 = make_view(g, s, 0), p2 = make_view(g, s, 1), everyone = public_view(g, s);
+  CHECK(p1.board_turn == 0);
+  CHECK(p2.board_turn == 180);
+  CHECK(everyone.board_turn == 0);
+  CHECK(draw_board(g, p1) == "p1");
+  CHECK(draw_board(g, p2) == "p2");
+  std::string svg = board_svg(g, p2);
+  CHECK(svg == "svg");
+  CHECK(parses_as_xml(svg, "kata-kendo-board.svg"));
 }
