@@ -313,7 +313,10 @@ std::string board_svg(const Game& g, const PlayerView& v) {
   // The coordinates, as the text drawing labels them.
   std::vector<double> row_y(l.rows), col_x(l.width + 1, -1);
   for (size_t i = 0; i < l.x.size(); ++i) row_y[l.row[i]] = py(i), col_x[l.col[i]] = px(i);
-  const char* label = "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"13\" fill=\"#5a5040\" text-anchor=\"{}\">{}</text>\n";
+  // Spaces kept and equally wide, so that a row's listed values stand as in the text.
+  const char* label =
+      "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"13\" font-family=\"monospace\" fill=\"#5a5040\" text-anchor=\"{}\" "
+      "xml:space=\"preserve\">{}</text>\n";
   for (int r = 0; r < l.rows; ++r) {
     if (!l.row_labels[r].empty()) out += fmt::format(fmt::runtime(label), left - 22, row_y[r] + 4, "end", xml(l.row_labels[r]));
     if (!l.listed[r].empty()) out += fmt::format(fmt::runtime(label), right + 25, row_y[r] + 4, "start", xml(l.listed[r]));
