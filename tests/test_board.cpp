@@ -4,6 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -11,6 +14,7 @@
 #include "support.hpp"
 
 using namespace kata;
+using kata::test::load_file;
 using kata::test::load_text;
 
 namespace {
@@ -166,7 +170,8 @@ TEST_CASE("a board is drawn from a view, as text and as SVG", "[board][views]") 
   std::string text = draw_board(*g, make_view(*g, s, 0));
   // Row 0: points 2 and 1 (P1's pawn on 1); row 1: 3, the centre, 0; row 2: 4 (P2's pawn) and 5.
   // Two units of x a character apart would crowd the labels: each unit is two wide.
-  CHECK(text == "      .   1p\n    .   *   .\n      2p  .\n    (a piece: its player's number and initial; . a free point, * a marked one)\n");
+  CHECK(text ==
+        "      .   1p\n    .   *   .\n      2p  .\n    a piece: its player's number and initial (p pawn)\n    . a free point, * a marked one\n");
   std::string svg = board_svg(*g, make_view(*g, s, 1));
   CHECK(svg.rfind("<svg", 0) == 0);
   CHECK(svg.find("<title>P1 pawn on 1</title>") != std::string::npos);
@@ -194,4 +199,147 @@ functions:
     for (auto& f : g->program.functions)
       if (f.name == "probe") CHECK(evaluate(*g, s, f.body) == points * 1000 + links);
   }
+}
+
+namespace {
+
+std::string stdlib_board(const std::string& file) {
+  return fmt::format(R"yaml(game: Board
+players: 2
+import: [stdlib/{}]
+flow: "end game"
+)yaml", file);
+}
+
+// Whether python3's XML parser reads the text (true when there is no python3 to ask).
+bool parses_as_xml(const std::string& text, const std::string& name) {
+  if (std::system("python3 -c 'import xml.dom.minidom' >/dev/null 2>&1") != 0) {
+    WARN("python3 is not installed: the SVG is not parsed as XML");
+    return true;
+  }
+  std::string path = (std::filesystem::temp_directory_path() / name).string();
+  std::ofstream(path) << text;
+  return std::system(("python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' " + path).c_str()) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("a square grid's drawing labels its rows by y and its columns by x", "[board][views]") {
+  auto g = game(stdlib_board("squaregrid.yaml"));
+  State s = new_game(*g, 2, 1, default_options(*g));
+  CHECK(draw_board(*g, make_view(*g, s, 0)) == R"(    y
+       1  2  3  4  5  6  7  8   x
+    8  .  .  .  .  .  .  .  .
+    7  .  .  .  .  .  .  .  .
+    6  .  .  .  .  .  .  .  .
+    5  .  .  .  .  .  .  .  .
+    4  .  .  .  .  .  .  .  .
+    3  .  .  .  .  .  .  .  .
+    2  .  .  .  .  .  .  .  .
+    1  .  .  .  .  .  .  .  .
+       1  2  3  4  5  6  7  8   x
+    a piece: its player's number and initial
+    . a free point
+)");
+  // A quarter turn clockwise: the left column (x = 1) is now the top row, the top row
+  // (y = 8) the right column: x labels the rows, y the columns.
+  auto turned = game(stdlib_board("squaregrid.yaml") + "board: {points: point, x: \"x\", y: \"9 - y\", coordinates: [x, y], turn: 90}\n");
+  std::string text = draw_board(*turned, make_view(*turned, s, 0));
+  CHECK(text.substr(0, text.find("    3")) == R"(    x
+       1  2  3  4  5  6  7  8   y
+    1  .  .  .  .  .  .  .  .
+    2  .  .  .  .  .  .  .  .
+)");
+  // An onlooker's drawing is not turned.
+  CHECK(draw_board(*turned, public_view(*turned, s)) == draw_board(*g, public_view(*g, s)));
+}
+
+TEST_CASE("a hexagonal board's drawing labels its rows by y and lists each row's x", "[board][views]") {
+  auto g = game(stdlib_board("hexboard.yaml"));
+  State s = new_game(*g, 2, 1, default_options(*g));
+  // The point x/y: row y, and the x listed at the row's end in the same place among them
+  // as the point among the row's points.
+  CHECK(draw_board(*g, make_view(*g, s, 0)) == R"(     y                          x
+     8        .   .   .         -7 -4 -1
+     7      .   .   .   .       -8 -5 -2  1
+     5      .   .   .   .       -7 -4 -1  2
+     4    .   .   .   .   .     -8 -5 -2  1  4
+     2    .   .   .   .   .     -7 -4 -1  2  5
+     1  .   .   .   .   .   .   -8 -5 -2  1  4  7
+    -1  .   .   .   .   .   .   -7 -4 -1  2  5  8
+    -2    .   .   .   .   .     -5 -2  1  4  7
+    -4    .   .   .   .   .     -4 -1  2  5  8
+    -5      .   .   .   .       -2  1  4  7
+    -7      .   .   .   .       -1  2  5  8
+    -8        .   .   .          1  4  7
+    a piece: its player's number and initial
+    . a free point
+)");
+}
+
+TEST_CASE("Kendo: each player sees their camp at the bottom, the palace named", "[board][views]") {
+  auto l = load_file("rules/kendo.yaml");
+  REQUIRE(l.game);
+  const Game& g = *l.game;
+  State s = new_game(g, 2, 1, default_options(g));
+  PlayerView p1 = make_view(g, s, 0), p2 = make_view(g, s, 1), everyone = public_view(g, s);
+  CHECK(p1.board_turn == 0);
+  CHECK(p2.board_turn == 180);
+  CHECK(everyone.board_turn == 0);
+  std::string mine = R"(     y                          x
+     8        2S  .   .         -7 -4 -1
+     7      2P  2s  .   .       -8 -5 -2  1
+     5      2S  2s  .   .       -7 -4 -1  2
+     4    2S  2s  .   .   .     -8 -5 -2  1  4
+     2    .   2s  .   .   .     -7 -4 -1  2  5
+     1  .   .   .   .   .   .   -8 -5 -2  1  4  7
+     0            *              0
+    -1  .   .   .   .   .   .   -7 -4 -1  2  5  8
+    -2    .   .   .   1s  .     -5 -2  1  4  7
+    -4    .   .   .   1s  1S    -4 -1  2  5  8
+    -5      .   .   1s  1S      -2  1  4  7
+    -7      .   .   1s  1P      -1  2  5  8
+    -8        .   .   1S         1  4  7
+    a piece: its player's number and initial (P Prince, S Samurai, s Soldier)
+    . a free point, * palace
+)";
+  CHECK(draw_board(g, p1) == mine);
+  CHECK(draw_board(g, everyone) == mine);
+  // P2's camp (-8/7, the Prince) at the bottom: the board turned half round, each row's x
+  // listed in the order the row now shows them.
+  std::string theirs = draw_board(g, p2);
+  CHECK(theirs.substr(0, theirs.find("    -7")) == "     y                          x\n    -8        1S  .   .          7  4  1\n");
+  CHECK(theirs.find("     7      .   .   2s  2P       1 -2 -5 -8\n") != std::string::npos);
+  // The SVG: the same labels, a legend and a caption; valid XML.
+  std::string svg = board_svg(g, p2);
+  CHECK(svg.find(">Kendo: P1 to play (as P2 sees it)</text>") != std::string::npos);
+  CHECK(svg.find("> 7  4  1</text>") != std::string::npos);
+  CHECK(svg.find(">-8</text>") != std::string::npos);
+  CHECK(svg.find(">palace</text>") != std::string::npos);
+  CHECK(svg.find(">letters: P Prince, S Samurai, s Soldier</text>") != std::string::npos);
+  CHECK(svg.find("fill=\"#1f5fbf\"/><text x=\"92.0\" y=\"") != std::string::npos);  // P2's colour
+  CHECK(parses_as_xml(svg, "kata-kendo-board.svg"));
+}
+
+TEST_CASE("the SVG's caption gives the result; its text is escaped", "[board][views]") {
+  auto g = game(R"yaml(game: "Rock & <Roll>"
+players: 2
+import: [stdlib/squaregrid.yaml]
+flow: "win P2"
+scoring:
+  score: "seat(p) * 10"
+)yaml");
+  State s = new_game(*g, 2, 1, default_options(*g));
+  std::string svg = board_svg(*g, make_view(*g, s, -1));
+  CHECK(svg.find("<title>Rock &amp; &lt;Roll&gt;</title>") != std::string::npos);
+  CHECK(svg.find(">Rock &amp; &lt;Roll&gt;: over, winner P2; scores: P1 10, P2 20</text>") != std::string::npos);
+  CHECK(parses_as_xml(svg, "kata-caption.svg"));
+}
+
+TEST_CASE("a board's coordinates are the points' properties; its turn is a number", "[board][check]") {
+  std::string yaml = stdlib_board("squaregrid.yaml") + "board: {points: point, x: \"x\", y: \"y\", coordinates: [x, z], turn: \"viewer\"}\n";
+  auto l = load_text(yaml);
+  CHECK(l.messages() == std::vector<std::string>{
+                            "5:53: error: the board's coordinates are properties of 'point', and 'z' is not one",
+                            "5:68: error: the board's 'turn:' must be a number, but this is a player"});
 }

@@ -114,6 +114,7 @@ class Checker {
     // Invariants and scoring use functions too: check them before calling any unused.
     for (auto& inv : rf_.invariants) expect(inv.expr.get(), Type::boolean, "an invariant");
     check_scoring();
+    check_board_turn();
     for (size_t i = 0; i < rf_.functions.size(); ++i)
       if (func_state_[i] == 0) {
         if (own(rf_.functions[i].pos) && !d_.has_errors())
@@ -296,6 +297,22 @@ class Checker {
       else zone_used_[z->second] = true;
     }
     if (!b.label.empty() && !s_.properties.count(b.label)) unknown(b.label_pos, "card property", b.label, s_.properties);
+    const auto& props = rf_.components[kind->second].properties;
+    for (auto& c : b.coordinates)
+      if (std::find(props.begin(), props.end(), c) == props.end())
+        d_.error(b.coordinates_pos, fmt::format("the board's coordinates are properties of '{}', and '{}' is not one", b.kind, c));
+  }
+
+  // The board's turn is worked out for a seat's view, like a score for a seat: of the state
+  // and the seat `viewer`.
+  void check_board_turn() {
+    if (!rf_.board || !rf_.board->turn_expr) return;
+    scope_.clear();
+    depth_ = 0;
+    scope_.push_back({"viewer", {SymKind::bound, depth_++, 0}, Type::player});
+    expect(rf_.board->turn_expr.get(), Type::integer, "the board's 'turn:'");
+    scope_.clear();
+    depth_ = 0;
   }
 
   void check_components() {

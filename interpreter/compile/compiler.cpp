@@ -70,6 +70,7 @@ class Compiler {
     for (auto& inv : rf_.invariants) g_.invariants.push_back({inv.name, expr(*inv.expr), inv.pos});
     no_inlining_ = false;
     scoring();
+    if (rf_.board && rf_.board->turn_expr) g_.board.turn_node = expr(*rf_.board->turn_expr);
     g_.lowest_wins = rf_.scoring.lowest_wins;
     size_t k = 0;
     for (auto& v : rf_.variables) {
@@ -248,6 +249,8 @@ class Compiler {
     info.kind = k;
     if (!b.zone.empty()) info.zone = s_.zones.at(b.zone);
     if (!b.label.empty()) info.label = s_.properties.at(b.label);
+    info.marked_name = b.marked_name;
+    for (auto& c : b.coordinates) info.coordinates.push_back(s_.properties.at(c));
     const KindInfo& kind = g_.kinds[k];
     for (int c = kind.first_card; c < kind.first_card + kind.card_count; ++c) {
       std::vector<int64_t> env;

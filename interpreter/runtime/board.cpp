@@ -1,9 +1,12 @@
 // Drawings of a board (`board:` in a rule file), made from a view so that they show only
 // what its viewer may see: as text for the terminal, and as SVG. Points stand where the
-// rule file says; the top card of each point's zone is drawn on it.
+// rule file says, turned as the view says; the top card of each point's zone is drawn on
+// it. Both drawings label the points' coordinates the same way (see `Drawing`) and end with
+// a legend; the SVG also has a caption: whose turn it is, or the result.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <climits>
 #include <cmath>
 #include <map>
@@ -31,6 +34,11 @@ std::vector<int32_t> board_cards(const Game& g, const PlayerView& v) {
   return out;
 }
 
+std::string property_text(const Game& g, int32_t property, int32_t card) {
+  int64_t value = g.card_props[property * g.card_count + card];
+  return g.properties[property].symbolic ? g.symbol_name(value) : std::to_string(value);
+}
+
 // "1P": the owner's seat number (or '#' for a card nobody owns) and the first letter of
 // the label property's value (or of the card's name).
 std::string piece_label(const Game& g, int32_t c) {
@@ -38,6 +46,33 @@ std::string piece_label(const Game& g, int32_t c) {
   std::string seat = g.card_owner[c] >= 0 ? std::to_string(g.card_owner[c] + 1) : "#";
   std::string word = g.board.label >= 0 ? g.symbol_name(g.card_props[g.board.label * g.card_count + c]) : g.card_names[c];
   return seat + (word.empty() ? "?" : word.substr(0, 1));
+}
+
+// What the pieces' initials stand for, from the rule file (not the view): "K King,
+// p pawn" — each initial with the `name` property of the cards that bear it, or their
+// kind. Empty without a `label:`.
+std::string initials(const Game& g) {
+  const BoardInfo& b = g.board;
+  if (b.label < 0) return "";
+  int32_t name = -1;
+  for (size_t p = 0; p < g.properties.size(); ++p)
+    if (g.properties[p].name == "name") name = static_cast<int32_t>(p);
+  std::vector<std::pair<std::string, std::string>> seen;
+  for (int32_t c = 0; c < g.card_count; ++c) {
+    if (g.card_kind[c] == b.kind) continue;
+    std::string word = g.symbol_name(g.card_props[b.label * g.card_count + c]);
+    if (word.empty()) continue;
+    bool named = name >= 0 && g.card_props[name * g.card_count + c] != 0;
+    std::string meaning = named ? property_text(g, name, c) : g.kinds[g.card_kind[c]].name;
+    std::pair<std::string, std::string> entry{word.substr(0, 1), meaning};
+    if (std::find(seen.begin(), seen.end(), entry) == seen.end()) seen.push_back(entry);
+  }
+  std::string out;
+  for (size_t i = 0; i < seen.size(); ++i) {
+    bool same = i > 0 && seen[i - 1].first == seen[i].first;
+    out += same ? "/" + seen[i].second : (i ? ", " : "") + seen[i].first + " " + seen[i].second;
+  }
+  return out;
 }
 
 // The greatest common divisor of the differences between values: the grid's unit.
@@ -52,86 +87,267 @@ const char* seat_colour(int seat) {
   return seat < 0 ? "#555555" : colours[seat % 6];
 }
 
+// How a coordinate is labelled: at the left of each row when it is the same along every
+// row (a square grid's y, a hexagonal board's rows); above and below each column when it is the same down
+// every column (a square grid's x); else its values are listed at the end of each row, in
+// the order the row shows its points (a hexagonal board's slanted lines).
+enum class Axis { rows, columns, listed };
+
+// The text drawing's grid, shared by the SVG so that both label the same way: the points
+// turned as the view says, a row of text for each distinct y, columns in units of x wide
+// enough that two points of a row are at least three characters apart (a label is two).
+struct Drawing {
+  std::vector<int32_t> x, y;  // each point, turned
+  std::vector<int> row, col;
+  int rows = 0, width = 0;
+  std::vector<Axis> axes;                  // of each coordinate (BoardInfo::coordinates)
+  std::vector<std::string> row_labels;     // each row's coordinates of kind rows
+  std::vector<std::string> listed;         // each row's listed coordinates
+  std::map<int, std::string> column_labels;  // text column -> its coordinates of kind columns
+
+  bool any(Axis a) const { return std::find(axes.begin(), axes.end(), a) != axes.end(); }
+};
+
+// Clockwise on the page, where y grows downwards.
+void turn(int degrees, int32_t& x, int32_t& y) {
+  int32_t x0 = x, y0 = y;
+  if (degrees == 90) x = -y0, y = x0;
+  if (degrees == 180) x = -x0, y = -y0;
+  if (degrees == 270) x = y0, y = -x0;
+}
+
+// Whether the coordinate takes one value among the points of each group.
+bool constant_by(const Game& g, int32_t property, const std::vector<int>& group) {
+  const BoardInfo& b = g.board;
+  int first = g.kinds[b.kind].first_card;
+  std::map<int, int64_t> value;
+  for (size_t i = 0; i < group.size(); ++i) {
+    int64_t v = g.card_props[property * g.card_count + first + static_cast<int>(i)];
+    auto [it, fresh] = value.emplace(group[i], v);
+    if (!fresh && it->second != v) return false;
+  }
+  return true;
+}
+
+void label_coordinates(const Game& g, Drawing& l) {
+  const BoardInfo& b = g.board;
+  int first = g.kinds[b.kind].first_card;
+  size_t n = b.x.size();
+  std::vector<std::vector<size_t>> by_row(l.rows);
+  for (size_t i = 0; i < n; ++i) by_row[l.row[i]].push_back(i);
+  for (auto& r : by_row) std::sort(r.begin(), r.end(), [&](size_t a, size_t c) { return l.col[a] < l.col[c]; });
+  l.row_labels.assign(l.rows, "");
+  l.listed.assign(l.rows, "");
+  for (int32_t p : b.coordinates) {
+    Axis a = constant_by(g, p, l.row) ? Axis::rows : constant_by(g, p, l.col) ? Axis::columns : Axis::listed;
+    l.axes.push_back(a);
+    size_t wide = 0;
+    for (size_t i = 0; i < n; ++i) wide = std::max(wide, property_text(g, p, first + static_cast<int>(i)).size());
+    for (int r = 0; r < l.rows; ++r) {
+      std::string& out = a == Axis::rows ? l.row_labels[r] : l.listed[r];
+      if (a == Axis::columns) continue;
+      out += out.empty() ? "" : a == Axis::rows ? " " : "   ";
+      if (a == Axis::rows) {
+        out += property_text(g, p, first + static_cast<int>(by_row[r][0]));
+        continue;
+      }
+      for (size_t k = 0; k < by_row[r].size(); ++k)
+        out += fmt::format("{}{:>{}}", k ? " " : "", property_text(g, p, first + static_cast<int>(by_row[r][k])), wide);
+    }
+    if (a != Axis::columns) continue;
+    std::map<int, std::string> values;
+    for (size_t i = 0; i < n; ++i) values[l.col[i]] = property_text(g, p, first + static_cast<int>(i));
+    for (auto& [col, text] : values) l.column_labels[col] += (l.column_labels[col].empty() ? "" : " ") + text;
+  }
+}
+
+Drawing drawing(const Game& g, const PlayerView& v) {
+  const BoardInfo& b = g.board;
+  Drawing l;
+  l.x = b.x;
+  l.y = b.y;
+  for (size_t i = 0; i < b.x.size(); ++i) turn(v.board_turn, l.x[i], l.y[i]);
+  std::vector<int32_t> ys = l.y;
+  std::sort(ys.begin(), ys.end());
+  ys.erase(std::unique(ys.begin(), ys.end()), ys.end());
+  int32_t ux = unit(l.x), minx = *std::min_element(l.x.begin(), l.x.end()), closest = INT32_MAX;
+  for (size_t i = 0; i < l.x.size(); ++i)
+    for (size_t j = i + 1; j < l.x.size(); ++j)
+      if (l.y[i] == l.y[j] && l.x[i] != l.x[j]) closest = std::min(closest, std::abs(l.x[i] - l.x[j]) / ux);
+  int step = closest == INT32_MAX ? 1 : (3 + closest - 1) / closest;
+  for (size_t i = 0; i < l.x.size(); ++i) {
+    l.col.push_back((l.x[i] - minx) / ux * step);
+    l.row.push_back(static_cast<int>(std::lower_bound(ys.begin(), ys.end(), l.y[i]) - ys.begin()));
+    l.width = std::max(l.width, l.col.back() + 2);
+  }
+  l.rows = static_cast<int>(ys.size());
+  label_coordinates(g, l);
+  return l;
+}
+
+std::string joined_names(const Game& g, const Drawing& l, Axis a) {
+  std::string out;
+  for (size_t k = 0; k < l.axes.size(); ++k)
+    if (l.axes[k] == a) out += (out.empty() ? "" : a == Axis::rows ? " " : "   ") + g.properties[g.board.coordinates[k]].name;
+  return out;
+}
+
+std::string legend_of_points(const Game& g) {
+  const BoardInfo& b = g.board;
+  if (!std::count(b.marked.begin(), b.marked.end(), true)) return ". a free point";
+  return ". a free point, * " + (b.marked_name.empty() ? std::string("a marked one") : b.marked_name);
+}
+
+std::string xml(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '&') out += "&amp;";
+    else if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '"') out += "&quot;";
+    else out += c;
+  }
+  return out;
+}
+
+// "P1 to play", or the result: "winner: P2; scores: P1 3, P2 5".
+std::string caption(const Game& g, const PlayerView& v) {
+  std::string who = v.viewer >= 0 ? " (as " + seat_name(v.viewer) + " sees it)" : "";
+  if (v.status != Status::over)
+    return g.name + ": " + (v.chooser >= 0 ? seat_name(v.chooser) + " to play" : "under way") + who;
+  std::string w;
+  int n = static_cast<int>(v.eliminated.size());
+  for (int p = 0; p < n; ++p)
+    if (v.winners & (1u << p)) w += (w.empty() ? "" : ", ") + seat_name(p);
+  std::string out = fmt::format("{}: over, winner{} {}", g.name, std::popcount(v.winners) == 1 ? "" : "s", w.empty() ? "none" : w);
+  for (size_t p = 0; p < v.end.scores.size(); ++p)
+    out += fmt::format("{}{} {}", p ? ", " : "; scores: ", seat_name(static_cast<int>(p)), v.end.scores[p]);
+  return out + who;
+}
+
 }  // namespace
 
 std::string draw_board(const Game& g, const PlayerView& v) {
   const BoardInfo& b = g.board;
   if (b.kind < 0 || b.x.empty()) return "";
-  // A row for each distinct y; columns in units of x, wide enough that two points of a
-  // row are at least three characters apart (a label is two).
-  std::vector<int32_t> ys = b.y;
-  std::sort(ys.begin(), ys.end());
-  ys.erase(std::unique(ys.begin(), ys.end()), ys.end());
-  int32_t ux = unit(b.x), minx = *std::min_element(b.x.begin(), b.x.end());
-  int32_t maxx = *std::max_element(b.x.begin(), b.x.end()), closest = INT32_MAX;
-  for (size_t i = 0; i < b.x.size(); ++i)
-    for (size_t j = i + 1; j < b.x.size(); ++j)
-      if (b.y[i] == b.y[j] && b.x[i] != b.x[j]) closest = std::min(closest, std::abs(b.x[i] - b.x[j]) / ux);
-  int width = closest == INT32_MAX ? 1 : (3 + closest - 1) / closest;
-  std::vector<std::string> grid(ys.size(), std::string((maxx - minx) / ux * width + 3, ' '));
+  Drawing l = drawing(g, v);
+  size_t margin = 0;
+  for (auto& s : l.row_labels) margin = std::max(margin, s.size());
+  std::string rows_name = joined_names(g, l, Axis::rows), listed_name = joined_names(g, l, Axis::listed);
+  margin = margin ? std::max(margin, rows_name.size()) + 2 : 0;
+  std::vector<std::string> grid(l.rows, std::string(l.width + 1, ' '));
   std::vector<int32_t> cards = board_cards(g, v);
   for (size_t i = 0; i < b.x.size(); ++i) {
-    int col = (b.x[i] - minx) / ux * width;
-    int row = static_cast<int>(std::lower_bound(ys.begin(), ys.end(), b.y[i]) - ys.begin());
     std::string mark = cards[i] != -1 ? piece_label(g, cards[i]) : b.marked[i] ? "*" : ".";
-    grid[row].replace(col, mark.size(), mark);
+    grid[l.row[i]].replace(l.col[i], mark.size(), mark);
   }
+  auto line = [](std::string s) {
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    return "    " + s + "\n";
+  };
+  std::string columns;
+  if (l.any(Axis::columns)) {
+    columns = std::string(margin + l.width + 2, ' ');
+    for (auto& [col, text] : l.column_labels)
+      if (columns.substr(margin + col, text.size() + 1).find_first_not_of(' ') == std::string::npos)
+        columns.replace(margin + col, text.size(), text);
+    columns = line(columns + joined_names(g, l, Axis::columns));
+  }
+  // Row labels are right-aligned in the margin, two spaces from the board.
+  auto left = [&](const std::string& s) { return margin ? std::string(margin - 2 - s.size(), ' ') + s + "  " : ""; };
   std::string out;
-  for (auto& line : grid) {
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += "    " + line + "\n";
-  }
-  out += "    (a piece: its player's number and initial; . a free point";
-  out += std::count(b.marked.begin(), b.marked.end(), true) ? ", * a marked one)\n" : ")\n";
-  return out;
+  if (!rows_name.empty() || !listed_name.empty())
+    out += line(left(rows_name) + std::string(l.width + 2, ' ') + listed_name);
+  out += columns;
+  for (int r = 0; r < l.rows; ++r) out += line(left(l.row_labels[r]) + grid[r] + " " + l.listed[r]);
+  out += columns;
+  std::string meanings = initials(g);
+  out += "    a piece: its player's number and initial" + (meanings.empty() ? "" : " (" + meanings + ")") + "\n";
+  return out + "    " + legend_of_points(g) + "\n";
 }
 
 std::string board_svg(const Game& g, const PlayerView& v) {
   const BoardInfo& b = g.board;
   if (b.kind < 0 || b.x.empty()) return "";
   int first = g.kinds[b.kind].first_card;
+  Drawing l = drawing(g, v);
   // One unit of the rule file's coordinates is drawn so that the closest points are 40
-  // pixels apart.
+  // pixels apart. Around the board: the caption and column labels above, row labels to
+  // the left, listed coordinates to the right, column labels and the legend below.
   double closest = 1e18;
-  for (size_t i = 0; i < b.x.size(); ++i)
-    for (size_t j = i + 1; j < b.x.size(); ++j) {
-      double dx = b.x[i] - b.x[j], dy = b.y[i] - b.y[j];
+  for (size_t i = 0; i < l.x.size(); ++i)
+    for (size_t j = i + 1; j < l.x.size(); ++j) {
+      double dx = l.x[i] - l.x[j], dy = l.y[i] - l.y[j];
       if (dx * dx + dy * dy > 0) closest = std::min(closest, dx * dx + dy * dy);
     }
-  double scale = closest < 1e18 ? 40.0 / std::sqrt(closest) : 40.0, margin = 30;
-  int32_t minx = *std::min_element(b.x.begin(), b.x.end()), miny = *std::min_element(b.y.begin(), b.y.end());
-  int32_t maxx = *std::max_element(b.x.begin(), b.x.end()), maxy = *std::max_element(b.y.begin(), b.y.end());
-  auto px = [&](size_t i) { return margin + (b.x[i] - minx) * scale; };
-  auto py = [&](size_t i) { return margin + (b.y[i] - miny) * scale; };
+  double scale = closest < 1e18 ? 40.0 / std::sqrt(closest) : 40.0;
+  size_t left_chars = 0, right_chars = 0;
+  for (int r = 0; r < l.rows; ++r) left_chars = std::max(left_chars, l.row_labels[r].size()), right_chars = std::max(right_chars, l.listed[r].size());
+  double left = 30 + 9.0 * static_cast<double>(left_chars), top = 60 + (l.any(Axis::columns) ? 20 : 0);
+  int32_t minx = *std::min_element(l.x.begin(), l.x.end()), miny = *std::min_element(l.y.begin(), l.y.end());
+  int32_t maxx = *std::max_element(l.x.begin(), l.x.end()), maxy = *std::max_element(l.y.begin(), l.y.end());
+  auto px = [&](size_t i) { return left + (l.x[i] - minx) * scale; };
+  auto py = [&](size_t i) { return top + (l.y[i] - miny) * scale; };
+  double right = left + (maxx - minx) * scale, bottom = top + (maxy - miny) * scale;
+  std::string cap = caption(g, v), meanings = initials(g);
+  int seats = static_cast<int>(v.eliminated.size());
+  double legend_top = bottom + 30 + (l.any(Axis::columns) ? 20 : 0);
+  double width = std::max({right + 30 + 9.0 * static_cast<double>(right_chars), 20 + 8.0 * static_cast<double>(cap.size()),
+                           20 + 8.0 * static_cast<double>(meanings.size() + 12), 40.0 + 60 * seats});
+  double height = legend_top + 3 * 24 + 10;
   std::string out = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{:.0f}\" height=\"{:.0f}\" font-family=\"sans-serif\">\n"
-      "<title>{}</title>\n<rect width=\"100%\" height=\"100%\" fill=\"#f4ecd8\"/>\n",
-      2 * margin + (maxx - minx) * scale, 2 * margin + (maxy - miny) * scale, g.name);
-  for (size_t i = 0; i < b.x.size(); ++i) {
+      "<title>{}</title>\n<rect width=\"100%\" height=\"100%\" fill=\"#f4ecd8\"/>\n"
+      "<text x=\"10\" y=\"24\" font-size=\"16\" font-weight=\"bold\">{}</text>\n",
+      width, height, xml(g.name), xml(cap));
+  for (size_t i = 0; i < l.x.size(); ++i) {
     int c = first + static_cast<int>(i);
     if (g.link_start.empty()) break;
     for (int k = g.link_start[c]; k < g.link_start[c + 1]; ++k) {
       size_t j = static_cast<size_t>(g.link_to[k] - first);
-      if (j <= i || j >= b.x.size()) continue;
+      if (j <= i || j >= l.x.size()) continue;
       out += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#8a7f6a\" stroke-width=\"2\"/>\n",
                          px(i), py(i), px(j), py(j));
     }
   }
+  // The coordinates, as the text drawing labels them.
+  std::vector<double> row_y(l.rows), col_x(l.width + 1, -1);
+  for (size_t i = 0; i < l.x.size(); ++i) row_y[l.row[i]] = py(i), col_x[l.col[i]] = px(i);
+  // Spaces kept and equally wide, so that a row's listed values stand as in the text.
+  const char* label =
+      "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"13\" font-family=\"monospace\" fill=\"#5a5040\" text-anchor=\"{}\" "
+      "xml:space=\"preserve\">{}</text>\n";
+  for (int r = 0; r < l.rows; ++r) {
+    if (!l.row_labels[r].empty()) out += fmt::format(fmt::runtime(label), left - 22, row_y[r] + 4, "end", xml(l.row_labels[r]));
+    if (!l.listed[r].empty()) out += fmt::format(fmt::runtime(label), right + 25, row_y[r] + 4, "start", xml(l.listed[r]));
+  }
+  for (auto& [col, text] : l.column_labels)
+    for (double y : {top - 24, bottom + 32}) out += fmt::format(fmt::runtime(label), col_x[col], y, "middle", xml(text));
   std::vector<int32_t> cards = board_cards(g, v);
-  for (size_t i = 0; i < b.x.size(); ++i) {
-    std::string name = g.card_names[first + static_cast<int>(i)];
+  for (size_t i = 0; i < l.x.size(); ++i) {
+    std::string name = xml(g.card_names[first + static_cast<int>(i)]);
     out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{}\" fill=\"{}\" stroke=\"#3b3529\"><title>{}</title></circle>\n",
                        px(i), py(i), b.marked[i] ? 13 : 5, b.marked[i] ? "#e8c547" : "#3b3529", name);
     if (cards[i] == -1) continue;
-    std::string label = piece_label(g, cards[i]);
-    std::string title = cards[i] >= 0 ? g.card_names[cards[i]] : "a hidden card";
+    std::string mark = piece_label(g, cards[i]);
+    std::string title = cards[i] >= 0 ? xml(g.card_names[cards[i]]) : "a hidden card";
     int owner = cards[i] >= 0 ? g.card_owner[cards[i]] : -1;
     out += fmt::format(
         "<g><title>{} on {}</title><circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"15\" fill=\"{}\" stroke=\"#222\"/>"
         "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"15\" text-anchor=\"middle\" fill=\"white\">{}</text></g>\n",
-        title, name, px(i), py(i), seat_colour(owner), px(i), py(i) + 5, label.substr(1));
+        title, name, px(i), py(i), seat_colour(owner), px(i), py(i) + 5, xml(mark.substr(1)));
   }
-  return out + "</svg>\n";
+  // The legend: the seats' colours, what a marked point is, what the initials stand for.
+  out += "<g font-size=\"13\">\n";
+  for (int p = 0; p < seats; ++p)
+    out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"8\" fill=\"{}\"/><text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n",
+                       20.0 + 60 * p, legend_top, seat_colour(p), 32.0 + 60 * p, legend_top + 5, seat_name(p));
+  std::string points = legend_of_points(g);
+  if (std::count(b.marked.begin(), b.marked.end(), true))
+    out += fmt::format("<circle cx=\"20\" cy=\"{:.1f}\" r=\"8\" fill=\"#e8c547\" stroke=\"#3b3529\"/><text x=\"32\" y=\"{:.1f}\">{}</text>\n",
+                       legend_top + 24, legend_top + 29, xml(points.substr(points.find('*') + 2)));
+  if (!meanings.empty()) out += fmt::format("<text x=\"12\" y=\"{:.1f}\">letters: {}</text>\n", legend_top + 53, xml(meanings));
+  return out + "</g>\n</svg>\n";
 }
 
 }  // namespace kata

@@ -93,6 +93,8 @@ ScoreTable score_table(const Game& g, const State& s);
 
 // Evaluates a compiled expression against a state (for invariants and tests).
 int64_t evaluate(const Game& g, const State& s, int node);
+// The same with the first bound name (a score's `p`, a board turn's `viewer`) set to `x`.
+int64_t evaluate_with(const Game& g, const State& s, int64_t x, int node);
 
 // Whether `viewer` (a seat, or -1 for an onlooker who sees all) knows which card `card` is.
 bool visible(const Game& g, const State& s, int viewer, int card);

@@ -280,6 +280,9 @@ struct BoardInfo {
   int32_t label = -1;  // the property whose value's first letter marks a piece, or -1
   std::vector<int32_t> x, y;  // for each point: card - the kind's first card
   std::vector<bool> marked;
+  std::string marked_name;           // what a marked point is ("the goal"), or empty
+  std::vector<int32_t> coordinates;  // the properties a point's name is made of
+  int32_t turn_node = -1;  // the turn of a seat's drawing, in degrees (`viewer` bound), or -1
 };
 
 enum class Status : int32_t { running = 0, waiting = 1, over = 2 };

@@ -1281,6 +1281,11 @@ int64_t evaluate(const Game& g, const State& st, int node) {
   return Evaluator(g, s, s + g.layout.locals).eval(node);
 }
 
+int64_t evaluate_with(const Game& g, const State& st, int64_t x, int node) {
+  const int32_t* s = st.slots.data();
+  return Evaluator(g, s, s + g.layout.locals).eval_with(x, node);
+}
+
 bool visible(const Game& g, const State& st, int viewer, int card) {
   const int32_t* s = st.slots.data();
   return Evaluator(g, s, s + g.layout.locals).is_visible(viewer, card);

@@ -43,6 +43,9 @@ struct PlayerView {
   // Once the game is over: the score table (score_table in engine.hpp). Its parts are
   // public at the end, like the score: a rule file declares only parts its rules reveal.
   ScoreTable end;
+  // How the viewer's drawing of the board is turned, clockwise: 0, 90, 180 or 270 degrees
+  // (the board's `turn:`; 0 for an onlooker).
+  int board_turn = 0;
   bool operator==(const PlayerView&) const = default;
 };
 

@@ -713,10 +713,10 @@ class Loader {
 
   void board(const YAML::Node& n) {
     if (!n.IsMap()) {
-      error(n, "'board' is a mapping (points:, x:, y:, zone:, label:, marked:)");
+      error(n, "'board' is a mapping (points:, x:, y:, zone:, label:, marked:, marked_name:, coordinates:, turn:)");
       return;
     }
-    check_keys(n, {"points", "x", "y", "zone", "label", "marked"}, "a board");
+    check_keys(n, {"points", "x", "y", "zone", "label", "marked", "marked_name", "coordinates", "turn"}, "a board");
     BoardDecl b;
     b.pos = pos(n);
     auto expr = [&](const char* key, Text& t, ExprPtr& e) {
@@ -730,9 +730,17 @@ class Loader {
     expr("x", b.x, b.x_expr);
     expr("y", b.y, b.y_expr);
     expr("marked", b.marked, b.marked_expr);
+    expr("turn", b.turn, b.turn_expr);
     if (!b.x_expr || !b.y_expr) error(n, "a board needs 'x:' and 'y:', where each point is drawn");
     if (auto v = n["zone"]) b.zone = scalar(v, "a zone"), b.zone_pos = pos(v);
     if (auto v = n["label"]) b.label = scalar(v, "a property"), b.label_pos = pos(v);
+    if (auto v = n["marked_name"]) b.marked_name = scalar(v, "a word or two, what a marked point is");
+    if (auto v = n["coordinates"]) {
+      b.coordinates_pos = pos(v);
+      if (!v.IsSequence()) error(v, "a board's 'coordinates:' is a list of the points' properties");
+      else
+        for (const auto& e : v) b.coordinates.push_back(scalar(e, "a property"));
+    }
     rf_.board = std::move(b);
   }
 

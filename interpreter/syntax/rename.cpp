@@ -82,6 +82,8 @@ void rename_all(RuleFile& rf, const std::map<std::string, std::string>& map) {
     r.expr(rf.board->x_expr.get());
     r.expr(rf.board->y_expr.get());
     r.expr(rf.board->marked_expr.get());
+    r.expr(rf.board->turn_expr.get());
+    for (auto& c : rf.board->coordinates) r.name(c);
   }
   r.block(rf.flow_block);
   r.expr(rf.scoring.score_expr.get());

@@ -176,16 +176,21 @@ struct ScoringDecl {
 
 // `board:` how to draw a board of points: where each point of a kind stands (load-time
 // expressions of its properties), the zone on each point whose top card is drawn there,
-// the property whose first letter marks a piece, and which points are marked when empty.
+// the property whose first letter marks a piece, which points are marked when empty and
+// what the mark means, the properties a point's name is made of (drawn as coordinates), and
+// how a seat's view turns the drawing (an expression of `viewer`).
 struct BoardDecl {
   Pos pos;
   std::string kind;
-  Text x, y, marked;
-  ExprPtr x_expr, y_expr, marked_expr;
+  Text x, y, marked, turn;
+  ExprPtr x_expr, y_expr, marked_expr, turn_expr;
   std::string zone;
   Pos zone_pos;
   std::string label;
   Pos label_pos;
+  std::string marked_name;
+  std::vector<std::string> coordinates;
+  Pos coordinates_pos;
 };
 
 struct RuleFile {
