@@ -1,7 +1,7 @@
 // Decisions typed in short. The notation (runtime/view.hpp) names every value in full;
 // a person or a script may leave out what the choices all share and what does not tell
-// them apart: `deploy Lord Village` for `deploy P1 Lord Village`, `deploy p1lord
-// goldentemple`, `deploy peasant village` when the Peasants are interchangeable. Only the
+// them apart: `play Lord North` for `play P1 Lord North`, `play p1lord north`, `play
+// guard north` when the Guards are interchangeable. Only the
 // chooser's labels and view are read (the Game's fixed data aside), so a short form can
 // never name a card the chooser cannot see. What is recorded is the full notation.
 #pragma once
@@ -21,7 +21,7 @@ namespace kata {
 // without spaces, it equals
 //   - the value,
 //   - the value without the words that all of the parameter's choices begin with
-//     (the seat in "P1 Lord", "P1 Peasant3"),
+//     (the seat in "P1 Lord", "P1 Guard3"),
 //   - the name of the card without its copy number (Game::card_plain_names), with or
 //     without those words,
 // and a card named by its place ("P2.hand#2") is matched only by its place. When labels of
@@ -35,7 +35,7 @@ std::optional<int> short_form(const Game& g, const PlayerView& view,
 // The start of some menu items that `text` names in short: the action's name and some of
 // the values but not all, each read as short_form reads a value (an item already names
 // interchangeable cards without their copy number). It is returned as the items show it
-// ("deploy", "P1 Peasant"), for Menu::typed; nothing when the text is no such start, or
+// ("play", "P1 Guard"), for Menu::typed; nothing when the text is no such start, or
 // when it could be the start of items that differ in it.
 std::optional<std::vector<std::string>> short_start(const std::vector<MenuItem>& items,
                                                     const std::string& text);
