@@ -69,19 +69,6 @@ std::optional<std::vector<std::string>> split(const Game& g, const std::string& 
   return parts;
 }
 
-std::string normal(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (std::isspace(static_cast<unsigned char>(c))) {
-      if (!out.empty() && out.back() != ' ') out += ' ';
-    } else {
-      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    }
-  }
-  while (!out.empty() && out.back() == ' ') out.pop_back();
-  return out;
-}
-
 std::string joined(const std::vector<std::string>& parts, size_t n) {
   std::string out;
   for (size_t i = 0; i < n && i < parts.size(); ++i) out += (i ? " " : "") + parts[i];

@@ -150,8 +150,6 @@ std::string decision_text(const Game& g, const State& s, const Decision& d, int 
   return decision_text(g, s, d, viewer, viewer == s.chooser());
 }
 
-namespace {
-
 std::string normal(const std::string& text) {
   std::string out;
   for (char c : text) {
@@ -164,6 +162,8 @@ std::string normal(const std::string& text) {
   while (!out.empty() && out.back() == ' ') out.pop_back();
   return out;
 }
+
+namespace {
 
 // Runs of blank space as one space, for quoting rule text on one line.
 std::string spaced(const std::string& text) {

@@ -74,6 +74,9 @@ std::string var_value_text(const Game& g, VarType t, int64_t v);
 std::string decision_text(const Game& g, const State& s, const Decision& d);
 std::string decision_text(const Game& g, const State& s, const Decision& d, int viewer);
 
+// Notation as it is compared: lower case, each run of blanks one space, none at the ends.
+std::string normal(const std::string& text);
+
 // The legal decision the text names (in the chooser's notation, case and spacing aside),
 // or nothing and, in `why`, the reason it is refused: the `when` it fails, unless it names
 // a card the chooser cannot see (the failed condition would tell something of that card).
