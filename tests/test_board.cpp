@@ -321,6 +321,60 @@ TEST_CASE("Kendo: each player sees their camp at the bottom, the palace named", 
   CHECK(parses_as_xml(svg, "kata-kendo-board.svg"));
 }
 
+TEST_CASE("a board on a triangular lattice turns by sixths; with 3 and 4 Kendo players each camp is at the bottom right", "[board][views]") {
+  // The standard hexagonal board turned a sixth clockwise: its upper left side (x = -8)
+  // is now its top, and its rows are those of one x each.
+  auto g = game(stdlib_board("hexboard.yaml") + "board: {points: point, x: \"4 * (2 * x + y)\", y: \"-7 * y\", coordinates: [x, y], turn: 60}\n");
+  State s = new_game(*g, 2, 1, default_options(*g));
+  CHECK(draw_board(*g, make_view(*g, s, 0)) == R"(     x                          y
+    -8        .   .   .          1  4  7
+    -7      .   .   .   .       -1  2  5  8
+    -5      .   .   .   .       -2  1  4  7
+    -4    .   .   .   .   .     -4 -1  2  5  8
+    -2    .   .   .   .   .     -5 -2  1  4  7
+    -1  .   .   .   .   .   .   -7 -4 -1  2  5  8
+     1  .   .   .   .   .   .   -8 -5 -2  1  4  7
+     2    .   .   .   .   .     -7 -4 -1  2  5
+     4    .   .   .   .   .     -8 -5 -2  1  4
+     5      .   .   .   .       -7 -4 -1  2
+     7      .   .   .   .       -8 -5 -2  1
+     8        .   .   .         -7 -4 -1
+    a piece: its player's number and initial
+    . a free point
+)");
+  // Other angles are rounded down to a sixth (there) or a quarter (on a square grid).
+  auto at = [&](const std::string& board, int degrees) {
+    auto t = game(stdlib_board(board) + fmt::format("board: {{points: point, x: \"4 * (2 * x + y)\", y: \"-7 * y\", coordinates: [x, y], turn: {}}}\n", degrees));
+    return draw_board(*t, make_view(*t, s, 0));
+  };
+  CHECK(at("hexboard.yaml", 72) == at("hexboard.yaml", 60));
+  CHECK(at("hexboard.yaml", 179) == at("hexboard.yaml", 120));
+  CHECK(at("hexboard.yaml", 45) == at("hexboard.yaml", 0));
+  CHECK(at("hexboard.yaml", 120) != at("hexboard.yaml", 90));
+
+  // Kendo's camps with 3 and 4 players: two turns by a sixth (P3 of 3) list each point as x/y.
+  auto l = load_file("rules/kendo.yaml");
+  REQUIRE(l.game);
+  for (int players : {3, 4})
+    for (int seat = 0; seat < players; ++seat) {
+      State k = new_game(*l.game, players, 1, default_options(*l.game));
+      std::string board = draw_board(*l.game, make_view(*l.game, k, seat));
+      INFO(players << " players, as P" << seat + 1 << "\n" << board);
+      // The lines of the board itself: after the heading, up to the legend.
+      std::vector<std::string> rows;
+      for (size_t at = board.find('\n') + 1, end; (end = board.find('\n', at)) != std::string::npos && board.compare(at, 11, "    a piece") != 0; at = end + 1)
+        rows.push_back(board.substr(at, end - at));
+      REQUIRE(rows.size() == 13);
+      std::string prince = std::to_string(seat + 1) + "P";
+      size_t row = 0, col = std::string::npos;
+      for (size_t r = 0; r < rows.size() && col == std::string::npos; ++r)
+        if ((col = rows[r].find(prince)) != std::string::npos) row = r;
+      REQUIRE(col != std::string::npos);
+      CHECK(row >= 10);                     // in the bottom three rows
+      CHECK(col >= rows[6].find('*'));      // right of the palace
+    }
+}
+
 TEST_CASE("the SVG's caption gives the result; its text is escaped", "[board][views]") {
   auto g = game(R"yaml(game: "Rock & <Roll>"
 players: 2

@@ -116,6 +116,48 @@ void turn(int degrees, int32_t& x, int32_t& y) {
   if (degrees == 270) x = y0, y = -x0;
 }
 
+// The units of the triangular lattice the points lie on about the origin, drawn in rows,
+// or {0, 0}: x in units of a and y in units of h, h between 1.5 and 2 times a (a true
+// lattice has √3) and x/a + y/h even, as when x = a·(2q + r) and y = h·r for whole q and
+// r. A board may use only some of the lattice's points, so its own units (ux, dy: the
+// greatest common divisors) may be whole multiples of the lattice's.
+std::pair<int32_t, int32_t> triangular(const std::vector<int32_t>& x, const std::vector<int32_t>& y, int32_t ux, int32_t dy) {
+  for (int32_t m = 1; m <= 12; ++m)
+    for (int32_t n = 1; n <= 12; ++n) {
+      if (ux % m || dy % n) continue;
+      int32_t a = ux / m, h = dy / n;
+      if (2 * h < 3 * a || h > 2 * a) continue;
+      bool fits = true;
+      for (size_t i = 0; i < x.size() && fits; ++i) fits = !(x[i] % a) && !(y[i] % h) && !((x[i] / a + y[i] / h) % 2);
+      if (fits) return {a, h};
+    }
+  return {0, 0};
+}
+
+// Turns every point by `degrees`, clockwise on the page: a multiple of 90 on any board, of
+// 60 on a triangular lattice (in lattice units a sixth of a turn is exact: u' = (u - 3r)/2,
+// r' = (u + r)/2). Any other angle is rounded down to one of those (the view gives a
+// multiple of 30 from 0 to 330).
+void turn_points(int degrees, std::vector<int32_t>& x, std::vector<int32_t>& y) {
+  // Far from the origin a turned point could pass 32 bits: such a board is drawn as it is.
+  for (size_t i = 0; i < x.size(); ++i)
+    if (std::abs(int64_t{x[i]}) > (1 << 28) || std::abs(int64_t{y[i]}) > (1 << 28)) return;
+  auto [ux, dy] = degrees % 90 ? triangular(x, y, unit(x), unit(y)) : std::pair<int32_t, int32_t>{0, 0};
+  if (!ux || degrees < 60) {
+    for (size_t i = 0; i < x.size(); ++i) turn(degrees / 90 * 90, x[i], y[i]);
+    return;
+  }
+  for (size_t i = 0; i < x.size(); ++i) {
+    int64_t u = x[i] / ux, r = y[i] / dy;
+    for (int k = 0; k < degrees / 60; ++k) {
+      int64_t u1 = (u - 3 * r) / 2, r1 = (u + r) / 2;
+      u = u1, r = r1;
+    }
+    x[i] = static_cast<int32_t>(u * ux);
+    y[i] = static_cast<int32_t>(r * dy);
+  }
+}
+
 // Whether the coordinate takes one value among the points of each group.
 bool constant_by(const Game& g, int32_t property, const std::vector<int>& group) {
   const BoardInfo& b = g.board;
@@ -138,25 +180,29 @@ void label_coordinates(const Game& g, Drawing& l) {
   for (auto& r : by_row) std::sort(r.begin(), r.end(), [&](size_t a, size_t c) { return l.col[a] < l.col[c]; });
   l.row_labels.assign(l.rows, "");
   l.listed.assign(l.rows, "");
-  for (int32_t p : b.coordinates) {
-    Axis a = constant_by(g, p, l.row) ? Axis::rows : constant_by(g, p, l.col) ? Axis::columns : Axis::listed;
-    l.axes.push_back(a);
-    size_t wide = 0;
-    for (size_t i = 0; i < n; ++i) wide = std::max(wide, property_text(g, p, first + static_cast<int>(i)).size());
-    for (int r = 0; r < l.rows; ++r) {
-      std::string& out = a == Axis::rows ? l.row_labels[r] : l.listed[r];
-      if (a == Axis::columns) continue;
-      out += out.empty() ? "" : a == Axis::rows ? " " : "   ";
-      if (a == Axis::rows) {
-        out += property_text(g, p, first + static_cast<int>(by_row[r][0]));
-        continue;
-      }
-      for (size_t k = 0; k < by_row[r].size(); ++k)
-        out += fmt::format("{}{:>{}}", k ? " " : "", property_text(g, p, first + static_cast<int>(by_row[r][k])), wide);
-    }
-    if (a != Axis::columns) continue;
+  for (int32_t p : b.coordinates)
+    l.axes.push_back(constant_by(g, p, l.row) ? Axis::rows : constant_by(g, p, l.col) ? Axis::columns : Axis::listed);
+  // The listed coordinates of a point: "x/y" where more than one is listed, as a point is
+  // named; all of a row's points, each as wide as the widest.
+  auto listed_text = [&](size_t i) {
+    std::string out;
+    for (size_t k = 0; k < b.coordinates.size(); ++k)
+      if (l.axes[k] == Axis::listed) out += (out.empty() ? "" : "/") + property_text(g, b.coordinates[k], first + static_cast<int>(i));
+    return out;
+  };
+  size_t wide = 0;
+  for (size_t i = 0; i < n; ++i) wide = std::max(wide, listed_text(i).size());
+  for (int r = 0; r < l.rows; ++r) {
+    for (size_t k = 0; k < b.coordinates.size(); ++k)
+      if (l.axes[k] == Axis::rows)
+        l.row_labels[r] += (l.row_labels[r].empty() ? "" : " ") + property_text(g, b.coordinates[k], first + static_cast<int>(by_row[r][0]));
+    if (l.any(Axis::listed))
+      for (size_t k = 0; k < by_row[r].size(); ++k) l.listed[r] += fmt::format("{}{:>{}}", k ? " " : "", listed_text(by_row[r][k]), wide);
+  }
+  for (size_t k = 0; k < b.coordinates.size(); ++k) {
+    if (l.axes[k] != Axis::columns) continue;
     std::map<int, std::string> values;
-    for (size_t i = 0; i < n; ++i) values[l.col[i]] = property_text(g, p, first + static_cast<int>(i));
+    for (size_t i = 0; i < n; ++i) values[l.col[i]] = property_text(g, b.coordinates[k], first + static_cast<int>(i));
     for (auto& [col, text] : values) l.column_labels[col] += (l.column_labels[col].empty() ? "" : " ") + text;
   }
 }
@@ -166,7 +212,7 @@ Drawing drawing(const Game& g, const PlayerView& v) {
   Drawing l;
   l.x = b.x;
   l.y = b.y;
-  for (size_t i = 0; i < b.x.size(); ++i) turn(v.board_turn, l.x[i], l.y[i]);
+  turn_points(v.board_turn, l.x, l.y);
   std::vector<int32_t> ys = l.y;
   std::sort(ys.begin(), ys.end());
   ys.erase(std::unique(ys.begin(), ys.end()), ys.end());
@@ -188,7 +234,7 @@ Drawing drawing(const Game& g, const PlayerView& v) {
 std::string joined_names(const Game& g, const Drawing& l, Axis a) {
   std::string out;
   for (size_t k = 0; k < l.axes.size(); ++k)
-    if (l.axes[k] == a) out += (out.empty() ? "" : a == Axis::rows ? " " : "   ") + g.properties[g.board.coordinates[k]].name;
+    if (l.axes[k] == a) out += (out.empty() ? "" : a == Axis::listed ? "/" : " ") + g.properties[g.board.coordinates[k]].name;
   return out;
 }
 

@@ -64,7 +64,7 @@ PlayerView build_view(const Game& g, const State& s, int viewer, const Sees& see
   if (v.status == Status::over) v.end = score_table(g, s);
   if (viewer >= 0 && g.board.turn_node >= 0) {
     int64_t turn = evaluate_with(g, s, viewer, g.board.turn_node) % 360;
-    v.board_turn = static_cast<int>((turn + 360) % 360 / 90 * 90);
+    v.board_turn = static_cast<int>((turn + 360) % 360 / 30 * 30);
   }
   return v;
 }
