@@ -463,13 +463,14 @@ std::string describe_view(const Game& g, const PlayerView& v) {
     if (shown(g.globals[i], v.globals[i]))
       out += fmt::format("  {} = {}\n", g.globals[i].name,
                          var_value_text(g, g.globals[i].type, v.globals[i]));
+  // A line for each seat with something to show: its variables, or that it is out.
   for (int p = 0; p < n; ++p) {
-    out += fmt::format("  {}{}{}:", seat_name(p), p == v.viewer ? " (you)" : "", v.eliminated[p] ? " [eliminated]" : "");
+    std::string vars;
     for (size_t i = 0; i < g.player_vars.size(); ++i)
       if (shown(g.player_vars[i], v.player_vars[i][p]))
-        out += fmt::format(" {}={}", g.player_vars[i].name,
-                           var_value_text(g, g.player_vars[i].type, v.player_vars[i][p]));
-    out += '\n';
+        vars += fmt::format(" {}={}", g.player_vars[i].name, var_value_text(g, g.player_vars[i].type, v.player_vars[i][p]));
+    if (!vars.empty() || v.eliminated[p])
+      out += fmt::format("  {}{}{}:{}\n", seat_name(p), p == v.viewer ? " (you)" : "", v.eliminated[p] ? " [eliminated]" : "", vars);
   }
   out += describe_component_vars(g, v);
   out += draw_board(g, v);
