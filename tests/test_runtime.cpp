@@ -377,12 +377,16 @@ TEST_CASE("routine moves are told in one line, naming only the cards each seat s
   CHECK(describe_events(*g, {events[0], events[2]}, 1) == std::vector<std::string>{"2 cards move from deck — P1.hand: a card; P3.hand: a card"});
   Event again = events[0];
   CHECK(describe_events(*g, {events[0], again}, 1) == std::vector<std::string>{"2 cards move from deck to P1.hand: 2 cards"});
-  // Cards turned over one after another in one zone.
-  Event flip{Event::flip, -1, events[1].card, p2, -1, 0b111, {}, {}, {}};
+  // Cards turned the same way one after another in one zone; `to` is the face after.
+  Event flip{Event::flip, -1, events[1].card, p2, 1, 0b111, {}, {}, {}};
   Event hidden_flip = flip;
   hidden_flip.seen_by = 0b010;
-  CHECK(describe_events(*g, {flip, hidden_flip}, 0) == std::vector<std::string>{fmt::format("2 cards are turned over in P2.hand: {} and a card", name(p2, 0))});
-  CHECK(describe_events(*g, {flip, hidden_flip}, 1) == std::vector<std::string>{fmt::format("2 cards are turned over in P2.hand: {} and {}", name(p2, 0), name(p2, 0))});
+  CHECK(describe_events(*g, {flip, hidden_flip}, 0) == std::vector<std::string>{fmt::format("2 cards are turned face up in P2.hand: {} and a card", name(p2, 0))});
+  CHECK(describe_events(*g, {flip, hidden_flip}, 1) == std::vector<std::string>{fmt::format("2 cards are turned face up in P2.hand: {} and {}", name(p2, 0), name(p2, 0))});
+  Event down = hidden_flip;
+  down.to = 0;
+  CHECK(describe_events(*g, {flip, down}, 0) == std::vector<std::string>{fmt::format("{} is turned face up in P2.hand", name(p2, 0)), "a card is turned face down in P2.hand"});
+  CHECK(event_json(*g, down)["face"] == "down");
   Event back = events[1];
   std::swap(back.from, back.to);
   CHECK(describe_events(*g, {events[0], back}, 1).size() == 2);

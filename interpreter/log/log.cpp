@@ -65,7 +65,7 @@ nlohmann::json event_json(const Game& g, const Event& e) {
       return {{"type", "shuffle"}, {"zone", g.instance_name(e.from)}, {"order", order_names(g, e.order)}};
     case Event::move:
       return {{"type", "move"}, {"card", card_name(g, e.card)}, {"from", g.instance_name(e.from)}, {"to", g.instance_name(e.to)}};
-    case Event::flip: return {{"type", "flip"}, {"card", card_name(g, e.card)}, {"zone", g.instance_name(e.from)}};
+    case Event::flip: return {{"type", "flip"}, {"card", card_name(g, e.card)}, {"zone", g.instance_name(e.from)}, {"face", e.to ? "up" : "down"}};
     case Event::reveal: return {{"type", "reveal"}, {"card", card_name(g, e.card)}, {"zone", g.instance_name(e.from)}};
     case Event::look:
       return {{"type", "look"}, {"player", seat_name(e.player)}, {"card", card_name(g, e.card)}, {"zone", g.instance_name(e.from)}};
@@ -87,7 +87,7 @@ std::string describe_event(const Game& g, const Event& e, int viewer) {
   switch (e.kind) {
     case Event::shuffle: return fmt::format("{} is shuffled", g.instance_name(e.from));
     case Event::move: return fmt::format("{} moves from {} to {}", card, g.instance_name(e.from), g.instance_name(e.to));
-    case Event::flip: return fmt::format("{} is turned over in {}", card, g.instance_name(e.from));
+    case Event::flip: return fmt::format("{} is turned face {} in {}", card, e.to ? "up" : "down", g.instance_name(e.from));
     case Event::reveal: return fmt::format("{} is revealed in {}", card, g.instance_name(e.from));
     case Event::look:
       if (viewer == e.player) return fmt::format("you look at {} in {}", card, g.instance_name(e.from));
@@ -172,14 +172,14 @@ std::vector<std::string> describe_events(const Game& g, const std::vector<Event>
                (same_from ? events[j].from == e.from : events[j].to == e.to))
           ++j;
     }
-    // Cards turned over or revealed one after another in one zone: one line too.
+    // Cards turned the same way or revealed one after another in one zone: one line too.
     if ((e.kind == Event::flip || e.kind == Event::reveal) && j < events.size())
-      while (j < events.size() && events[j].kind == e.kind && events[j].from == e.from) ++j;
+      while (j < events.size() && events[j].kind == e.kind && events[j].from == e.from && (e.kind != Event::flip || events[j].to == e.to)) ++j;
     if (j - i > 1 && e.kind != Event::move) {
       Part p{e.from, 0, {}};
       for (size_t k = i; k < j; ++k, ++p.count)
         if (viewer < 0 || ((events[k].seen_by >> viewer) & 1u)) p.seen.push_back(card_name(g, events[k].card));
-      out.push_back(fmt::format("{} {} in {}: {}", cards(p.count), e.kind == Event::flip ? "are turned over" : "are revealed",
+      out.push_back(fmt::format("{} {} in {}: {}", cards(p.count), e.kind != Event::flip ? "are revealed" : e.to ? "are turned face up" : "are turned face down",
                                 g.instance_name(e.from), content(p)));
     } else if (j - i > 1) {
       out.push_back(describe_run(g, std::vector<Event>(events.begin() + static_cast<long>(i), events.begin() + static_cast<long>(j)), same_from, viewer));

@@ -37,7 +37,8 @@ struct Event {
   Kind kind;
   int32_t player = -1;  // say: the seat it is told to, or -1 for every seat
   int32_t card = -1;
-  int32_t from = -1, to = -1;  // zone instances; say: `from` is the message (Program::messages)
+  int32_t from = -1, to = -1;  // zone instances; say: `from` is the message (Program::messages);
+                               // flip: `to` is the face after it, 1 up, 0 down
   uint32_t seen_by = 0;
   std::vector<int32_t> order;  // shuffle: the zone's cards after it, bottom first
   Decision choice;  // decision: what was chosen

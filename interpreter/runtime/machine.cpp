@@ -794,7 +794,7 @@ class Machine : public Evaluator {
     f = face == 0 ? !f : face == 1;
     // Turned face down, a card stays known to whoever saw it; face up, to everyone.
     w_[g_.layout.card_known + c] |= static_cast<int32_t>(f ? (1u << n_) - 1 : before);
-    if (events_) record(Event::flip, -1, c, w_[g_.layout.card_zone + c], -1, before | seen_mask(c));
+    if (events_) record(Event::flip, -1, c, w_[g_.layout.card_zone + c], f, before | seen_mask(c));
   }
 
   void for_init(const Loop& l, const Instr&) {
