@@ -414,6 +414,7 @@ int resume(const PlayArgs& args) {
       "resuming {} after {} decisions (replayed from '{}' and verified); {} to decide\n", g.name,
       r.decisions, a.resume, seat_name(r.final.chooser()));
   int status = run_match(a, g, players, r.seed, r.options, agents, terminal, &log, &from);
+  log.flush();  // held while a person plays (undo), and the file is closed next
   if (!file.close() && status == ok) status = usage_error;
   return status;
 }

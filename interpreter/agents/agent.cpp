@@ -19,6 +19,11 @@ Choice RandomAgent::choose(const Game&, const PlayerView&, const std::vector<std
   return {static_cast<int>(uniform(rng_, static_cast<uint32_t>(count))), {}};
 }
 
+void RandomAgent::undone(int times) {
+  rng_ ^= 0x9e3779b97f4a7c15ULL * static_cast<uint64_t>(times);
+  next_random(rng_);
+}
+
 void RandomAgent::replayed(int count) { (void)uniform(rng_, static_cast<uint32_t>(count)); }
 
 std::unique_ptr<ScriptAgent> ScriptAgent::load(const std::string& path, std::string& error) {

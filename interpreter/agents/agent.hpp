@@ -50,6 +50,10 @@ class Agent {
   // An undo: the game is played again from its start to an earlier decision (play_match).
   // Forget it, and start again as when made, so that a bot asked again chooses as before.
   virtual void restart() {}
+  // The game played again after an undo has reached the decision undone (the `times`-th
+  // undo of the match): from here a bot draws afresh, so that taking a decision back does
+  // not show what the bots would answer to it.
+  virtual void undone(int times) { (void)times; }
   // The game ended; the final view of this seat.
   virtual void game_over(const Game& g, const PlayerView& view) {
     (void)g;
@@ -65,6 +69,7 @@ class RandomAgent : public Agent {
   bool needs_view() const override { return false; }
   Choice choose(const Game&, const PlayerView&, const std::vector<std::string>&, int count) override;
   void restart() override { rng_ = seed_; }
+  void undone(int times) override;
   void replayed(int count) override;
 
  private:

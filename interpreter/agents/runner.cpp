@@ -18,13 +18,40 @@ namespace kata {
 
 namespace {
 
-void deliver(const Game& g, std::vector<Event>& events, std::vector<std::unique_ptr<Agent>>& agents, LogWriter* log) {
+// The cards each person has seen this playing of the match, in a view at one of their
+// decisions or in an event shown to them; empty for bots. What an undo may not take back.
+using Seen = std::vector<std::vector<bool>>;
+
+void deliver(const Game& g, std::vector<Event>& events, std::vector<std::unique_ptr<Agent>>& agents, LogWriter* log, Seen& seen) {
   if (log) log->events(g, events);
   for (size_t seat = 0; seat < agents.size(); ++seat) {
     if (!agents[seat]->needs_view()) continue;
     for (const std::string& line : describe_events(g, events, static_cast<int>(seat))) agents[seat]->observe(line);
+    if (!seen[seat].empty())
+      for (const Event& e : events)
+        if (e.card >= 0 && ((e.seen_by >> seat) & 1u)) seen[seat][e.card] = true;
   }
   events.clear();
+}
+
+void look(const Game& g, const State& s, int seat, Seen& seen) {
+  for (int c = 0; c < g.card_count; ++c)
+    if (visible(g, s, seat, c)) seen[seat][c] = true;
+}
+
+// The cards a person has seen since a decision (when they had seen `before`), named.
+std::string learned(const Game& g, const std::vector<bool>& before, const std::vector<bool>& now) {
+  std::vector<std::string> names;
+  int more = 0;
+  for (int c = 0; c < g.card_count; ++c) {
+    if (!now[c] || before[c]) continue;
+    if (names.size() < 3) names.push_back(g.card_names[c]);
+    else ++more;
+  }
+  if (names.empty()) return "";
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) out += (i ? i + 1 == names.size() && !more ? " and " : ", " : "") + names[i];
+  return more ? fmt::format("{} and {} more", out, more) : out;
 }
 
 }  // namespace
@@ -35,6 +62,7 @@ namespace {
 struct Made {
   int seat;
   Decision decision;
+  std::vector<bool> seen;  // a person's: the cards they had seen when they made it
 };
 
 // One playing of the match from its start: the first `made.size()` decisions are those
@@ -46,13 +74,16 @@ struct Made {
 // again.
 bool play_once(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
                std::vector<std::unique_ptr<Agent>>& agents, LogWriter* log, const Resume* resume,
-               std::vector<Made>& made, MatchResult& r) {
+               std::vector<Made>& made, int undos, MatchResult& r) {
   std::vector<Event> events;
   Hooks hooks{&events, nullptr};
   size_t resumed = resume ? resume->actions.size() : 0;
   LogWriter* writing = resumed ? nullptr : log;
+  Seen seen(agents.size());
+  for (size_t seat = 0; seat < agents.size(); ++seat)
+    if (agents[seat]->person()) seen[seat].assign(g.card_count, false);
   r.final = new_game(g, players, seed, options, &hooks);
-  deliver(g, events, agents, writing);
+  deliver(g, events, agents, writing, seen);
   State& s = r.final;
   size_t replay = made.size(), n = 0;
   std::vector<Decision> legal;
@@ -63,6 +94,9 @@ bool play_once(const Game& g, int players, uint64_t seed, const std::vector<int6
     Agent& agent = *agents.at(seat);
     int count = static_cast<int>(legal.size());
     Decision chosen;
+    if (!seen[seat].empty()) look(g, s, seat, seen);
+    if (undos && n == replay)
+      for (auto& a : agents) a->undone(undos);
     if (n < resumed) {
       // The logged decisions of a resumed game: replay_log verified them.
       if (n < replay) {
@@ -76,7 +110,7 @@ bool play_once(const Game& g, int players, uint64_t seed, const std::vector<int6
           return true;
         }
         chosen = *d;
-        made.push_back({seat, chosen});
+        made.push_back({seat, chosen, seen[seat]});
       }
       agent.replayed(count);
     } else {
@@ -108,6 +142,11 @@ bool play_once(const Game& g, int players, uint64_t seed, const std::vector<int6
             agent.refused("there is nothing to undo: this is your first decision");
             continue;
           }
+          // Taking a decision back must not let a person decide again knowing more.
+          if (std::string cards = learned(g, last->seen, seen[seat]); !cards.empty()) {
+            agent.refused(fmt::format("you cannot undo that decision: since you made it you have seen {}", cards));
+            continue;
+          }
           made.erase(std::prev(last.base()), made.end());
           for (auto& a : agents) a->restart();
           if (log) log->rewind();
@@ -129,7 +168,7 @@ bool play_once(const Game& g, int players, uint64_t seed, const std::vector<int6
           return true;
         }
       }
-      if (n >= replay) made.push_back({seat, chosen});
+      if (n >= replay) made.push_back({seat, chosen, seen[seat]});
       if (log) log->decision(s.decisions() + 1, seat, decision_text(g, s, chosen));
     }
     // Each other seat is told the decision as it may know it (card_text).
@@ -137,7 +176,7 @@ bool play_once(const Game& g, int players, uint64_t seed, const std::vector<int6
       if (static_cast<int>(other) != seat && agents[other]->needs_view())
         agents[other]->observe(fmt::format("{} chose: {}", seat_name(seat), decision_text(g, s, chosen, static_cast<int>(other))));
     apply(g, s, chosen, &hooks);
-    deliver(g, events, agents, writing);
+    deliver(g, events, agents, writing, seen);
   }
   if (log) log->result(g, s);
   for (size_t seat = 0; seat < agents.size(); ++seat)
@@ -156,7 +195,7 @@ MatchResult play_match(const Game& g, int players, uint64_t seed, const std::vec
   if (log && people) log->hold();
   std::vector<Made> made;
   MatchResult r;
-  while (!play_once(g, players, seed, options, agents, log, resume, made, r)) r = MatchResult{};
+  for (int undos = 0; !play_once(g, players, seed, options, agents, log, resume, made, undos, r); ++undos) r = MatchResult{};
   return r;
 }
 
