@@ -29,9 +29,8 @@ constexpr int ok = 0, input_error = 1, usage_error = 2;
 
 bool color_stderr() { return isatty(STDERR_FILENO) && !std::getenv("NO_COLOR"); }
 
-void print_diags(const Sources& sources, const Diagnostics& diags) {
-  bool color = color_stderr();
-  for (const auto& d : diags.items()) std::cerr << format_diagnostic(sources, d, color);
+void print_diags(const Sources& sources, const Diagnostics& diags, int max_errors = default_max_errors) {
+  std::cerr << format_diagnostics(sources, diags, color_stderr(), max_errors);
 }
 
 bool readable(const std::string& path) {
@@ -198,13 +197,18 @@ int check(const CheckArgs& a) {
     Diagnostics diags;
     auto g = load_game(file, sources, diags);
     if (a.json) {
+      int errors = 0, warnings = 0;
       for (const auto& d : diags.items()) {
+        int& shown = d.severity == Severity::error ? errors : warnings;
+        if (a.max_errors > 0 && shown >= a.max_errors) continue;
+        ++shown;
         const SourceFile* f = d.pos.valid() ? &sources->at(d.pos.file) : nullptr;
         out.push_back({{"file", f ? f->name : file}, {"line", d.pos.line}, {"column", d.pos.col},
-                       {"severity", d.severity == Severity::error ? "error" : "warning"}, {"message", d.message}});
+                       {"severity", d.severity == Severity::error ? "error" : "warning"},
+                       {"message", clip_message(d.message)}});
       }
     } else {
-      print_diags(*sources, diags);
+      print_diags(*sources, diags, a.max_errors);
       if (!diags.has_errors())
         std::cout << fmt::format("{}: ok ({}, {}-{} players, {} warning{})\n", file, g->name, g->min_players,
                                  g->max_players, diags.warning_count(), diags.warning_count() == 1 ? "" : "s");

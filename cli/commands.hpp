@@ -7,11 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "syntax/diagnostics.hpp"
+
 namespace kata::cli {
 
 struct CheckArgs {
   std::vector<std::string> files;
   bool json = false;
+  int max_errors = default_max_errors;  // errors (and warnings) shown per file; 0: all
 };
 
 struct PlayArgs {

@@ -93,6 +93,8 @@ int main(int argc, char** argv) {
   auto* check_cmd = app.add_subcommand("check", "Check rule files and report every error and warning.");
   check_cmd->add_option("files", ca.files, "Rule files (.yaml)")->required();
   check_cmd->add_flag("--json", ca.json, "Print the diagnostics as JSON");
+  check_cmd->add_option("--max-errors", ca.max_errors, "Show at most N errors and N warnings per file (default 50; 0: all)")
+      ->check(CLI::Range(0, 1000000000));
   check_cmd->footer(exit_codes);
 
   PlayArgs pa;

@@ -9,6 +9,7 @@
 #include <functional>
 #include <regex>
 #include <set>
+#include <type_traits>
 
 namespace kata {
 
@@ -341,11 +342,21 @@ class Checker {
   }
 
   // ---- expressions ----
-  template <typename Map>
-  void unknown(Pos pos, const char* what, const std::string& name, const Map& map) {
-    std::vector<std::string> names;
-    for (auto& [k, v] : map) names.push_back(k);
-    std::string near = closest_name(name, names);
+  // `names` is a map of the names there are, or a function that makes one: made only
+  // when a suggestion is still worked out (see max_suggestions), since making it costs
+  // as much as the file has names.
+  template <typename Names>
+  void unknown(Pos pos, const char* what, const std::string& name, const Names& names) {
+    std::string near;
+    if (d_.wants_suggestions()) {
+      std::vector<std::string> list;
+      auto add = [&](const auto& map) {
+        for (auto& [k, v] : map) list.push_back(k);
+      };
+      if constexpr (std::is_invocable_v<Names>) add(names());
+      else add(names);
+      near = closest_name(name, list);
+    }
     d_.error(pos, fmt::format("unknown {} '{}'{}", what, name,
                               near.empty() ? "" : fmt::format("; did you mean '{}'?", near)));
   }
@@ -455,7 +466,7 @@ class Checker {
     else if (s_.functions.count(e.name) || s_.procedures.count(e.name))
       d_.error(e.pos, fmt::format("'{}' needs its arguments in parentheses", e.name));
     else
-      unknown(e.pos, "name", e.name, all_names());
+      unknown(e.pos, "name", e.name, [&] { return all_names(); });
     return Type::error;
   }
 
@@ -525,10 +536,12 @@ class Checker {
         e.sym = {SymKind::zone, it->second, 0};
         return Type::zone;
       }
-      std::map<std::string, int> names = s_.player_vars;
-      for (auto& z : rf_.zones)
-        if (z.per_player && z.per_kind.empty()) names[z.name] = 0;
-      unknown(e.pos, "player variable or zone", e.name, names);
+      unknown(e.pos, "player variable or zone", e.name, [&] {
+        std::map<std::string, int> names = s_.player_vars;
+        for (auto& z : rf_.zones)
+          if (z.per_player && z.per_kind.empty()) names[z.name] = 0;
+        return names;
+      });
       return Type::error;
     }
     if (t == Type::card) {
@@ -551,12 +564,14 @@ class Checker {
         e.sym = {SymKind::card_zone, it->second, 0};
         return component_member(e, rf_.zones[it->second].per_player, Type::zone);
       }
-      std::map<std::string, int> names = s_.properties;
-      names["owner"] = 0;
-      for (auto& [k, v] : s_.card_vars) names[k] = 0;
-      for (auto& z : rf_.zones)
-        if (!z.per_kind.empty()) names[z.name] = 0;
-      unknown(e.pos, has_arg ? "component variable or zone" : "card property", e.name, names);
+      unknown(e.pos, has_arg ? "component variable or zone" : "card property", e.name, [&] {
+        std::map<std::string, int> names = s_.properties;
+        names["owner"] = 0;
+        for (auto& [k, v] : s_.card_vars) names[k] = 0;
+        for (auto& z : rf_.zones)
+          if (!z.per_kind.empty()) names[z.name] = 0;
+        return names;
+      });
       return Type::error;
     }
     d_.error(e.pos, fmt::format("'.{}' needs a player or a card before it, but this is {}", e.name, type_name(t)));
@@ -684,9 +699,11 @@ class Checker {
       d_.error(e.pos, fmt::format("'{}' is a procedure: it has effects and gives no value", e.name));
       return Type::error;
     }
-    std::map<std::string, int> names = s_.functions;
-    for (auto& b : builtins()) names[b.name] = 0;
-    unknown(e.pos, "function", e.name, names);
+    unknown(e.pos, "function", e.name, [&] {
+      std::map<std::string, int> names = s_.functions;
+      for (auto& b : builtins()) names[b.name] = 0;
+      return names;
+    });
     for (auto& a : e.args) check(*a);
     return Type::error;
   }

@@ -267,9 +267,19 @@ class Compiler {
     throw LoadTimeError{e.pos, "the result is too large to work out (beyond 64-bit numbers)"};
   }
 
+  // Everything worked out at load time (`where:`, `links:`, `board:`) together evaluates at
+  // most this many nodes (each aggregate's round counts its nodes again), so a short file
+  // cannot keep the loader busy for minutes: 4096^3 rounds of nested aggregates, or links
+  // between 16 x 1024 cards, stop here with an error instead.
+  static constexpr int64_t max_load_steps = 10'000'000;
+  [[noreturn]] static void too_long(const Expr& e) {
+    throw LoadTimeError{e.pos, fmt::format("working out load-time values (where:, links:, board:) takes more than {} steps", max_load_steps)};
+  }
+
   // Evaluates what the checker let through `constant_only`: numbers, bound names (`env`,
   // by depth), properties of bound cards, abs() and aggregates over ranges.
   int64_t constant(const Expr& e, std::vector<int64_t>& env) const {
+    if (++load_steps_ > max_load_steps) [[unlikely]] too_long(e);
     auto arg = [&](size_t i) { return constant(*e.args[i], env); };
     switch (e.kind) {
       case ExprKind::integer:
@@ -578,7 +588,10 @@ class Compiler {
   // the function's body, its parameters replaced by the arguments and its frame placed
   // where the call's would start: the same values, the same errors, no call at run time.
   // Only where the frame's depth is known (not in a body compiled on its own), and small
-  // enough that the call could not have failed as nested too deeply.
+  // enough that the call could not have failed as nested too deeply. Inlined bodies add at
+  // most about max_inlined_nodes nodes to the program: functions calling functions twice
+  // would otherwise double it at each level (a chain of 40 makes 2^40); past it, calls
+  // stay calls, which the evaluator's step budget bounds.
   struct Inlined {
     int shift;              // where the body's frame starts
     std::vector<int> args;  // the nodes standing for its parameters
@@ -586,8 +599,11 @@ class Compiler {
 
   int frame_shift() const { return inlined_ ? inlined_->shift : 0; }
 
+  static constexpr size_t max_inlined_nodes = 100'000;
+  size_t inlined_nodes() const { return inlined_nodes_ + (inlined_ ? p_.nodes.size() - inline_start_ : 0); }
+
   bool can_inline(int f, int depth, const std::vector<int>& args) {
-    if (no_inlining_ || !rf_.functions[f].expr) return false;
+    if (no_inlining_ || !rf_.functions[f].expr || inlined_nodes() > max_inlined_nodes) return false;
     for (int a : args) {
       switch (p_.nodes[a].op) {
         case NodeOp::constant:
@@ -606,9 +622,11 @@ class Compiler {
   int inline_call(int f, int depth, std::vector<int> args) {
     Inlined here{depth, std::move(args)};
     const Inlined* saved = inlined_;
+    if (!saved) inline_start_ = p_.nodes.size();
     inlined_ = &here;
     int body = expr(*rf_.functions[f].expr);
     inlined_ = saved;
+    if (!saved) inlined_nodes_ += p_.nodes.size() - inline_start_;
     return body;
   }
 
@@ -871,6 +889,9 @@ class Compiler {
   const Inlined* inlined_ = nullptr;  // the call being inlined, if any
   bool no_inlining_ = false;  // in a body compiled on its own (its frame's depth is unknown), or an invariant
   std::vector<int> frame_need_;       // per function, -1 until known
+  mutable int64_t load_steps_ = 0;    // nodes evaluated at load time: see max_load_steps
+  size_t inlined_nodes_ = 0;          // nodes added by finished inlining: see max_inlined_nodes
+  size_t inline_start_ = 0;           // the program's size when the outermost inlining began
 };
 
 }  // namespace

@@ -26,7 +26,7 @@ class Evaluator {
  public:
   Evaluator(const Game& g, const int32_t* s, const int32_t* locals)
       : g_(g), p_(g.program), nodes_(g.program.nodes.data()), s_(s), locals_(locals),
-        n_(s[Layout::players]), mp_(g.max_players) {}
+        n_(s[Layout::players]), mp_(g.max_players), work_left_(g.max_steps) {}
 
   [[noreturn]] void fail(int node, const std::string& message) const {
     throw RuntimeError(p_.node_pos[node], message);
@@ -51,6 +51,18 @@ class Evaluator {
   // wrap it, or trap on the one division that overflows).
   [[noreturn, gnu::cold, gnu::noinline]] void overflow(int node) const {
     fail(node, "the result is too large to work out (beyond 64-bit numbers)");
+  }
+
+  // Each round of an aggregate, each function call and each test of a walk's condition
+  // is one step of the expressions' budget: limits.steps for the evaluator's life (one run
+  // of effects up to a decision, one listing of the legal decisions, one score...).
+  // Nested aggregates and functions calling functions grow exponentially with the text's
+  // length; this stops them.
+  void spend(int node) {
+    if (--work_left_ < 0) [[unlikely]] too_much_work(node);
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void too_much_work(int node) const {
+    fail(node, fmt::format("the expressions took more than {} steps (rounds of aggregates and function calls) without a decision; raise limits.steps if this is intended", g_.max_steps));
   }
 
   static int kid(const Node& n, int i) { return n.kid[i]; }
@@ -367,6 +379,7 @@ class Evaluator {
           int32_t to = g_.link_to[i];
           if (to == from) continue;
           if (step < steps && n.kid[2] >= 0) {
+            spend(node);
             env_[slot] = to;
             if (!eval(n.kid[2])) continue;
           }
@@ -410,6 +423,7 @@ class Evaluator {
     bool found = false;
     int64_t best_key = 0;
     each(domain, [&](int64_t x) {
+      spend(node);
       env_[slot] = x;
       if (where >= 0 && !eval(where)) return true;
       switch (n.op) {
@@ -445,6 +459,7 @@ class Evaluator {
     const Function& f = p_.functions[n.a];
     int new_base = base_ + n.b;
     if (new_base + f.params + 1 >= frame_size) fail(node, "functions nested too deeply");
+    spend(node);
     // All arguments are evaluated before any is bound: an argument's own aggregates use the
     // frame from new_base on, where the earlier arguments would otherwise already stand.
     int64_t small[8];
@@ -518,6 +533,7 @@ class Evaluator {
   const int32_t* args_ = nullptr;
   int64_t env_[frame_size];
   int base_ = 0;
+  int64_t work_left_;  // see spend()
 };
 
 class Machine : public Evaluator {

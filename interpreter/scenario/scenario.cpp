@@ -44,11 +44,9 @@ class Runner {
   void run(const std::string& path) {
     r_.sources = std::make_shared<Sources>();
     r_.name = fs::path(path).stem().string();
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    if (!in) return d_.error(Pos{}, fmt::format("cannot read '{}'", path));
-    file_ = r_.sources->add(path, path, ss.str());
+    std::string text, why;
+    if (!read_source(path, text, why)) return d_.error(Pos{}, why);
+    file_ = r_.sources->add(path, path, std::move(text));
     YAML::Node root;
     try {
       root = YAML::Load(r_.sources->at(file_).text);

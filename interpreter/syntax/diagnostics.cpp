@@ -34,6 +34,20 @@ const char* severity_name(Severity s) {
   return "error";
 }
 
+bool continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+// The part of a line that is quoted: all of it when it fits in quote_width, else
+// quote_width bytes around the caret, never cutting a UTF-8 character in two.
+std::pair<size_t, size_t> window(std::string_view line, size_t caret) {
+  if (line.size() <= quote_width) return {0, line.size()};
+  size_t begin = caret > quote_width / 2 ? caret - quote_width / 2 : 0;
+  size_t end = std::min(line.size(), begin + quote_width);
+  begin = end - quote_width;
+  while (begin > 0 && begin < line.size() && continuation(line[begin])) --begin;
+  while (end < line.size() && continuation(line[end])) --end;
+  return {begin, end};
+}
+
 void quote(std::string& out, const Sources& sources, Pos pos, Severity sev,
            const std::string& message, bool color) {
   if (!pos.valid()) {
@@ -49,13 +63,16 @@ void quote(std::string& out, const Sources& sources, Pos pos, Severity sev,
     off = "\033[0m";
   }
   out += fmt::format("{}:{}:{}: {}{}:{} {}\n", f.name, pos.line, pos.col, on, severity_name(sev), off,
-                     message);
+                     clip_message(message));
   std::string_view line = f.line(pos.line);
   if (line.empty() && pos.line > static_cast<int>(f.line_starts.size())) return;
-  out += fmt::format("{:>5} | {}\n", pos.line, line);
-  std::string pad;
-  for (int i = 1; i < pos.col && i - 1 < static_cast<int>(line.size()); ++i)
-    pad += line[i - 1] == '\t' ? '\t' : ' ';
+  size_t caret = std::min(static_cast<size_t>(std::max(pos.col, 1) - 1), line.size());
+  auto [begin, end] = window(line, caret);
+  const char* before = begin > 0 ? "..." : "";
+  out += fmt::format("{:>5} | {}{}{}\n", pos.line, before, line.substr(begin, end - begin),
+                     end < line.size() ? "..." : "");
+  std::string pad = before;
+  for (size_t i = begin; i < caret; ++i) pad += line[i] == '\t' ? '\t' : ' ';
   out += fmt::format("      | {}^\n", pad);
 }
 
@@ -72,27 +89,74 @@ std::string format_diagnostic(const Sources& sources, const Diagnostic& d, bool 
   return out;
 }
 
-// Optimal string alignment distance: edits, with a swap of two neighbours counting as
-// one, the commonest typo.
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
-  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
-  for (size_t i = 1; i <= a.size(); ++i)
-    for (size_t j = 1; j <= b.size(); ++j) {
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  return d[a.size()][b.size()];
+std::string format_diagnostics(const Sources& sources, const Diagnostics& diags, bool color, int max_errors) {
+  std::string out;
+  int errors = 0, warnings = 0;
+  for (const Diagnostic& d : diags.items()) {
+    int& shown = d.severity == Severity::error ? errors : warnings;
+    if (max_errors > 0 && shown >= max_errors) continue;
+    ++shown;
+    out += format_diagnostic(sources, d, color);
+  }
+  int more_errors = diags.error_count() - errors, more_warnings = diags.warning_count() - warnings;
+  auto plural = [](int n, const char* what) { return fmt::format("{} more {}{}", n, what, n == 1 ? "" : "s"); };
+  if (more_errors > 0 && more_warnings > 0)
+    out += fmt::format("kata: note: and {} and {}\n", plural(more_errors, "error"), plural(more_warnings, "warning"));
+  else if (more_errors > 0 || more_warnings > 0)
+    out += fmt::format("kata: note: and {}\n", more_errors > 0 ? plural(more_errors, "error") : plural(more_warnings, "warning"));
+  return out;
 }
 
+std::string clip_message(const std::string& message) {
+  if (message.size() <= max_message) return message;
+  size_t head = max_message * 2 / 3, tail = max_message - head;
+  while (head > 0 && continuation(message[head])) --head;
+  size_t from = message.size() - tail;
+  while (from < message.size() && continuation(message[from])) ++from;
+  return message.substr(0, head) + " ... " + message.substr(from);
+}
+
+namespace {
+
+constexpr size_t max_suggested_length = 64;
+
+// Optimal string alignment distance (edits, with a swap of two neighbours counting as one,
+// the commonest typo), or `bound` + 1 as soon as it is sure to exceed `bound`. Both strings
+// are at most max_suggested_length long.
+size_t edit_distance(const std::string& a, const std::string& b, size_t bound) {
+  size_t rows[3][max_suggested_length + 1];
+  size_t *two = rows[0], *one = rows[1], *cur = rows[2];
+  for (size_t j = 0; j <= b.size(); ++j) one[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    size_t least = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t d = std::min({one[j] + 1, cur[j - 1] + 1, one[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d = std::min(d, two[j - 2] + 1);
+      cur[j] = d;
+      least = std::min(least, d);
+    }
+    // A later row's values come from this row's (plus 0 or 1) or, by a swap, from the row
+    // before plus 1, itself at least this row's least minus 1: none can come back under.
+    if (least > bound) return bound + 1;
+    std::swap(two, one);
+    std::swap(one, cur);
+  }
+  return std::min(one[b.size()], bound + 1);
+}
+
+}  // namespace
+
 std::string closest_name(const std::string& name, const std::vector<std::string>& candidates) {
-  if (name.size() > 64) return {};
+  if (name.size() > max_suggested_length) return {};
   std::string best;
   size_t best_d = std::max<size_t>(1, name.size() / 3) + 1;
   for (const auto& c : candidates) {
-    if (c.size() > 64) continue;
-    size_t d = edit_distance(name, c);
+    if (c.size() > max_suggested_length) continue;
+    // The lengths alone differ by at least as many edits.
+    size_t gap = c.size() > name.size() ? c.size() - name.size() : name.size() - c.size();
+    if (gap >= best_d) continue;
+    size_t d = edit_distance(name, c, best_d - 1);
     if (d < best_d) best_d = d, best = c;
   }
   return best;

@@ -24,6 +24,10 @@ struct Diagnostic {
   std::vector<Note> notes;
 };
 
+// Suggestions are worked out for the first max_suggestions errors of a run only, so that a
+// file of many thousand misspelt names is not checked against every name for each.
+inline constexpr int max_suggestions = 100;
+
 class Diagnostics {
  public:
   void error(Pos pos, std::string message, std::vector<Note> notes = {});
@@ -31,6 +35,8 @@ class Diagnostics {
   void add(Diagnostic d) { items_.push_back(std::move(d)); }
 
   bool has_errors() const { return errors_ > 0; }
+  // Whether an error reported now may still say "did you mean": see max_suggestions.
+  bool wants_suggestions() const { return errors_ < max_suggestions; }
   int error_count() const { return errors_; }
   int warning_count() const { return static_cast<int>(items_.size()) - errors_; }
   const std::vector<Diagnostic>& items() const { return items_; }
@@ -42,12 +48,31 @@ class Diagnostics {
   int errors_ = 0;
 };
 
+// What a diagnostic prints is bounded, whatever the input: a quoted source line shows at
+// most quote_width columns around the caret ("..." marking what is cut), a message at
+// most max_message characters (cut in the middle), and a run prints at most max_errors
+// errors and as many warnings (default_max_errors unless the user asks otherwise).
+inline constexpr size_t quote_width = 120;
+inline constexpr size_t max_message = 400;
+inline constexpr int default_max_errors = 50;
+
 // `file:line:col: error: message`, the quoted source line and a caret, then each note the
 // same way, and "imported from" notes for files brought in by `import:`.
 std::string format_diagnostic(const Sources& sources, const Diagnostic& d, bool color = false);
 
+// Every diagnostic in order as format_diagnostic prints it, but at most max_errors errors
+// and max_errors warnings (0: all), then "kata: note: and N more errors" for the rest.
+std::string format_diagnostics(const Sources& sources, const Diagnostics& diags, bool color = false,
+                               int max_errors = default_max_errors);
+
+// A message as printed: one longer than max_message keeps its start and its end, with
+// " ... " between.
+std::string clip_message(const std::string& message);
+
 // "did you mean 'x'?" for a misspelt name: the closest candidate within a small edit
-// distance, or empty.
+// distance, or empty. Names longer than 64 characters get no suggestion; each candidate
+// costs at most 64 x 64 steps, and far fewer when its length alone rules it out.
 std::string closest_name(const std::string& name, const std::vector<std::string>& candidates);
+
 
 }  // namespace kata

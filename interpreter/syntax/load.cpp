@@ -20,22 +20,26 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr size_t max_file_size = 4 << 20;
-constexpr int max_import_depth = 16;
+constexpr size_t max_import_depth = 16;
 
-bool read_file(const std::string& path, std::string& out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  out = ss.str();
-  return true;
+// What the files of one load share: the chain of imports being read (to report a cycle
+// at once) and every file read already, by canonical path (each file is read once, so a
+// file imported from many places, or many times, costs one read).
+struct Imports {
+  std::vector<std::pair<std::string, std::string>> chain;  // canonical path, name as written
+  std::set<std::string> loaded;
+};
+
+std::string canonical(const std::string& path) {
+  std::error_code ec;
+  fs::path p = fs::weakly_canonical(fs::path(path), ec);
+  return ec ? path : p.string();
 }
 
 class Loader {
  public:
-  Loader(Sources& sources, Diagnostics& diags, int file, RuleFile& rf, int depth)
-      : sources_(sources), diags_(diags), file_(file), rf_(rf), depth_(depth) {}
+  Loader(Sources& sources, Diagnostics& diags, int file, RuleFile& rf, Imports& imports)
+      : sources_(sources), diags_(diags), file_(file), rf_(rf), imports_(imports) {}
 
   void load_root(const YAML::Node& root) {
     if (!root.IsMap()) {
@@ -94,7 +98,7 @@ class Loader {
       std::string key = it->first.Scalar();
       if (!seen.insert(key).second) error(it->first, fmt::format("duplicate key '{}'", key));
       if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
-      std::string near = closest_name(key, allowed);
+      std::string near = diags_.wants_suggestions() ? closest_name(key, allowed) : "";
       error(it->first, fmt::format("unknown key '{}' in {}{}", key, what,
                                    near.empty() ? "" : fmt::format("; did you mean '{}'?", near)));
     }
@@ -232,29 +236,47 @@ class Loader {
       }
       std::string name = scalar(file_node, "a file to import");
       if (name.empty()) continue;
-      if (depth_ >= max_import_depth) {
-        error(e, "imports nested too deeply (a file importing itself?)");
-        continue;
-      }
       std::string path = resolve(name);
       if (path.empty()) {
         error(file_node, fmt::format("cannot find '{}' (looked beside this file and in the stdlib)", name));
         continue;
       }
-      std::string source;
-      if (!read_file(path, source) || source.size() > max_file_size) {
-        error(file_node, fmt::format("cannot read '{}'", path));
+      std::string key = canonical(path);
+      auto& chain = imports_.chain;
+      auto cycle = std::find_if(chain.begin(), chain.end(), [&](auto& c) { return c.first == key; });
+      if (cycle != chain.end()) {
+        std::string names;
+        for (auto it = cycle; it != chain.end(); ++it) names += it->second + " -> ";
+        error(file_node, fmt::format("circular import: {}{}", names, name));
         continue;
       }
-      int file = sources_.add(name, path, source, pos(e));
+      if (imports_.loaded.count(key)) {
+        // Read once, where first imported: its declarations are in the game already.
+        if (!rename.empty())
+          error(file_node, fmt::format("'{}' is imported already; a file is read once, so rename it where it is first imported", name));
+        continue;
+      }
+      if (chain.size() > max_import_depth) {
+        error(file_node, fmt::format("imports nested more than {} levels deep", max_import_depth));
+        continue;
+      }
+      std::string source, why;
+      if (!read_source(path, source, why)) {
+        error(file_node, why);
+        continue;
+      }
+      imports_.loaded.insert(key);
+      int file = sources_.add(name, path, std::move(source), pos(e));
       RuleFile imported;
       imported.file = file;
-      load_yaml(sources_, diags_, file, imported, depth_ + 1);
+      chain.emplace_back(key, name);
+      load_yaml(sources_, diags_, file, imported, imports_);
+      chain.pop_back();
       // A name to rename that the file does not declare is a typo: nothing would change.
       std::vector<std::string> names = declared_names(imported);
       for (auto& [old_name, at] : rename_pos)
         if (std::find(names.begin(), names.end(), old_name) == names.end()) {
-          std::string near = closest_name(old_name, names);
+          std::string near = diags_.wants_suggestions() ? closest_name(old_name, names) : "";
           diags_.error(at, fmt::format("'{}' declares no '{}' to rename{}", name, old_name,
                                        near.empty() ? "" : fmt::format("; did you mean '{}'?", near)));
         }
@@ -304,9 +326,11 @@ class Loader {
     std::string lib = env ? env : KATA_STDLIB_DIR;
     std::string rest = name.rfind("stdlib/", 0) == 0 ? name.substr(7) : name;
     tries.push_back(fs::path(lib) / rest);
+    // The first that exists, whatever it is: read_source refuses a directory or a device
+    // with a message that says so.
     for (const auto& p : tries) {
       std::error_code ec;
-      if (fs::is_regular_file(p, ec)) return p.string();
+      if (fs::exists(p, ec)) return p.string();
     }
     return {};
   }
@@ -769,7 +793,7 @@ class Loader {
   }
 
  public:
-  static void load_yaml(Sources& sources, Diagnostics& diags, int file, RuleFile& rf, int depth) {
+  static void load_yaml(Sources& sources, Diagnostics& diags, int file, RuleFile& rf, Imports& imports) {
     YAML::Node root;
     try {
       root = YAML::Load(sources.at(file).text);
@@ -779,7 +803,7 @@ class Loader {
       return;
     }
     try {
-      Loader(sources, diags, file, rf, depth).load_root(root);
+      Loader(sources, diags, file, rf, imports).load_root(root);
     } catch (const YAML::Exception& e) {
       // Every access is guarded; this is the net under them, so no input can crash kata.
       Pos p{file, e.mark.is_null() ? 1 : e.mark.line + 1, e.mark.is_null() ? 1 : e.mark.column + 1};
@@ -792,13 +816,17 @@ class Loader {
   Diagnostics& diags_;
   int file_;
   RuleFile& rf_;
-  int depth_;
+  Imports& imports_;
 };
 
 std::unique_ptr<RuleFile> load(int file, Sources& sources, Diagnostics& diags) {
   auto rf = std::make_unique<RuleFile>();
   rf->file = file;
-  Loader::load_yaml(sources, diags, file, *rf, 0);
+  Imports imports;
+  std::string key = canonical(sources.at(file).path);
+  imports.chain.emplace_back(key, sources.at(file).name);
+  imports.loaded.insert(key);
+  Loader::load_yaml(sources, diags, file, *rf, imports);
   if (rf->game.empty() && !diags.has_errors())
     diags.error(Pos{file, 1, 1}, "a rule file needs 'game:', the game's name");
   return rf;
@@ -808,13 +836,9 @@ std::unique_ptr<RuleFile> load(int file, Sources& sources, Diagnostics& diags) {
 
 std::unique_ptr<RuleFile> load_rule_file(const std::string& path, Sources& sources,
                                          Diagnostics& diags) {
-  std::string text;
-  if (!read_file(path, text)) {
-    diags.error(Pos{}, fmt::format("cannot read '{}'", path));
-    return nullptr;
-  }
-  if (text.size() > max_file_size) {
-    diags.error(Pos{}, fmt::format("'{}' is larger than 4 MiB", path));
+  std::string text, why;
+  if (!read_source(path, text, why)) {
+    diags.error(Pos{}, why);
     return nullptr;
   }
   return load(sources.add(path, path, std::move(text)), sources, diags);

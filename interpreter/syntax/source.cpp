@@ -1,7 +1,13 @@
 // Line tables for source files, so positions can be turned back into quoted lines.
 #include "syntax/source.hpp"
 
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 
 namespace kata {
 
@@ -26,6 +32,45 @@ int Sources::add(std::string name, std::string path, std::string text, Pos impor
     if (f.text[i] == '\n') f.line_starts.push_back(i + 1);
   files_.push_back(std::move(f));
   return static_cast<int>(files_.size()) - 1;
+}
+
+bool read_source(const std::string& path, std::string& text, std::string& why) {
+  // O_NONBLOCK: opening a named pipe must not wait for a writer before it can be refused.
+  int fd = ::open(path.c_str(), O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    why = fmt::format("cannot read '{}'", path);
+    return false;
+  }
+  struct stat st {};
+  bool ok = ::fstat(fd, &st) == 0;
+  if (ok && !S_ISREG(st.st_mode)) why = fmt::format("'{}' is not a regular file", path);
+  else if (ok && static_cast<uint64_t>(st.st_size) > max_source_size) why = fmt::format("'{}' is larger than 4 MiB", path);
+  else if (!ok) why = fmt::format("cannot read '{}'", path);
+  if (!why.empty()) {
+    ::close(fd);
+    return false;
+  }
+  // Read at most one byte past the limit: a file that grew since fstat is refused too.
+  text.assign(static_cast<size_t>(st.st_size), '\0');
+  size_t got = 0;
+  for (;;) {
+    if (got == text.size()) {
+      if (got > max_source_size) break;
+      text.resize(std::min(max_source_size + 1, got + 4096));
+    }
+    ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      ok = n == 0;
+      break;
+    }
+    got += static_cast<size_t>(n);
+  }
+  ::close(fd);
+  text.resize(got);
+  if (!ok) why = fmt::format("cannot read '{}'", path);
+  else if (got > max_source_size) why = fmt::format("'{}' is larger than 4 MiB", path);
+  return why.empty();
 }
 
 }  // namespace kata
