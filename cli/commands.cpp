@@ -25,6 +25,13 @@ namespace kata::cli {
 
 namespace {
 
+// JSON for stdout. Every string in it went through printable() or was checked as UTF-8
+// when its rule file was read; should one slip by, a byte that is not UTF-8 becomes
+// U+FFFD rather than an exception.
+std::string json_text(const nlohmann::json& j) {
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 constexpr int ok = 0, input_error = 1, usage_error = 2;
 
 bool color_stderr() { return isatty(STDERR_FILENO) && !std::getenv("NO_COLOR"); }
@@ -203,7 +210,7 @@ int check(const CheckArgs& a) {
         if (a.max_errors > 0 && shown >= a.max_errors) continue;
         ++shown;
         const SourceFile* f = d.pos.valid() ? &sources->at(d.pos.file) : nullptr;
-        out.push_back({{"file", f ? f->name : file}, {"line", d.pos.line}, {"column", d.pos.col},
+        out.push_back({{"file", printable(f ? f->name : file)}, {"line", d.pos.line}, {"column", d.pos.col},
                        {"severity", d.severity == Severity::error ? "error" : "warning"},
                        {"message", clip_message(d.message)}});
       }
@@ -218,7 +225,7 @@ int check(const CheckArgs& a) {
     }
     if (diags.has_errors() && status == ok) status = input_error;
   }
-  if (a.json) std::cout << out.dump(2) << '\n';
+  if (a.json) std::cout << json_text(out) << '\n';
   return status;
 }
 
@@ -452,7 +459,7 @@ int simulate(const SimulateArgs& a) {
                           {"seats", seats}, {"score_histogram", hist},
                           {"length", {{"mean", st.length_mean}, {"min", st.length_min}, {"max", st.length_max}}},
                           {"errors", st.errors}, {"error_messages", st.error_messages}};
-    std::cout << out.dump(2) << '\n';
+    std::cout << json_text(out) << '\n';
   } else {
     std::cout << fmt::format("{}: {} games, {} players, seed {}\n", g->name, st.games, players, a.seed);
     std::cout << "seat   wins    win%  outright   score mean  stdev   min   max\n";
@@ -542,7 +549,7 @@ int perft(const PerftArgs& a) {
   }
   if (a.json) {
     nlohmann::json out = {{"game", g->name}, {"players", players}, {"seed", a.seed}, {"counts", counts}};
-    std::cout << out.dump(2) << '\n';
+    std::cout << json_text(out) << '\n';
     return ok;
   }
   std::cout << fmt::format("{}: {} players, seed {}\n", g->name, players, a.seed);

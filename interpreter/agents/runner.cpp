@@ -266,29 +266,6 @@ GameOutcome run_one(const Game& g, int players, uint64_t seed, const std::vector
 SimulationStats simulate(const Game& g, int games, int players, uint64_t seed,
                          const std::vector<int64_t>& options, int jobs, bool check_invariants,
                          const std::function<void(int)>& progress) {
-  std::vector<GameOutcome> outcomes(games);
-  std::atomic<int> next{0}, done{0};
-  std::mutex progress_mutex;
-  int reported = 0;  // under progress_mutex
-  auto worker = [&]() {
-    for (int i; (i = next++) < games;) {
-      outcomes[i] = run_one(g, players, game_seed(seed, i), options, check_invariants);
-      int d = ++done;
-      if (progress && (d % 64 == 0 || d == games)) {
-        // Another thread may have reported a larger count since `d` was taken.
-        std::lock_guard<std::mutex> lock(progress_mutex);
-        if (d > reported) {
-          reported = d;
-          progress(d);
-        }
-      }
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int j = 1; j < jobs; ++j) threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
-
   SimulationStats st;
   st.games = games;
   st.players = players;
@@ -300,31 +277,61 @@ SimulationStats simulate(const Game& g, int games, int players, uint64_t seed,
   std::map<int64_t, int> histogram;
   int ok = 0;
   double length_sum = 0;
-  for (const GameOutcome& o : outcomes) {
-    if (o.error) {
-      ++st.errors;
-      if (st.error_messages.size() < 5) st.error_messages.push_back(o.message);
-      continue;
-    }
-    int k = std::popcount(o.winners);
-    for (int p = 0; p < players; ++p) {
-      if (o.winners & (1u << p)) {
-        st.wins[p] += 1.0 / k;
-        if (k == 1) ++st.outright_wins[p];
+  // Games are played a batch at a time and their outcomes added up in game order, so the
+  // memory does not grow with the number of games and the sums do not depend on `jobs`.
+  constexpr int batch = 4096;
+  std::vector<GameOutcome> outcomes(std::min(games, batch));
+  std::atomic<int> done{0};
+  std::mutex progress_mutex;
+  int reported = 0;  // under progress_mutex
+  for (int first = 0; first < games; first += batch) {
+    int count = std::min(batch, games - first);
+    std::atomic<int> next{0};
+    auto worker = [&]() {
+      for (int i; (i = next++) < count;) {
+        outcomes[i] = run_one(g, players, game_seed(seed, first + i), options, check_invariants);
+        int d = ++done;
+        if (progress && (d % 64 == 0 || d == games)) {
+          // Another thread may have reported a larger count since `d` was taken.
+          std::lock_guard<std::mutex> lock(progress_mutex);
+          if (d > reported) {
+            reported = d;
+            progress(d);
+          }
+        }
       }
-      if (p < static_cast<int>(o.scores.size())) {
-        double v = static_cast<double>(o.scores[p]);
-        sum[p] += v;
-        sq[p] += v * v;
-        st.score_min[p] = ok == 0 ? v : std::min(st.score_min[p], v);
-        st.score_max[p] = ok == 0 ? v : std::max(st.score_max[p], v);
-        ++histogram[o.scores[p]];
+    };
+    std::vector<std::thread> threads;
+    for (int j = 1; j < jobs && j < count; ++j) threads.emplace_back(worker);
+    worker();
+    for (auto& t : threads) t.join();
+    for (int k = 0; k < count; ++k) {
+      const GameOutcome& o = outcomes[k];
+      if (o.error) {
+        ++st.errors;
+        if (st.error_messages.size() < 5) st.error_messages.push_back(o.message);
+        continue;
       }
+      int w = std::popcount(o.winners);
+      for (int p = 0; p < players; ++p) {
+        if (o.winners & (1u << p)) {
+          st.wins[p] += 1.0 / w;
+          if (w == 1) ++st.outright_wins[p];
+        }
+        if (p < static_cast<int>(o.scores.size())) {
+          double v = static_cast<double>(o.scores[p]);
+          sum[p] += v;
+          sq[p] += v * v;
+          st.score_min[p] = ok == 0 ? v : std::min(st.score_min[p], v);
+          st.score_max[p] = ok == 0 ? v : std::max(st.score_max[p], v);
+          ++histogram[o.scores[p]];
+        }
+      }
+      st.length_min = ok == 0 ? o.decisions : std::min<double>(st.length_min, o.decisions);
+      st.length_max = ok == 0 ? o.decisions : std::max<double>(st.length_max, o.decisions);
+      length_sum += o.decisions;
+      ++ok;
     }
-    st.length_min = ok == 0 ? o.decisions : std::min<double>(st.length_min, o.decisions);
-    st.length_max = ok == 0 ? o.decisions : std::max<double>(st.length_max, o.decisions);
-    length_sum += o.decisions;
-    ++ok;
   }
   for (int p = 0; p < players; ++p) {
     double mean = ok ? sum[p] / ok : 0;

@@ -6,8 +6,7 @@
 
 #include <fmt/format.h>
 
-#include <functional>
-#include <regex>
+#include <algorithm>
 #include <set>
 #include <type_traits>
 
@@ -29,6 +28,14 @@ const char* type_name(Type t) {
 }
 
 namespace {
+
+// `P1` to `P16`: the seat's number; 0 for any other name.
+int seat_number(const std::string& name) {
+  if (name.size() < 2 || name.size() > 3 || name[0] != 'P' || name[1] < '1' || name[1] > '9') return 0;
+  if (name.size() == 3 && (name[2] < '0' || name[2] > '9')) return 0;
+  int n = std::stoi(name.substr(1));
+  return n <= 16 ? n : 0;
+}
 
 bool compatible(Type a, Type b) { return a == b || a == Type::error || b == Type::error; }
 
@@ -90,6 +97,7 @@ class Checker {
   void run() {
     declare();
     func_state_.assign(rf_.functions.size(), 0);
+    func_chain_.assign(rf_.functions.size(), 0);
     proc_state_.assign(rf_.procedures.size(), 0);
     s_.function_params.assign(rf_.functions.size(), {});
     s_.function_types.assign(rf_.functions.size(), Type::error);
@@ -330,10 +338,8 @@ class Checker {
             d_.error(c.start_pos, fmt::format("zone '{}' belongs to each player, but '{}' components belong to nobody", c.start_zone, c.kind));
         }
       }
-      static const std::regex field("\\{([A-Za-z_][A-Za-z0-9_]*)\\}");
-      for (auto it = std::sregex_iterator(c.name_template.begin(), c.name_template.end(), field);
-           it != std::sregex_iterator(); ++it) {
-        std::string f = (*it)[1];
+      for (const TemplateField& t : template_fields(c.name_template)) {
+        const std::string& f = t.name;
         if (f != "owner" && f != "kind" && f != "index" && f != "copy" &&
             std::find(c.properties.begin(), c.properties.end(), f) == c.properties.end())
           d_.error(c.name_pos, fmt::format("the name template uses '{{{}}}', which '{}' components do not have", f, c.kind));
@@ -453,10 +459,8 @@ class Checker {
       e.sym = {SymKind::constant, -1, 1000000 + it->second};
       return Type::integer;
     }
-    static const std::regex seat("P([1-9][0-9]?)");
-    std::smatch m;
-    if (std::regex_match(e.name, m, seat) && std::stoi(m[1]) <= 16) {
-      e.sym = {SymKind::constant, -1, std::stoi(m[1]) - 1};
+    if (int seat = seat_number(e.name); seat > 0) {
+      e.sym = {SymKind::constant, -1, seat - 1};
       return Type::player;
     }
     if (s_.player_vars.count(e.name))
@@ -687,7 +691,14 @@ class Checker {
         d_.error(e.pos, fmt::format("function '{}' calls itself; recursion is not allowed", e.name));
         return Type::error;
       }
-      if (func_state_[f] == 0) check_function(f, types);
+      if (func_state_[f] == 0) {
+        if (active_functions_ >= max_call_depth) {
+          d_.error(e.pos, fmt::format("functions call functions more than {} deep here", max_call_depth));
+          return Type::error;
+        }
+        check_function(f, types);
+      }
+      chain_ = std::max(chain_, func_chain_[f]);
       auto& want = s_.function_params[f];
       for (size_t k = 0; k < types.size(); ++k)
         if (!compatible(types[k], want[k]))
@@ -736,7 +747,17 @@ class Checker {
     for (size_t i = 0; i < decl.params.size(); ++i)
       scope_.push_back({decl.params[i], {SymKind::bound, depth_++, 0}, types[i]});
     max_depth_ = depth_;
+    int saved_chain = chain_;
+    chain_ = 0;
+    ++active_functions_;
     if (decl.expr) s_.function_types[f] = check(*decl.expr);
+    --active_functions_;
+    // The longest chain of calls from here down, this call included: what the compiler's
+    // and the evaluator's recursion follows.
+    func_chain_[f] = chain_ + 1;
+    if (func_chain_[f] == max_call_depth + 1)
+      d_.error(decl.pos, fmt::format("function '{}' calls functions that call functions more than {} deep", decl.name, max_call_depth));
+    chain_ = saved_chain;
     scope_ = std::move(saved_scope);
     depth_ = saved_depth;
     max_depth_ = saved_max;
@@ -910,7 +931,15 @@ class Checker {
     }
     std::vector<Type> types;
     for (auto& a : c.args) types.push_back(check(*a));
-    if (proc_state_[p] == 0) check_procedure(p, types);
+    if (proc_state_[p] == 0) {
+      if (active_procedures_ >= max_call_depth) {
+        d_.error(c.pos, fmt::format("procedures call procedures more than {} deep here", max_call_depth));
+        return;
+      }
+      ++active_procedures_;
+      check_procedure(p, types);
+      --active_procedures_;
+    }
     auto& want = s_.procedure_params[p];
     for (size_t k = 0; k < types.size() && k < want.size(); ++k)
       if (!compatible(types[k], want[k]))
@@ -958,9 +987,39 @@ class Checker {
     }
     s_.action_param_locals.push_back(params);
     if (decl.params.size() > 4) d_.error(decl.pos, "an action takes at most 4 parameters");
+    else legal_count(decl);
     for (auto& w : decl.when_exprs) expect(w.get(), Type::boolean, "a 'when' condition");
     check_block(decl.body);
     scope_.clear();
+  }
+
+  // The legal decisions an action offers at most, where its parameters' lists are known
+  // now: ranges of numbers written out (`1..2048`) and the players. Other lists count one
+  // here, and the listing counts them when the game is played.
+  void legal_count(const ActionDecl& decl) {
+    int64_t total = 1;
+    for (auto& p : decl.params) {
+      const Expr* e = p.domain_expr.get();
+      int64_t n = 1;
+      if (e && e->kind == ExprKind::range) {
+        auto literal = [](const Expr& x, int64_t& v) {
+          bool neg = x.kind == ExprKind::unary && x.op == "-";
+          const Expr& y = neg ? *x.args[0] : x;
+          if (y.kind != ExprKind::integer) return false;
+          v = neg ? -y.value : y.value;
+          return true;
+        };
+        int64_t lo = 0, hi = 0;
+        if (literal(*e->args[0], lo) && literal(*e->args[1], hi)) n = std::max<int64_t>(hi - lo + 1, 1);
+      } else if (e && e->kind == ExprKind::name && e->sym.kind == SymKind::builtin && e->type == Type::player_list) {
+        n = rf_.max_players;
+      }
+      total *= n;  // at most 4 lists of at most 2^32 each: no overflow
+      if (total > max_legal_decisions) {
+        d_.error(decl.pos, fmt::format("action '{}' offers more than {} decisions at once (its parameters' lists multiplied)", decl.name, max_legal_decisions));
+        return;
+      }
+    }
   }
 
   void check_scoring() {
@@ -977,22 +1036,30 @@ class Checker {
     depth_ = 0;
   }
 
+  // Depth-first, with a stack of its own: a file may declare many thousands of actions,
+  // procedures and phases, calling each other in one long line.
   void find_recursion() {
     std::vector<int> state(edges_.size(), 0);
-    std::function<bool(int)> visit = [&](int n) {
-      state[n] = 1;
-      for (int m : edges_[n]) {
-        if (state[m] == 1) {
-          report_cycle(m);
-          return true;
+    std::vector<std::pair<int, size_t>> stack;  // a node and the next of its edges to follow
+    for (size_t start = 0; start < edges_.size(); ++start) {
+      if (state[start] != 0) continue;
+      stack.push_back({static_cast<int>(start), 0});
+      state[start] = 1;
+      while (!stack.empty()) {
+        auto& [n, next] = stack.back();
+        if (next == edges_[n].size()) {
+          state[n] = 2;
+          stack.pop_back();
+          continue;
         }
-        if (state[m] == 0 && visit(m)) return true;
+        int m = edges_[n][next++];
+        if (state[m] == 1) return report_cycle(m);
+        if (state[m] == 0) {
+          state[m] = 1;
+          stack.push_back({m, 0});
+        }
       }
-      state[n] = 2;
-      return false;
-    };
-    for (size_t n = 0; n < edges_.size(); ++n)
-      if (state[n] == 0 && visit(static_cast<int>(n))) return;
+    }
   }
 
   void report_cycle(int n) {
@@ -1028,6 +1095,10 @@ class Checker {
   int node_ = 0;
   std::map<std::string, std::pair<Pos, const char*>> declared_;
   std::vector<int> func_state_, proc_state_;
+  std::vector<int> func_chain_;  // per function checked: the longest chain of calls it starts
+  int chain_ = 0;                // in the function being checked: the longest chain it calls
+  int active_functions_ = 0;     // function bodies being checked, one inside another's call
+  int active_procedures_ = 0;    // the same for procedures
   std::vector<std::vector<int>> edges_;
   std::vector<bool> zone_used_, phase_used_, action_used_;
 };

@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
-#include <regex>
 #include <sstream>
 
 namespace kata {
@@ -40,11 +40,23 @@ struct LoadTimeError {
   std::string message;
 };
 
+// What one game may hold, so that a small file cannot ask for gigabytes: checked before
+// anything of that size is allocated (docs/language.md §7).
+constexpr int64_t max_cards = 65536;               // components of all kinds, all owners
+constexpr int64_t max_property_values = 1 << 22;   // card properties x cards
+constexpr int64_t max_zone_instances = 1 << 20;    // zones x their owners
+constexpr int64_t max_state_slots = 1 << 22;       // numbers in one game state
+
+[[noreturn]] void too_big(Pos pos, const char* what, int64_t limit) {
+  throw LoadTimeError{pos, fmt::format("the game is too large: {} (at most {})", what, limit)};
+}
+
 class Compiler {
  public:
   Compiler(RuleFile& rf, const Symbols& s, Game& g) : rf_(rf), s_(s), g_(g), p_(g.program) {}
 
   void run() {
+    at_ = rf_.game_pos;
     declarations();
     layout();
     // Locals first get fixed slots; loops take more as the code is emitted.
@@ -124,6 +136,8 @@ class Compiler {
         first = g_.kinds[info.kind].first_card;
         holders = g_.kinds[info.kind].card_count;
       }
+      if (static_cast<int64_t>(g_.instance_zone.size()) + static_cast<int64_t>(holders) * seats > max_zone_instances)
+        too_big(z.pos, "zones times the players and cards that have one", max_zone_instances);
       for (int h = 0; h < holders; ++h)
         for (int i = 0; i < seats; ++i) {
           g_.instance_zone.push_back(static_cast<int32_t>(g_.zones.size()));
@@ -142,6 +156,7 @@ class Compiler {
         info.kind = s_.kinds.at(v.per_kind);
         info.base = card_var_slots;
         card_var_slots += g_.kinds[info.kind].card_count * (v.per_player ? g_.max_players : 1);
+        if (card_var_slots > max_state_slots) too_big(v.pos, "the variables of each card, times the cards", max_state_slots);
         card_var_index_.push_back(static_cast<int>(g_.card_vars.size()));
         pvar_index_.push_back(-1);
         global_index_.push_back(-1);
@@ -200,6 +215,9 @@ class Compiler {
             for (auto& v : row) env.push_back(value(v));
             if (!constant(*c.where_expr, env)) continue;
           }
+          if (static_cast<int64_t>(g_.card_kind.size()) >= max_cards) too_big(c.pos, "more cards than that", max_cards);
+          if (static_cast<int64_t>(g_.card_kind.size() + 1) * np > max_property_values)
+            too_big(c.pos, "the card properties times the cards", max_property_values);
           g_.card_kind.push_back(static_cast<int32_t>(g_.kinds.size()));
           g_.card_owner.push_back(c.per_player ? o : -1);
           for (int p = 0; p < np; ++p) props[p].push_back(0);
@@ -361,13 +379,11 @@ class Compiler {
 
   std::string card_name(const std::string& tmpl, const ComponentDecl& c, const std::vector<Value>& row,
                         int owner, int index) const {
-    static const std::regex field("\\{([A-Za-z_][A-Za-z0-9_]*)\\}");
     std::string out;
-    auto begin = std::sregex_iterator(tmpl.begin(), tmpl.end(), field);
     size_t last = 0;
-    for (auto it = begin; it != std::sregex_iterator(); ++it) {
-      out += tmpl.substr(last, it->position() - last);
-      std::string f = (*it)[1];
+    for (const TemplateField& t : template_fields(tmpl)) {
+      out += tmpl.substr(last, t.begin - last);
+      const std::string& f = t.name;
       if (f == "owner") out += seat_name(owner);
       else if (f == "kind") out += c.kind;
       else if (f == "index") out += std::to_string(index);
@@ -375,7 +391,7 @@ class Compiler {
       else
         for (size_t k = 0; k < c.properties.size(); ++k)
           if (c.properties[k] == f) out += row[k].is_symbol ? row[k].symbol : std::to_string(row[k].number);
-      last = it->position() + it->length();
+      last = t.end;
     }
     return out + tmpl.substr(last);
   }
@@ -384,6 +400,11 @@ class Compiler {
     Layout& l = g_.layout;
     int mp = g_.max_players;
     int instances = static_cast<int>(g_.instance_zone.size());
+    int64_t size = Layout::header + static_cast<int64_t>(g_.options.size() + g_.globals.size()) +
+                   static_cast<int64_t>(g_.player_vars.size()) * mp + card_var_slots_ + mp +
+                   static_cast<int64_t>(instances) * (g_.card_count + 1) + 3 * static_cast<int64_t>(g_.card_count);
+    // Each zone holds a list as long as all the cards.
+    if (size > max_state_slots) too_big(rf_.game_pos, "its zones times its cards", max_state_slots);
     l.options = Layout::header;
     l.globals = l.options + static_cast<int>(g_.options.size());
     l.player_vars = l.globals + static_cast<int>(g_.globals.size());
@@ -399,6 +420,8 @@ class Compiler {
 
   int alloc(int n) {
     int at = locals_;
+    if (static_cast<int64_t>(g_.layout.locals) + locals_ + n > max_state_slots)
+      too_big(at_, "its locals and loops, each loop over cards holding a list as long as all the cards", max_state_slots);
     locals_ += n;
     return at;
   }
@@ -664,6 +687,7 @@ class Compiler {
   int face(Face f) const { return f == Face::up ? 1 : f == Face::down ? 2 : 0; }
 
   void stmt(const Stmt& s) {
+    at_ = s.pos;
     switch (s.kind) {
       case StmtKind::let:
         emit({Op::assign, 2, local_slot_[s.sym.index], expr(*s.exprs[0]), 0, 0, s.pos});
@@ -833,6 +857,8 @@ class Compiler {
     Type t = a.params[level - 1].type;
     if (t != Type::card && t != Type::player) return -1;
     int32_t first = p_.when_cache_size;
+    if (static_cast<int64_t>(first) + g_.card_count > max_state_slots)
+      too_big(a.pos, "the conditions kept for each card while decisions are listed", max_state_slots);
     p_.when_cache_size += t == Type::card ? g_.card_count : g_.max_players;
     return first;
   }
@@ -882,6 +908,7 @@ class Compiler {
   Program& p_;
   std::vector<int> local_slot_;
   int locals_ = 0;
+  Pos at_;  // the statement being compiled, for an error in alloc()
   std::vector<int> calls_, phase_calls_, phase_procs_;
   std::vector<int> pvar_index_, global_index_, card_var_index_;
   int card_var_slots_ = 0;

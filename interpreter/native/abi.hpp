@@ -12,7 +12,7 @@
     kata_bad_player, kata_bad_card, kata_bad_zone, kata_bad_division, kata_bad_kind,          \
     kata_not_a_value, kata_nested, kata_nested_functions, kata_long_range, kata_long_loop,    \
     kata_steps, kata_too_large, kata_bad_position, kata_no_legal, kata_too_many_decisions,     \
-    kata_overflow                                                                             \
+    kata_overflow, kata_too_many_legal                                                        \
   };                                                                                          \
   struct KataCtx {                                                                            \
     int32_t* s;         /* the state's slots */                                               \

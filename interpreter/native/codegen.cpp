@@ -855,7 +855,8 @@ class Generator {
     for (size_t i = 0; i < act.when_nodes.size(); ++i)
       if (act.when_level[i] == static_cast<int32_t>(k)) s += fmt::format(" if (!({})) return;", e(act.when_nodes[i]));
     if (k == act.params.size()) {
-      s += fmt::format(" if (cnt < cap) {{ int32_t* o = out + 5 * cnt; o[0] = {}; o[1] = d[0]; o[2] = d[1]; o[3] = d[2]; o[4] = d[3]; }} ++cnt;", a);
+      s += fmt::format(" if (cnt < cap) {{ int32_t* o = out + 5 * cnt; o[0] = {}; o[1] = d[0]; o[2] = d[1]; o[3] = d[2]; o[4] = d[3]; }}"
+                       " if (cnt == {}) fail(c, kata_too_many_legal, s[SITE]); ++cnt;", a, max_legal_decisions);
     } else {
       std::string x = tmp();
       s += " " + each(act.params[k].domain_node, x,

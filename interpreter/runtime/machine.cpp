@@ -893,6 +893,10 @@ class Machine : public Evaluator {
   throw RuntimeError(site.pos, fmt::format("the game went past {} decisions without ending; raise limits.decisions if this is intended", g.max_decisions));
 }
 
+[[noreturn, gnu::noinline]] void too_many_legal(const ChoiceSite& site) {
+  throw RuntimeError(site.pos, fmt::format("this choice offers more than {} decisions (combinations of the actions' parameters)", max_legal_decisions));
+}
+
 // ---- what compiled code (native/) calls back for, and how it is called ----
 
 // Throws the interpreter's own error for a failure in compiled code.
@@ -918,6 +922,7 @@ class Machine : public Evaluator {
     case kata_overflow: ev.overflow(where);
     case kata_no_legal: no_legal_action(g, s[Layout::chooser], g.program.sites[where]);
     case kata_too_many_decisions: too_many_decisions(g, g.program.sites[where]);
+    case kata_too_many_legal: too_many_legal(g.program.sites[where]);
     default: ev.not_a_value(where);
   }
 }
@@ -1124,6 +1129,7 @@ struct Listing {
   const Game& g;
   WhenCache* cache;  // null if no `when` is cached
   std::vector<Decision>& out;
+  const ChoiceSite& site;
 };
 
 // A cached `when`'s value for its parameter's value, worked out the first time it is asked.
@@ -1152,6 +1158,7 @@ void enumerate(Listing& l, const Action& act, size_t k, Decision& d, int32_t* ar
     if (!(act.when_cache[i] < 0 ? l.ev.eval(act.when_nodes[i]) : cached(l, act, i, args))) return;
   }
   if (k == act.params.size()) {
+    if (static_cast<int64_t>(l.out.size()) == max_legal_decisions) too_many_legal(l.site);
     l.out.push_back(d);
     return;
   }
@@ -1214,7 +1221,7 @@ void legal_decisions(const Game& g, const State& st, std::vector<Decision>& out)
       for (int w : act.when_nodes) holds = holds && ev.eval(w);
       if (holds) out.push_back(d);
     } else {
-      Listing listing{ev, g, when_cache(g), out};
+      Listing listing{ev, g, when_cache(g), out, site};
       enumerate(listing, act, 0, d, args);
     }
   }

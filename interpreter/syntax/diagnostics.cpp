@@ -8,12 +8,21 @@
 
 namespace kata {
 
+// A message may quote what a file wrote: it is kept printable (source.hpp), on a terminal
+// and in JSON alike.
+static void make_printable(std::string& message, std::vector<Note>& notes) {
+  message = printable(message);
+  for (Note& n : notes) n.message = printable(n.message);
+}
+
 void Diagnostics::error(Pos pos, std::string message, std::vector<Note> notes) {
+  make_printable(message, notes);
   items_.push_back({pos, Severity::error, std::move(message), std::move(notes)});
   ++errors_;
 }
 
 void Diagnostics::warning(Pos pos, std::string message, std::vector<Note> notes) {
+  make_printable(message, notes);
   items_.push_back({pos, Severity::warning, std::move(message), std::move(notes)});
 }
 
@@ -62,9 +71,9 @@ void quote(std::string& out, const Sources& sources, Pos pos, Severity sev,
     on = sev == Severity::error ? "\033[1;31m" : sev == Severity::warning ? "\033[1;35m" : "\033[1;36m";
     off = "\033[0m";
   }
-  out += fmt::format("{}:{}:{}: {}{}:{} {}\n", f.name, pos.line, pos.col, on, severity_name(sev), off,
+  out += fmt::format("{}:{}:{}: {}{}:{} {}\n", printable(f.name), pos.line, pos.col, on, severity_name(sev), off,
                      clip_message(message));
-  std::string_view line = f.line(pos.line);
+  std::string line = printable(f.line(pos.line));
   if (line.empty() && pos.line > static_cast<int>(f.line_starts.size())) return;
   size_t caret = std::min(static_cast<size_t>(std::max(pos.col, 1) - 1), line.size());
   auto [begin, end] = window(line, caret);

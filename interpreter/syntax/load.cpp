@@ -3,12 +3,12 @@
 // positioned diagnostic and reading goes on, so one run reports every error.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -21,6 +21,69 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr size_t max_import_depth = 16;
+constexpr int max_yaml_depth = 100;  // mappings and lists, one inside another
+
+// ---- small scanners (std::regex recurses on long input) ----
+
+bool name_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+bool name_char(char c) { return name_start(c) || (c >= '0' && c <= '9'); }
+bool is_word(std::string_view s) {
+  return !s.empty() && name_start(s[0]) && std::all_of(s.begin(), s.end(), name_char);
+}
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// A whole number as a file writes it: an optional '-', then digits. Numbers are kept in
+// 32 bits, so one beyond them is too large, not cut short.
+enum class Number { ok, not_a_number, too_large };
+Number read_number(std::string_view s, int64_t& out) {
+  bool neg = !s.empty() && s[0] == '-';
+  if (neg) s.remove_prefix(1);
+  if (s.empty() || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return Number::not_a_number;
+  while (s.size() > 1 && s[0] == '0') s.remove_prefix(1);
+  if (s.size() > 10) return Number::too_large;
+  int64_t v = std::stoll(std::string(s));
+  if (neg) v = -v;
+  if (v > INT32_MAX || v < INT32_MIN) return Number::too_large;
+  out = v;
+  return Number::ok;
+}
+const char* const too_large_number = "number too large (at most 2147483647, at least -2147483648)";
+
+// `LOW..HIGH`, blank space allowed around the dots: false if `s` is not written so.
+bool split_range(std::string_view s, std::string_view& low, std::string_view& high) {
+  size_t dots = s.find("..");
+  if (dots == std::string_view::npos) return false;
+  low = trim(s.substr(0, dots));
+  high = trim(s.substr(dots + 2));
+  int64_t ignored;
+  return read_number(low, ignored) != Number::not_a_number && read_number(high, ignored) != Number::not_a_number;
+}
+
+// A control character other than tab and line ends: it would reach a terminal raw.
+bool forbidden_control(unsigned char c) { return (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F; }
+
+// A rule file is UTF-8 text without control characters: the first place it is not, or
+// npos. Printed or put in JSON, its names must come out as they were written.
+size_t bad_byte(std::string_view s, bool& invalid_utf8) {
+  for (size_t i = 0; i < s.size();) {
+    size_t n = utf8_length(s, i);
+    if (n == 0 || (n == 1 && forbidden_control(static_cast<unsigned char>(s[i])))) {
+      invalid_utf8 = n == 0;
+      return i;
+    }
+    i += n;
+  }
+  return std::string_view::npos;
+}
+std::string bad_byte_message(std::string_view s, size_t at, bool invalid_utf8) {
+  return invalid_utf8 ? fmt::format("not UTF-8 text (byte 0x{:02X}): a rule file is UTF-8", static_cast<unsigned char>(s[at]))
+                      : fmt::format("control character U+{:04X} in a rule file", static_cast<unsigned char>(s[at]));
+}
 
 // What the files of one load share: the chain of imports being read (to report a cycle
 // at once) and every file read already, by canonical path (each file is read once, so a
@@ -144,13 +207,15 @@ class Loader {
 
   std::optional<int64_t> integer(const YAML::Node& n, const char* what) {
     std::string s = scalar(n, what);
-    static const std::regex re("-?[0-9]{1,15}");
     if (!n.IsScalar()) return std::nullopt;
-    if (!std::regex_match(s, re)) {
-      error(n, fmt::format("expected {} (a whole number), found '{}'", what, s));
-      return std::nullopt;
+    int64_t v = 0;
+    switch (read_number(s, v)) {
+      case Number::ok: return v;
+      case Number::too_large: error(n, too_large_number); return std::nullopt;
+      case Number::not_a_number: break;
     }
-    return std::stoll(s);
+    error(n, fmt::format("expected {} (a whole number), found '{}'", what, s));
+    return std::nullopt;
   }
 
   std::optional<bool> boolean(const YAML::Node& n, const char* what) {
@@ -165,14 +230,15 @@ class Loader {
     Value v;
     v.pos = pos(n);
     std::string s = scalar(n, "a number or a word");
-    static const std::regex num("-?[0-9]{1,15}");
-    static const std::regex word("[A-Za-z_][A-Za-z0-9_]*");
-    if (std::regex_match(s, num)) {
-      v.number = std::stoll(s);
-    } else if (s == "true" || s == "false") {
+    switch (read_number(s, v.number)) {
+      case Number::ok: return v;
+      case Number::too_large: error(n, too_large_number); return v;
+      case Number::not_a_number: break;
+    }
+    if (s == "true" || s == "false") {
       v.number = s == "true";
       v.is_bool = true;
-    } else if (std::regex_match(s, word)) {
+    } else if (is_word(s)) {
       v.is_symbol = true;
       v.symbol = s;
     } else if (n.IsScalar()) {
@@ -188,12 +254,14 @@ class Loader {
       for (const auto& e : n) out.push_back(value(e));
       return out;
     }
-    static const std::regex range("(-?[0-9]{1,9})\\s*\\.\\.\\s*(-?[0-9]{1,9})");
-    std::smatch m;
     std::string s = n.IsScalar() ? n.Scalar() : std::string();
-    if (std::regex_match(s, m, range)) {
-      int64_t lo = std::stoll(m[1]), hi = std::stoll(m[2]);
-      if (hi < lo || hi - lo > 4096) {
+    if (std::string_view low, high; split_range(s, low, high)) {
+      int64_t lo = 0, hi = 0;
+      if (read_number(low, lo) != Number::ok || read_number(high, hi) != Number::ok) {
+        error(n, too_large_number);
+        return out;
+      }
+      if (hi < lo || hi - lo + 1 > 4096) {
         error(n, "a range must go from low to high and hold at most 4096 values");
         return out;
       }
@@ -342,12 +410,15 @@ class Loader {
 
   // `4` or `3..6`: a number of players or a range of them.
   void player_range(const YAML::Node& n, int& lo, int& hi) {
-    static const std::regex range("([0-9]{1,3})\\s*\\.\\.\\s*([0-9]{1,3})");
-    std::smatch m;
     std::string s = n.IsScalar() ? n.Scalar() : std::string();
-    if (std::regex_match(s, m, range)) {
-      lo = std::stoi(m[1]);
-      hi = std::stoi(m[2]);
+    int64_t low = 0, high = 0;
+    if (std::string_view l, h; split_range(s, l, h)) {
+      if (read_number(l, low) == Number::ok && read_number(h, high) == Number::ok && low >= 1 && high <= 16) {
+        lo = static_cast<int>(low);
+        hi = static_cast<int>(high);
+      } else {
+        lo = 0;  // out of range, said below
+      }
     } else if (auto v = integer(n, "the number of players, or a range such as 3..6")) {
       lo = hi = static_cast<int>(*v);
     }
@@ -611,24 +682,44 @@ class Loader {
     }
   }
 
+  // `NAME` or `NAME(PARAMS)`, blank space around: the name and what is between the
+  // parentheses (which holds no ')').
+  static bool signature(std::string_view k, std::string_view& name, std::string_view& params) {
+    k = trim(k);
+    size_t end = 0;
+    while (end < k.size() && name_char(k[end])) ++end;
+    name = k.substr(0, end);
+    if (!is_word(name)) return false;
+    std::string_view rest = trim(k.substr(end));
+    params = {};
+    if (rest.empty()) return true;
+    if (rest.front() != '(' || rest.back() != ')') return false;
+    params = rest.substr(1, rest.size() - 2);
+    return params.find(')') == std::string_view::npos;
+  }
+
   // `name: body`, `name(a, b): body`, or `name: {params: [a, b], do: body, doc: ...}`.
   void routine(const YAML::Node& key, const YAML::Node& n, std::vector<RoutineDecl>& into,
                bool is_function) {
     RoutineDecl r;
     r.pos = pos(key);
-    static const std::regex sig("\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*(?:\\(([^)]*)\\))?\\s*");
-    std::smatch m;
     std::string k = key.Scalar();
-    if (!std::regex_match(k, m, sig)) {
+    std::string_view name, params;
+    if (!signature(k, name, params)) {
       error(key, fmt::format("'{}' is not a name, or a name with parameters like total(p)", k));
       return;
     }
-    r.name = m[1];
-    std::string params = m[2];
-    static const std::regex word("[A-Za-z_][A-Za-z0-9_]*");
-    for (auto it = std::sregex_iterator(params.begin(), params.end(), word);
-         it != std::sregex_iterator(); ++it)
-      r.params.push_back(it->str());
+    r.name = std::string(name);
+    for (size_t i = 0; i < params.size();) {
+      if (!name_start(params[i])) {
+        ++i;
+        continue;
+      }
+      size_t j = i;
+      while (j < params.size() && name_char(params[j])) ++j;
+      r.params.emplace_back(params.substr(i, j - i));
+      i = j;
+    }
     if (n.IsMap()) {
       check_keys(n, {"params", "do", "value", "doc"}, is_function ? "a function" : "a procedure");
       if (auto x = n["params"]; x && x.IsSequence())
@@ -792,16 +883,72 @@ class Loader {
     into.push_back(std::move(item));
   }
 
+  // Every key and value of the file, before any is read: mappings and lists at most
+  // max_yaml_depth deep, text values at most max_text_length long, and no control
+  // characters (which YAML's escapes, "\e", can write). Iterative, and each node once
+  // (an alias repeats a node: `*a` ten times in a list ten times deep is not 10^10).
+  static bool values_ok(const YAML::Node& root, int file, Diagnostics& diags) {
+    auto at = [&](const YAML::Node& n) {
+      auto m = n.Mark();
+      return m.is_null() ? Pos{file, 1, 1} : Pos{file, m.line + 1, m.column + 1};
+    };
+    std::vector<std::pair<YAML::Node, int>> stack = {{root, 1}};
+    std::set<std::pair<int, int>> seen;  // by position and kind: an alias is its anchor's node
+    while (!stack.empty()) {
+      auto [n, depth] = stack.back();
+      stack.pop_back();
+      if (!seen.insert({n.Mark().pos, static_cast<int>(n.Type())}).second) continue;
+      if (n.IsScalar()) {
+        const std::string& s = n.Scalar();
+        if (s.size() > max_text_length) {
+          diags.error(at(n), "a text value longer than 1 MiB");
+          return false;
+        }
+        bool invalid_utf8 = false;
+        if (size_t b = bad_byte(s, invalid_utf8); b != std::string::npos) {
+          diags.error(at(n), bad_byte_message(s, b, invalid_utf8) + " (written with an escape)");
+          return false;
+        }
+        continue;
+      }
+      if (!n.IsMap() && !n.IsSequence()) continue;
+      if (depth > max_yaml_depth) {
+        diags.error(at(n), fmt::format("nested too deeply (at most {} levels of mappings and lists)", max_yaml_depth));
+        return false;
+      }
+      for (auto it = n.begin(); it != n.end(); ++it) {
+        if (n.IsMap()) {
+          stack.push_back({it->first, depth + 1});
+          stack.push_back({it->second, depth + 1});
+        } else {
+          stack.push_back({*it, depth + 1});
+        }
+      }
+    }
+    return true;
+  }
+
  public:
   static void load_yaml(Sources& sources, Diagnostics& diags, int file, RuleFile& rf, Imports& imports) {
+    const std::string& text = sources.at(file).text;
+    bool invalid_utf8 = false;
+    if (size_t at = bad_byte(text, invalid_utf8); at != std::string::npos) {
+      diags.error(sources.at(file).pos_at(file, at), bad_byte_message(text, at, invalid_utf8));
+      return;
+    }
     YAML::Node root;
     try {
-      root = YAML::Load(sources.at(file).text);
+      root = YAML::Load(text);
+    } catch (const YAML::DeepRecursion& e) {
+      Pos p{file, e.mark.is_null() ? 1 : e.mark.line + 1, e.mark.is_null() ? 1 : e.mark.column + 1};
+      diags.error(p, fmt::format("nested too deeply (at most {} levels of mappings and lists)", max_yaml_depth));
+      return;
     } catch (const YAML::Exception& e) {
       Pos p{file, e.mark.is_null() ? 1 : e.mark.line + 1, e.mark.is_null() ? 1 : e.mark.column + 1};
       diags.error(p, fmt::format("malformed YAML: {}", e.msg));
       return;
     }
+    if (!values_ok(root, file, diags)) return;
     try {
       Loader(sources, diags, file, rf, imports).load_root(root);
     } catch (const YAML::Exception& e) {
@@ -838,7 +985,8 @@ std::unique_ptr<RuleFile> load_rule_file(const std::string& path, Sources& sourc
                                          Diagnostics& diags) {
   std::string text, why;
   if (!read_source(path, text, why)) {
-    diags.error(Pos{}, why);
+    // At the file's start, so that every output (--json too) has a position to name.
+    diags.error(Pos{sources.add(path, path, std::string()), 1, 1}, why);
     return nullptr;
   }
   return load(sources.add(path, path, std::move(text)), sources, diags);

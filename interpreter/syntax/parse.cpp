@@ -179,7 +179,25 @@ class Builder {
     return e;
   }
 
+  // One level deeper for what is built in its scope; `levels` more for the first operand
+  // of a chain, which ends up that far down the tree.
+  class Deeper {
+   public:
+    Deeper(Builder& b, const Node& n, int levels = 1) : b_(b), saved_(b.depth_) {
+      if ((b.depth_ += levels) > max_depth)
+        throw pegtl::parse_error(fmt::format("nested too deeply (at most {} levels, counting each operator of a chain)", max_depth), n.begin());
+    }
+    ~Deeper() { b_.depth_ = saved_; }
+    Deeper(const Deeper&) = delete;
+    Deeper& operator=(const Deeper&) = delete;
+
+   private:
+    Builder& b_;
+    int saved_;
+  };
+
   ExprPtr expr(const Node& n) {
+    Deeper d(*this, n);
     if (n.is_type<g::int_lit>()) {
       auto e = make(ExprKind::integer, n);
       std::string digits = word(n);
@@ -242,8 +260,15 @@ class Builder {
 
   // a OP b OP c, left-associative; `op` names the operator when the tree has no node for it.
   ExprPtr chain(const Node& n, const char* op) {
-    ExprPtr left = expr(*n.children.at(0));
+    // The operands of `a OP b OP c`, the first the deepest.
+    int steps = static_cast<int>(*op ? n.children.size() - 1 : (n.children.size() - 1) / 2);
+    ExprPtr left;
+    {
+      Deeper d(*this, n, std::max(steps - 1, 0));
+      left = expr(*n.children.at(0));
+    }
     for (size_t i = 1; i < n.children.size(); ++i) {
+      Deeper d(*this, n, --steps);
       std::string o = op;
       const Node* at = n.children[i].get();
       if (o.empty()) {
@@ -261,8 +286,14 @@ class Builder {
   }
 
   ExprPtr members(const Node& n) {
-    ExprPtr e = expr(*n.children.at(0));
+    int steps = static_cast<int>(n.children.size()) - 1;
+    ExprPtr e;
+    {
+      Deeper d(*this, n, std::max(steps - 1, 0));
+      e = expr(*n.children.at(0));
+    }
     for (size_t i = 1; i < n.children.size(); ++i) {
+      Deeper d(*this, n, steps - static_cast<int>(i));
       if (n.children[i]->is_type<g::member_call>()) {  // b.side(p): the argument of the member before
         e->args.push_back(expr(*n.children[i]->children.at(0)));
         continue;
@@ -307,6 +338,7 @@ class Builder {
   }
 
   StmtPtr stmt(const Node& n) {
+    Deeper d(*this, n);
     const auto& ch = n.children;
     if (n.is_type<g::let_stmt>()) {
       auto s = make_stmt(StmtKind::let, n);
@@ -468,6 +500,7 @@ class Builder {
 
  private:
   const Locator& where_;
+  int depth_ = 0;  // levels of the tree above what is being built
 };
 
 template <typename Rule, typename Build>
@@ -493,6 +526,22 @@ bool run(const std::string& text, const Locator& where, Diagnostics& diags, Buil
 }
 
 }  // namespace
+
+std::vector<TemplateField> template_fields(const std::string& text) {
+  auto name_start = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+  auto name_char = [&](char c) { return name_start(c) || (c >= '0' && c <= '9'); };
+  std::vector<TemplateField> out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '{' || i + 1 >= text.size() || !name_start(text[i + 1])) continue;
+    size_t j = i + 1;
+    while (j < text.size() && name_char(text[j])) ++j;
+    if (j < text.size() && text[j] == '}') {
+      out.push_back({i, j + 1, text.substr(i + 1, j - i - 1)});
+      i = j;
+    }
+  }
+  return out;
+}
 
 ExprPtr parse_expression(const std::string& text, const Locator& where, Diagnostics& diags) {
   ExprPtr out;

@@ -34,10 +34,25 @@ class Locator {
 // the stack or memory.
 inline constexpr size_t max_text_length = 1 << 20;
 inline constexpr int max_nesting = 64;
+// Levels of one text's syntax tree: each operator of a chain (`1 + 1 + 1` is two), each
+// `.member`, each prefix operator and each nested statement counts one. Every walk over
+// the tree after parsing recurses at most this deep.
+inline constexpr int max_depth = 200;
+// Functions calling functions (and procedures calling procedures), one inside another.
+inline constexpr int max_call_depth = 32;
 // A message (`say`) has at most this many values, and this many characters of text and
 // values as written, so what it prints is bounded too.
 inline constexpr size_t max_message_values = 16;
 inline constexpr size_t max_message_length = 400;
+
+// A `{field}` of a card's name template: its name, and where it stands in the template
+// (from `begin`, the brace, to `end`, just after the closing one).
+struct TemplateField {
+  size_t begin, end;
+  std::string name;
+};
+// The fields of a name template, in order: each `{` followed by a name and `}`.
+std::vector<TemplateField> template_fields(const std::string& text);
 
 ExprPtr parse_expression(const std::string& text, const Locator& where, Diagnostics& diags);
 // Returns false (with diagnostics) when the text is not a valid program.

@@ -15,6 +15,11 @@
 
 namespace kata {
 
+// The most legal decisions one choice may offer (all actions, all combinations of their
+// parameters): a choice with more is refused when the file is checked, where the
+// parameters' lists are known then, and when the decisions are listed otherwise.
+inline constexpr int64_t max_legal_decisions = 1 << 20;
+
 // A value written in YAML that the text language reads: its raw text and where it stands.
 struct Text {
   std::string text;

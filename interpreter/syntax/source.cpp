@@ -26,6 +26,43 @@ Pos SourceFile::pos_at(int file_index, size_t offset) const {
   return Pos{file_index, line, static_cast<int>(offset - line_starts[line - 1]) + 1};
 }
 
+size_t utf8_length(std::string_view s, size_t i) {
+  auto b = [&](size_t k) { return k < s.size() ? static_cast<unsigned char>(s[k]) : 0u; };
+  auto cont = [&](size_t k) { return (b(k) & 0xC0) == 0x80; };
+  unsigned c = b(i);
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) return cont(i + 1) ? 2 : 0;
+  if (c >= 0xE0 && c <= 0xEF) {
+    unsigned lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;  // no overlongs, no surrogates
+    return b(i + 1) >= lo && b(i + 1) <= hi && cont(i + 2) ? 3 : 0;
+  }
+  if (c >= 0xF0 && c <= 0xF4) {
+    unsigned lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+    return b(i + 1) >= lo && b(i + 1) <= hi && cont(i + 2) && cont(i + 3) ? 4 : 0;
+  }
+  return 0;
+}
+
+std::string printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    size_t n = utf8_length(text, i);
+    auto c = static_cast<unsigned char>(text[i]);
+    if (n == 0 || (n == 1 && ((c < 0x20 && c != '\t') || c == 0x7F))) {
+      static const char hex[] = "0123456789ABCDEF";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+      ++i;
+      continue;
+    }
+    out.append(text.substr(i, n));
+    i += n;
+  }
+  return out;
+}
+
 int Sources::add(std::string name, std::string path, std::string text, Pos imported_from) {
   SourceFile f{std::move(name), std::move(path), std::move(text), imported_from, {0}};
   for (size_t i = 0; i < f.text.size(); ++i)

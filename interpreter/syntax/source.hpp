@@ -28,6 +28,15 @@ struct SourceFile {
   Pos pos_at(int file_index, size_t offset) const;
 };
 
+// The length of the UTF-8 sequence that starts at text[i], or 0 if none does (a stray
+// byte, an overlong form, a surrogate).
+size_t utf8_length(std::string_view text, size_t i);
+
+// `text` as it may be printed to a terminal or put in JSON: each byte that is not UTF-8
+// and each control character but tab (ESC, which starts terminal sequences, among them)
+// written as \xHH. Every name, message and quoted line kata prints goes through it.
+std::string printable(std::string_view text);
+
 // Owns every source file read during one load; shared by the compiled game so runtime
 // errors can quote the rule file.
 class Sources {

@@ -1,0 +1,277 @@
+// Rule files written to break kata: each gives a clear, positioned error within a
+// documented limit (docs/language.md §7), never a crash, an abort or gigabytes of memory.
+// The inputs are generated here, each just past its limit (and the limit itself accepted).
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "agents/runner.hpp"
+#include "native/native.hpp"
+#include "support.hpp"
+
+using namespace kata;
+using kata::test::load_text;
+
+namespace {
+
+// A small valid game; `score` and the rest are replaced by each test.
+std::string game(const std::string& score, const std::string& extra = "") {
+  return R"(game: Tiny
+players: 2
+components:
+  card:
+    each: {value: 1..6}
+    in: deck
+zones:
+  deck: {visibility: nobody}
+variables:
+  x: {per_player: true, initial: 0}
+flow: |
+  for p in players { choose p: pass }
+actions:
+  pass: {do: ""}
+scoring:
+  score: )" + score + "\n" + extra;
+}
+
+std::string repeat(const std::string& s, int n, const std::string& sep = "") {
+  std::string out;
+  for (int i = 0; i < n; ++i) out += (i ? sep : "") + s;
+  return out;
+}
+
+bool has_error(const test::Loaded& l, const std::string& part) {
+  for (const auto& m : l.messages())
+    if (m.find(part) != std::string::npos) return true;
+  return false;
+}
+
+std::string first(const test::Loaded& l) { return l.messages().empty() ? "" : l.messages()[0]; }
+
+struct Run {
+  int status;
+  std::string out;
+};
+
+Run run_kata(const std::string& args) {
+  std::string cmd = "cd " KATA_SOURCE_DIR " && " + std::string(KATA_BINARY) + " " + args + " 2>&1 < /dev/null";
+  Run r{0, {}};
+  FILE* p = popen(cmd.c_str(), "r");
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
+  int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+std::string temp_file(const std::string& name, const std::string& text) {
+  std::string p = (std::filesystem::temp_directory_path() / ("kata-hostile-" + std::to_string(getpid()) + "-" + name)).string();
+  std::ofstream(p, std::ios::binary) << text;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("an expression is at most 200 levels deep, counting each operator of a chain", "[hostile]") {
+  CHECK(load_text(game(repeat("1", 200, " + "))).messages().empty());
+  CHECK(first(load_text(game(repeat("1", 201, " + ")))) ==
+        "16:10: error: nested too deeply (at most 200 levels, counting each operator of a chain)");
+  // Thousands of terms, of each kind of chain, stop at once.
+  for (const std::string& e : {repeat("1", 5000, "+"), repeat("1", 5000, "*"), "size(deck) > " + repeat("1", 5000, "-"),
+                               "if " + repeat("true", 5000, " and ") + " then 1 else 0",
+                               "if " + repeat("true", 5000, " or ") + " then 1 else 0",
+                               "p." + repeat("x", 5000, ".")})
+    CHECK(has_error(load_text(game(e)), "nested too deeply"));
+  // Prefix operators and `else if` chains are limited while parsing.
+  for (const std::string& e : {repeat("-", 100000) + "1", "if " + repeat("not ", 100000) + "true then 1 else 0",
+                               repeat("if true then 1 else ", 20000) + "1", repeat("(", 100000) + "1"})
+    CHECK(!load_text(game(e)).messages().empty());
+}
+
+TEST_CASE("statements count towards the depth too", "[hostile]") {
+  std::string flow = "flow: |\n  " + repeat("if true { x = 1 } else ", 20000) + "{ x = 2 }\n";
+  auto l = load_text("game: T\nplayers: 2\nvariables: {x: 0}\n" + flow);
+  CHECK(!l.messages().empty());
+  // The limit holds for each body, however many there are.
+  std::string many = "flow: |\n" + repeat("  if true { x = 1 }\n", 2000);
+  CHECK(!has_error(load_text("game: T\nplayers: 2\nvariables: {x: 0}\n" + many), "nested"));
+}
+
+TEST_CASE("functions call functions at most 32 deep", "[hostile]") {
+  auto chain = [](int n) {
+    std::string fs = "functions:\n";
+    for (int i = 1; i < n; ++i) fs += "  f" + std::to_string(i) + ": f" + std::to_string(i + 1) + "()\n";
+    fs += "  f" + std::to_string(n) + ": 1\n";
+    return fs;
+  };
+  CHECK(load_text(game("f1()", chain(32))).messages().empty());
+  CHECK(has_error(load_text(game("f1()", chain(33))), "more than 32 deep"));
+  CHECK(has_error(load_text(game("f1()", chain(20000))), "more than 32 deep"));
+  // A chain checked from its middle first is still counted whole.
+  auto l = load_text(game("f2() + f1()", chain(33)));
+  CHECK(first(l).find("error: function 'f1' calls functions that call functions more than 32 deep") != std::string::npos);
+}
+
+TEST_CASE("long chains of procedures and phases are checked without recursion", "[hostile]") {
+  std::string ps = "procedures:\n";
+  for (int i = 1; i < 20000; ++i) ps += "  p" + std::to_string(i) + ": p" + std::to_string(i + 1) + "()\n";
+  ps += "  p20000: x = 1\n";
+  auto l = load_text("game: T\nplayers: 2\nvariables: {x: 0}\nflow: p1()\n" + ps);
+  CHECK(has_error(l, "procedures call procedures more than 32 deep"));
+  std::string phases = "phases:\n";
+  for (int i = 1; i < 20000; ++i) phases += "  h" + std::to_string(i) + ": phase h" + std::to_string(i + 1) + "\n";
+  phases += "  h20000: phase h1\n";
+  l = load_text("game: T\nplayers: 2\nflow: phase h1\n" + phases);
+  CHECK(has_error(l, "enters itself; recursion is not allowed"));
+}
+
+TEST_CASE("long words are read by scanners, not std::regex", "[hostile]") {
+  std::string word(100000, 'a');
+  auto l = load_text(game("1", "options:\n  o: " + word + "\n"));
+  CHECK(l.messages().empty());
+  std::string tmpl = repeat("{value}", 20000) + repeat("{", 20000);
+  l = load_text(game("1").replace(game("1").find("    in: deck"), 12, "    in: deck\n    name: \"" + tmpl + "\""));
+  CHECK(l.messages().empty());
+  // (A long key is written as YAML's explicit `? KEY` and `: VALUE`.)
+  l = load_text(game("f(1)", "functions:\n  ? \"f(" + std::string(100000, 'p') + ")\"\n  : 1\n"));
+  CHECK(l.messages().empty());
+  l = load_text(game("1", "options:\n  o: \"" + std::string(100000, '1') + "\"\n"));
+  CHECK(has_error(l, "number too large"));
+  l = load_text(game("1", "options:\n  o: {default: 1, values: \"1 .. " + std::string(100000, '9') + "\"}\n"));
+  CHECK(has_error(l, "number too large"));
+}
+
+TEST_CASE("numbers in a rule file are 32 bits, or an error", "[hostile]") {
+  CHECK(load_text(game("o", "options:\n  o: 2147483647\n")).messages().empty());
+  CHECK(load_text(game("o", "options:\n  o: -2147483648\n")).messages().empty());
+  CHECK(first(load_text(game("o", "options:\n  o: 2147483648\n"))) ==
+        "18:6: error: number too large (at most 2147483647, at least -2147483648)");
+  CHECK(has_error(load_text(game("o", "options:\n  o: 4294967301\n")), "18:6: error: number too large"));
+  CHECK(has_error(load_text(game("o", "options:\n  o: {default: 1, max: 999999999999999}\n")), "number too large"));
+  CHECK(has_error(load_text(game("o", "options:\n  o: -2147483649\n")), "number too large"));
+  // A YAML range holds at most 4096 values.
+  CHECK(load_text(game("o", "options:\n  o: {default: 1, values: 1..4096}\n")).messages().empty());
+  CHECK(has_error(load_text(game("o", "options:\n  o: {default: 1, values: 1..4097}\n")), "at most 4096 values"));
+}
+
+TEST_CASE("a rule file is UTF-8 text without control characters", "[hostile]") {
+  CHECK(first(load_text("game: T\ndoc: ab\xff\n")) == "2:8: error: not UTF-8 text (byte 0xFF): a rule file is UTF-8");
+  CHECK(first(load_text("game: T\ndoc: \xc0\xaf\n")) == "2:6: error: not UTF-8 text (byte 0xC0): a rule file is UTF-8");
+  CHECK(first(load_text("game: T\ndoc: a\x1b[31m\n")) == "2:7: error: control character U+001B in a rule file");
+  CHECK(first(load_text("game: T\ndoc: \"a\\e[31m\"\n")) ==
+        "2:6: error: control character U+001B in a rule file (written with an escape)");
+  CHECK(load_text("game: T\ndoc: \"caf\xc3\xa9 \\u00e9\"\nplayers: 2\nflow: \"\"\n").messages().empty());
+}
+
+TEST_CASE("printable() escapes what is not UTF-8 and control characters", "[hostile]") {
+  CHECK(printable("a\x1b[31mb\xff\tc\n") == "a\\x1B[31mb\\xFF\tc\\x0A");
+  CHECK(printable("caf\xc3\xa9") == "caf\xc3\xa9");
+  CHECK(printable("\xed\xa0\x80") == "\\xED\\xA0\\x80");  // a surrogate
+  Diagnostics d;
+  d.error(Pos{}, "unknown key 'a\x1b]0;x\x07'");
+  CHECK(d.items()[0].message == "unknown key 'a\\x1B]0;x\\x07'");
+}
+
+TEST_CASE("check --json quotes odd bytes as valid JSON", "[hostile]") {
+  std::string f = temp_file("bytes.yaml", "game: T\nplayers: 2\nzonez\xff: 1\n");
+  auto r = run_kata("check --json " + f);
+  CHECK(r.status == 1);
+  CHECK(r.out.find("\"line\": 3") != std::string::npos);
+  CHECK(r.out.find("not UTF-8 text (byte 0xFF)") != std::string::npos);
+  CHECK(r.out.find("terminate") == std::string::npos);
+  std::remove(f.c_str());
+}
+
+TEST_CASE("a choice offers at most 2^20 decisions", "[hostile]") {
+  auto action = [](const std::string& params) {
+    return R"(game: T
+players: 2
+variables: {n: 2048}
+flow: |
+  choose P1: pick
+actions:
+  pick:
+    params: )" + params + "\n    do: n = a\n";
+  };
+  CHECK(load_text(action("{a: 1..1024, b: 1..1024}")).messages().empty());
+  CHECK(first(load_text(action("{a: 1..1024, b: 1..1025}"))) ==
+        "7:3: error: action 'pick' offers more than 1048576 decisions at once (its parameters' lists multiplied)");
+  CHECK(has_error(load_text(action("{a: 1..2048, b: 1..2048, c: 1..513}")), "offers more than 1048576 decisions"));
+  CHECK(has_error(load_text(action("{a: 1..4096, b: 1..4096, c: 1..4096, d: 1..4096}")), "offers more than"));
+  // Lists known only while playing are counted as they are listed.
+  auto l = load_text(action("{a: 1..n, b: 1..n}"));
+  REQUIRE(l.messages().empty());
+  State s = new_game(*l.game, 2, 1, {});
+  std::vector<Decision> legal;
+  try {
+    legal_decisions(*l.game, s, legal);
+    FAIL("listed " << legal.size() << " decisions");
+  } catch (const RuntimeError& e) {
+    CHECK(std::string(e.what()) == "this choice offers more than 1048576 decisions (combinations of the actions' parameters)");
+    CHECK(e.pos.line == 5);
+  }
+}
+
+TEST_CASE("compiled code counts legal decisions up to the limit", "[hostile]") {
+  auto l = load_text(game("1"));
+  REQUIRE(l.game);
+  CHECK(native_source(*l.game).find("fail(c, kata_too_many_legal, s[SITE])") != std::string::npos);
+}
+
+TEST_CASE("the size of a game is computed before it is allocated", "[hostile]") {
+  // Zones times cards: a zone for each card of each player, each as long as all the cards.
+  auto l = load_text(R"(game: T
+players: 2..16
+components:
+  card: {each: {v: 1..1024}}
+zones:
+  pile: {per: card, per_player: true}
+flow: ""
+)");
+  CHECK(first(l) == "1:7: error: the game is too large: its zones times its cards (at most 4194304)");
+  // Card properties times cards.
+  std::string kinds = "components:\n";
+  for (int k = 0; k < 64; ++k) {
+    kinds += "  k" + std::to_string(k) + ":\n    each: {n" + std::to_string(k) + ": 1..1024";
+    for (int p = 0; p < 70; ++p) kinds += ", p" + std::to_string(k) + "_" + std::to_string(p) + ": [1]";
+    kinds += "}\n";
+  }
+  l = load_text("game: T\nplayers: 2\nflow: \"\"\n" + kinds);
+  CHECK(has_error(l, "the game is too large: the card properties times the cards (at most 4194304)"));
+  // Cards.
+  kinds = "components:\n";
+  for (int k = 0; k < 65; ++k) kinds += "  k" + std::to_string(k) + ": {each: {n: 1..1024}}\n";
+  l = load_text("game: T\nplayers: 2\nflow: \"\"\n" + kinds);
+  CHECK(has_error(l, "the game is too large: more cards than that (at most 65536)"));
+}
+
+TEST_CASE("YAML nested too deeply, a file or a value too long: positioned errors", "[hostile]") {
+  CHECK(first(load_text("game: T\ndoc: " + repeat("[", 150) + repeat("]", 150) + "\n")) ==
+        "2:" + std::to_string(6 + 99) + ": error: nested too deeply (at most 100 levels of mappings and lists)");
+  CHECK(has_error(load_text("game: T\ndoc: " + repeat("[", 5000) + repeat("]", 5000) + "\n"),
+                  "nested too deeply (at most 100 levels"));
+  std::string doc(3 << 20, 'a');
+  CHECK(first(load_text("game: T\ndoc: " + doc + "\n")) == "2:6: error: a text value longer than 1 MiB");
+  std::string f = temp_file("big.yaml", "game: T\ndoc: " + std::string(5 << 20, 'a') + "\n");
+  auto r = run_kata("check --json " + f);
+  CHECK(r.status == 1);
+  CHECK(r.out.find("\"line\": 1") != std::string::npos);
+  CHECK(r.out.find("\"column\": 1") != std::string::npos);
+  CHECK(r.out.find("is larger than 4 MiB") != std::string::npos);
+  std::remove(f.c_str());
+}
+
+TEST_CASE("simulate adds up games in batches, the same whatever the jobs", "[hostile]") {
+  auto l = load_text(game("p.x"));
+  REQUIRE(l.game);
+  SimulationStats one = simulate(*l.game, 5000, 2, 7, {}, 1, false);
+  SimulationStats two = simulate(*l.game, 5000, 2, 7, {}, 2, false);
+  CHECK(one.games == 5000);
+  CHECK(one.wins == two.wins);
+  CHECK(one.length_mean == two.length_mean);
+  CHECK(one.errors == 0);
+}
