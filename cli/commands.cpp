@@ -501,14 +501,19 @@ int replay(const ReplayArgs& a) {
     std::cerr << "kata: replay failed: " << r.error << '\n';
     return input_error;
   }
+  // A forced log supplies its own shuffles: the game is consistent with them, but nothing
+  // ties them to the seed, so it is not "verified".
+  std::string claim = r.forced ? "replay consistent" : "replay verified";
+  std::string forced =
+      r.forced ? fmt::format("; shuffles forced by the log, not checked against seed {}", r.seed) : "";
   if (r.stopped)
     std::cout << fmt::format(
-        "replay verified up to {}, where the game was stopped: {}\n",
+        "{} up to {}, where the game was stopped: {}{}\n", claim,
         r.decisions ? fmt::format("decision {}", r.decisions) : "the first decision",
-        r.stop_reason);
+        r.stop_reason, forced);
   else
-    std::cout << fmt::format("replay verified: {} decisions; the result matches the log\n",
-                             r.decisions);
+    std::cout << fmt::format("{}: {} decisions; the result matches the log{}\n", claim,
+                             r.decisions, forced);
   return ok;
 }
 

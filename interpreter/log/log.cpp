@@ -4,10 +4,15 @@
 #include "log/log.hpp"
 
 #include <fmt/format.h>
+#include <fcntl.h>
 #include <openssl/evp.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <climits>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -256,12 +261,61 @@ void LogWriter::resume(int decisions, const std::string& stopped,
   line({{"type", "resume"}, {"decisions", decisions}, {"stopped", stopped}, {"agents", agents}});
 }
 
+bool read_named_rule_file(const std::string& path, std::string& text, std::string& why) {
+  constexpr off_t max_size = 4 << 20;
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below anyway.
+  int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return why = fmt::format("cannot be read ({})", std::strerror(errno)), false;
+  struct stat st {};
+  bool ok = fstat(fd, &st) == 0;
+  if (!ok) why = fmt::format("cannot be read ({})", std::strerror(errno));
+  else if (S_ISDIR(st.st_mode)) ok = false, why = "is a directory, not a rule file";
+  else if (!S_ISREG(st.st_mode)) ok = false, why = "is not a regular file (a device, a pipe or a socket)";
+  else if (st.st_size > max_size) ok = false, why = "is larger than 4 MiB, the limit for a rule file";
+  text.clear();
+  // The size is read again as the file is: it may grow after fstat.
+  char buf[65536];
+  for (ssize_t n; ok && (n = read(fd, buf, sizeof buf)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) ok = false, why = fmt::format("cannot be read ({})", std::strerror(errno));
+    else if (text.size() + static_cast<size_t>(n) > static_cast<size_t>(max_size))
+      ok = false, why = "is larger than 4 MiB, the limit for a rule file";
+    else text.append(buf, static_cast<size_t>(n));
+  }
+  close(fd);
+  return ok;
+}
+
 namespace {
 
 struct LogLine {
   int number;
   nlohmann::json j;
 };
+
+// Log lines nest two levels (the header's options); comparing and printing JSON recurse,
+// so a line nested deeper than this is refused before it is parsed.
+constexpr int max_json_depth = 32;
+
+// How deeply `text`'s arrays and objects nest (brackets inside strings do not count).
+int json_depth(const std::string& text) {
+  int depth = 0, deepest = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return deepest;
+}
 
 // Each field the replay reads has one JSON type: anything else is a malformed log, reported
 // at its line, never a nlohmann exception.
@@ -306,6 +360,8 @@ class Replayer {
     std::string text;
     for (int n = 1; std::getline(in, text); ++n) {
       if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+      if (json_depth(text) > max_json_depth)
+        return fail(n, fmt::format("not a log line (JSON nested deeper than {} levels)", max_json_depth));
       auto j = nlohmann::json::parse(text, nullptr, false);
       if (j.is_discarded() || !j.is_object() || !j.contains("type") || !j["type"].is_string())
         return fail(n, "not a log line (expected a JSON object with a \"type\")");
@@ -362,8 +418,12 @@ class Replayer {
       auto beside = std::filesystem::path(path_).parent_path() / std::filesystem::path(rules).filename();
       if (std::filesystem::exists(beside, ec)) resolved = beside.string();
     }
-    game_ = load_game(resolved, sources, diags);
-    if (!game_) return fail(h.number, fmt::format("the rule file '{}' does not load", resolved));
+    // The path is the log's: whoever wrote the log chose it, so it is said to come from there.
+    std::string text, why;
+    if (!read_named_rule_file(resolved, text, why))
+      return fail(h.number, fmt::format("the rule file '{}' named by the log {}", resolved, why));
+    game_ = load_game_text(resolved, text, sources, diags);
+    if (!game_) return fail(h.number, fmt::format("the rule file '{}' named by the log does not load", resolved));
     const Game& g = *game_;
     result_.game = game_;
     if (sha256_hex(g.text) != sha)
@@ -393,6 +453,7 @@ class Replayer {
             ids.push_back(static_cast<int32_t>(card - g.card_names.begin()));
           }
           forced_shuffles_.push_back(std::move(ids));
+          forced_lines_.push_back(l.number);
         }
     hooks_.events = &events_;
     hooks_.forced_shuffles = forced_ ? &forced_shuffles_ : nullptr;
@@ -406,6 +467,12 @@ class Replayer {
         if (!decide()) return false;
         if (!check_events()) return false;
       }
+    } catch (const ForcedOrderError& e) {
+      // The shuffle line just taken (the machine checks an order before using it).
+      size_t taken = forced_lines_.size() - forced_shuffles_.size();
+      int line = taken > 0 ? forced_lines_[taken - 1] : h.number;
+      return fail(line, private_view() ? "the shuffle's order is not the zone's cards, each once"
+                                       : fmt::format("the shuffle's order cannot be used: {}", e.what()));
     } catch (const RuntimeError& e) {
       // A runtime error's message may hold values the viewer could not see.
       return fail(next_ < lines_.size() ? lines_[next_].number : lines_.back().number,
@@ -491,7 +558,12 @@ class Replayer {
     if (l.j["type"] != "decision")
       return fail(l.number, fmt::format("the game waits for a decision by {}, but the log has a {} here", seat_name(s.chooser()), l.j["type"].dump()));
     std::string player, action;
-    if (!field(l, "player", player) || !field(l, "action", action)) return false;
+    int number = 0;
+    if (!field(l, "n", number) || !field(l, "player", player) || !field(l, "action", action)) return false;
+    // The number ties each line to its place: decisions moved about are caught even where
+    // they leave no other trace.
+    if (number != s.decisions() + 1)
+      return fail(l.number, fmt::format("this is decision {} of the game, but the log numbers it {}", s.decisions() + 1, number));
     if (player != seat_name(s.chooser()))
       return fail(l.number, fmt::format("the log has {} deciding, but it is {}'s decision", player, seat_name(s.chooser())));
     std::string why;
@@ -533,6 +605,7 @@ class Replayer {
   std::shared_ptr<const Game> game_;
   std::vector<Event> events_;
   std::deque<std::vector<int32_t>> forced_shuffles_;
+  std::vector<int> forced_lines_;  // the log line of each forced shuffle, in order
   Hooks hooks_;
   bool forced_ = false;
   size_t next_ = 1;

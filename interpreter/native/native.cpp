@@ -1,17 +1,31 @@
 // Compiling a game's generated source with the system's C++ compiler, caching the shared
 // object, and loading it. The compiler is run directly (posix_spawn, no shell), so no path
 // or environment value is ever parsed as a command.
+//
+// Loading a shared object runs its code, so the cache is trusted only as far as nobody
+// else could have written to it (docs/cli.md, "Compiled mode"): the cache directory and
+// every directory above it must belong to the user or to root and be writable by nobody
+// else (unless sticky, like /tmp); a library is opened once, without following a
+// symbolic link, checked on that descriptor (ours, a regular file nobody else may write,
+// marked as the compiled game asked for), and loaded through the same descriptor.
 #include "native/native.hpp"
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <charconv>
+#include <chrono>
 #include <cstdlib>
+#include <cstring>
+#include <thread>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -29,6 +43,7 @@ namespace fs = std::filesystem;
 
 NativeCode::~NativeCode() {
   if (handle) dlclose(handle);
+  if (fd >= 0) close(fd);
 }
 
 namespace {
@@ -42,11 +57,33 @@ std::string compiler() {
   return cxx && *cxx ? cxx : KATA_DEFAULT_CXX;
 }
 
-fs::path cache_dir() {
-  if (const char* d = std::getenv("KATA_CACHE"); d && *d) return d;
-  if (const char* d = std::getenv("XDG_CACHE_HOME"); d && *d) return fs::path(d) / "kata";
-  if (const char* d = std::getenv("HOME"); d && *d) return fs::path(d) / ".cache" / "kata";
-  return fs::temp_directory_path() / fmt::format("kata-cache-{}", getuid());
+// The cache directory, always absolute (so that no path given to the compiler can start
+// with '-'), or empty with `error` set. There is no shared fallback such as /tmp: another
+// user could have made it first.
+fs::path cache_dir(std::string& error) {
+  std::error_code ec;
+  fs::path dir;
+  if (const char* d = std::getenv("KATA_CACHE"); d && *d) dir = fs::absolute(d, ec);
+  // The XDG specification ignores a relative XDG_CACHE_HOME.
+  else if (const char* d = std::getenv("XDG_CACHE_HOME"); d && *d == '/') dir = fs::path(d) / "kata";
+  else if (const char* d = std::getenv("HOME"); d && *d == '/') dir = fs::path(d) / ".cache" / "kata";
+  if (dir.empty() || ec)
+    error = "compiled mode needs a cache directory of your own: set KATA_CACHE, or XDG_CACHE_HOME or HOME to an absolute path";
+  return dir.lexically_normal();
+}
+
+// How long the compiler may run: $KATA_CXX_TIMEOUT seconds (default 600), or 0 with
+// `error` set.
+int compile_timeout(std::string& error) {
+  const char* t = std::getenv("KATA_CXX_TIMEOUT");
+  if (!t || !*t) return 600;
+  int seconds = 0;
+  auto [end, ec] = std::from_chars(t, t + std::strlen(t), seconds);
+  if (ec != std::errc() || *end || seconds < 1 || seconds > 86400) {
+    error = fmt::format("KATA_CXX_TIMEOUT is '{}', but must be a number of seconds from 1 to 86400", t);
+    return 0;
+  }
+  return seconds;
 }
 
 // The compiler's flags, then any in $KATA_CXXFLAGS (split at spaces; "-g" to profile).
@@ -60,10 +97,59 @@ std::vector<std::string> flags() {
   return f;
 }
 
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kata_sanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(undefined_behavior_sanitizer)
+constexpr bool kata_sanitized = true;
+#else
+constexpr bool kata_sanitized = false;
+#endif
+#else
+constexpr bool kata_sanitized = false;
+#endif
+
+// A sanitizer's runtime must be in the program from its start: a library built with one
+// and loaded later stops the process with the sanitizer's own complaint ("ASan runtime
+// does not come first..."). So it is refused, unless kata itself was built with one.
+bool flags_usable(std::string& error) {
+  if (kata_sanitized) return true;
+  for (const auto& f : flags())
+    if (f.rfind("-fsanitize", 0) == 0 && f.rfind("-fsanitize-", 0) != 0) {
+      error = fmt::format(
+          "KATA_CXXFLAGS has '{}', but a sanitizer cannot be added to a library kata loads: build kata "
+          "itself with it (CMAKE_CXX_FLAGS) and run the game with KATA_CXXFLAGS='{}' then",
+          f, f);
+      return false;
+    }
+  return true;
+}
+
+// Waits for the compiler (its own process group), killing the group after `timeout`
+// seconds; its status, or -1 when it was killed.
+int wait_compiler(pid_t pid, int timeout, bool& timed_out) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout);
+  int status = 0;
+  timed_out = false;
+  for (;;) {
+    pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == pid) return status;
+    if (r < 0 && errno != EINTR) return -1;
+    if (std::chrono::steady_clock::now() >= deadline) {
+      timed_out = true;
+      kill(-pid, SIGKILL);  // the driver and what it started (cc1plus, as, ld)
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      return -1;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
 // Runs the compiler on `source`, writing `library`; false and the compiler's messages in
 // `error` when it fails.
 bool run_compiler(const fs::path& source, const fs::path& library, const fs::path& messages, const std::string& extra,
-                  std::string& error) {
+                  int timeout, std::string& error) {
   std::vector<std::string> argv = {compiler()};
   for (const auto& f : flags()) argv.push_back(f);
   argv.push_back(extra);
@@ -75,45 +161,108 @@ bool run_compiler(const fs::path& source, const fs::path& library, const fs::pat
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 1, messages.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  // A process group of its own, so that a timeout ends everything the driver started.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
   pid_t pid = 0;
-  int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  int rc = posix_spawnp(&pid, args[0], &actions, &attr, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
   if (rc != 0) {
     error = fmt::format("cannot run the C++ compiler '{}' (set KATA_CXX to another)", argv[0]);
     return false;
   }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) break;
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
+  bool timed_out = false;
+  int status = wait_compiler(pid, timeout, timed_out);
+  if (timed_out) {
+    error = fmt::format("the C++ compiler '{}' did not finish within {} second{} and was stopped (KATA_CXX_TIMEOUT sets the limit)",
+                        argv[0], timeout, timeout == 1 ? "" : "s");
+    return false;
+  }
+  if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
   std::ifstream in(messages);
   std::stringstream text;
   text << in.rdbuf();
   std::string m = text.str();
   if (m.size() > 2000) m = m.substr(0, 2000) + "...";
-  error = fmt::format("the C++ compiler '{}' failed on {}:\n{}", argv[0], source.string(), m);
+  std::string how = status >= 0 && WIFSIGNALED(status) ? fmt::format(" (killed by signal {})", WTERMSIG(status)) : "";
+  error = fmt::format("the C++ compiler '{}' failed on {}{}:\n{}", argv[0], source.string(), how, m);
   return false;
 }
 
-// Code is only loaded from a place nobody else could have written to: a file or
-// directory of another user, or one others may write, could hold a planted library.
-bool safe_place(const fs::path& p, std::string& error) {
-  struct stat st {};
-  if (stat(p.c_str(), &st) != 0) {
-    error = fmt::format("cannot read {}", p.string());
+// What may hold code kata loads: ours (or root's, for the directories above), and
+// writable by nobody else; a sticky directory (/tmp) lets others add entries but not
+// replace ours. `what` is "" when it is, else why not.
+std::string unsafe_because(const struct stat& st, bool ancestor) {
+  bool owner_ok = st.st_uid == geteuid() || (ancestor && st.st_uid == 0);
+  bool others_write = st.st_mode & (S_IWGRP | S_IWOTH);
+  if (!owner_ok) return "belongs to another user";
+  if (others_write && !(ancestor && S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX))) return "may be written by others";
+  return "";
+}
+
+std::string refusal(const fs::path& p, const std::string& why) {
+  return fmt::format("{} {}; kata will not load code from it (set KATA_CACHE to a directory of your own)", p.string(), why);
+}
+
+// The cache directory and every directory above it: none may be replaced by another user.
+// Symbolic links are resolved first, and the real path is what is checked.
+bool safe_directory(const fs::path& dir, std::string& error) {
+  std::error_code ec;
+  fs::path real = fs::canonical(dir, ec);
+  if (ec) {
+    error = fmt::format("cannot use the cache directory {}: {}", dir.string(), ec.message());
     return false;
   }
-  if (st.st_uid != getuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
-    error = fmt::format("{} belongs to another user or others may write to it; kata will not load code from it (set KATA_CACHE to a directory of your own)",
-                        p.string());
-    return false;
+  fs::path at;
+  for (const auto& part : real) {
+    at /= part;
+    struct stat st {};
+    if (lstat(at.c_str(), &st) != 0) {
+      error = fmt::format("cannot read {}: {}", at.string(), std::strerror(errno));
+      return false;
+    }
+    bool last = at == real;
+    std::string why = !S_ISDIR(st.st_mode) ? "is not a directory" : unsafe_because(st, !last);
+    if (!why.empty()) {
+      error = refusal(at, last || at == dir ? why : why + fmt::format(" (it holds the cache directory {})", dir.string()));
+      return false;
+    }
   }
   return true;
+}
+// The bytes a library of this game carries, checked before it is loaded: any other shared
+// object in the cache (not kata's, or another game's) is never loaded, so its
+// constructors never run. The name is the SHA-256 of the source without this line.
+std::string marker(const std::string& name) { return "kata-compiled-game:" + name; }
+
+std::string marked_source(const std::string& source, const std::string& name) {
+  return source + fmt::format("\nextern \"C\" __attribute__((visibility(\"default\"), used)) const char kata_compiled_game[] = \"{}\";\n",
+                              marker(name));
+}
+
+// A `tmp-PID-N` directory whose process is gone was left by a compilation that was
+// killed: nothing will finish it.
+void remove_stale_work(const fs::path& dir) {
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string n = it->path().filename().string();
+    if (n.rfind("tmp-", 0) != 0) continue;
+    long pid = 0;
+    auto [at, bad] = std::from_chars(n.data() + 4, n.data() + n.size(), pid);
+    if (bad != std::errc() || *at != '-' || pid <= 0 || pid == getpid()) continue;
+    if (kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
+      std::error_code ignored;
+      fs::remove_all(it->path(), ignored);
+    }
+  }
 }
 
 // Writes the source and compiles it into `library`; false with `error` set if it fails.
 bool build(const std::string& source, const std::string& name, const fs::path& dir, const fs::path& library,
-           std::string& error) {
+           int timeout, std::string& error) {
   std::error_code ec;
   // Compiled in a directory of this compilation's own, then moved into place: two runs
   // compiling the same game at once each produce a whole file, and either may win. The
@@ -130,11 +279,15 @@ bool build(const std::string& source, const std::string& name, const fs::path& d
   bool ok = false;
   {
     std::ofstream out(src, std::ios::binary);
-    out << source;
+    out << marked_source(source, name);
     if (!out) error = fmt::format("cannot write {}", src.string());
     else ok = true;
   }
-  ok = ok && run_compiler(src, tmp, work / "messages.txt", "-fdebug-prefix-map=" + work.string() + "=" + dir.string(), error);
+  ok = ok && run_compiler(src, tmp, work / "messages.txt", "-fdebug-prefix-map=" + work.string() + "=" + dir.string(), timeout, error);
+  if (ok && !fs::is_regular_file(tmp, ec)) {
+    ok = false;
+    error = fmt::format("the C++ compiler '{}' exited with success but wrote no library (is KATA_CXX a C++ compiler?)", compiler());
+  }
   // The source stays beside the library, for whoever wants to read or profile it (and,
   // if the compiler failed, to report it: that is a bug in kata).
   if (fs::exists(src, ec)) fs::rename(src, dir / (name + ".cpp"), ec);
@@ -143,19 +296,68 @@ bool build(const std::string& source, const std::string& name, const fs::path& d
     fs::permissions(tmp, fs::perms::owner_all, ec);  // whatever the umask: ours alone
     fs::rename(tmp, library, ec);
     if (ec) error = fmt::format("cannot write {}: {}", library.string(), ec.message());
+    ok = !ec;
   }
   fs::remove_all(work, ec);
-  return ok && fs::exists(library);
+  return ok;
 }
 
-// Loads a compiled game, or null with `error` set.
-std::shared_ptr<NativeCode> load(const fs::path& library, std::string& error) {
-  if (!safe_place(library, error)) return nullptr;
+// Whether the open file `fd` holds `m` (read through the descriptor, not the path).
+bool holds_marker(int fd, const std::string& m) {
+  std::string bytes;
+  char buf[65536];
+  for (off_t at = 0;;) {
+    ssize_t n = pread(fd, buf, sizeof buf, at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    bytes.append(buf, static_cast<size_t>(n));
+    at += n;
+  }
+  return std::search(bytes.begin(), bytes.end(), m.begin(), m.end()) != bytes.end();
+}
+
+// Loads a compiled game, or null with `error` set. `bad` tells a file that is not this
+// game's library (cut short, or another's) from a refusal.
+std::shared_ptr<NativeCode> load(const fs::path& library, const std::string& name, bool& bad, std::string& error) {
+  bad = false;
+  int fd = open(library.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    error = errno == ELOOP ? refusal(library, "is a symbolic link")
+                           : fmt::format("cannot read {}: {}", library.string(), std::strerror(errno));
+    return nullptr;
+  }
+  struct stat st {};
+  std::string why = fstat(fd, &st) != 0        ? std::string(std::strerror(errno))
+                    : !S_ISREG(st.st_mode)     ? "is not a regular file"
+                                               : unsafe_because(st, false);
+  if (!why.empty()) {
+    close(fd);
+    error = refusal(library, why);
+    return nullptr;
+  }
+  if (!holds_marker(fd, marker(name))) {
+    close(fd);
+    bad = true;
+    error = fmt::format("{} is not the compiled game it is named for (no kata marker in it)", library.string());
+    return nullptr;
+  }
   auto code = std::make_shared<NativeCode>();
   code->library = library.string();
-  code->handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  code->fd = fd;
+  // The very file checked above: the path could be replaced meanwhile, the descriptor not.
+  std::string via = fmt::format("/proc/self/fd/{}", fd);
+  code->handle = dlopen(via.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!code->handle) {
-    error = fmt::format("cannot load {}: {}", library.string(), dlerror());
+    bad = true;
+    const char* e = dlerror();
+    error = fmt::format("cannot load {}: {}", library.string(), e ? e : "unknown error");
+    return nullptr;
+  }
+  // The loader returns a library already loaded under the same name: one that outlived
+  // its descriptor (not unloaded by dlclose) would be another game's.
+  auto id = reinterpret_cast<const char*>(dlsym(code->handle, "kata_compiled_game"));
+  if (!id || marker(name) != id) {
+    error = fmt::format("cannot load {}: the dynamic loader gave another library for {}", library.string(), via);
     return nullptr;
   }
   code->run = reinterpret_cast<void (*)(KataCtx*, const int32_t*)>(dlsym(code->handle, "kata_run"));
@@ -163,6 +365,7 @@ std::shared_ptr<NativeCode> load(const fs::path& library, std::string& error) {
   code->playout = reinterpret_cast<void (*)(KataCtx*, uint64_t*)>(dlsym(code->handle, "kata_playout"));
   auto init = reinterpret_cast<void (*)(const KataHost*)>(dlsym(code->handle, "kata_init"));
   if (!code->run || !code->legal || !code->playout || !init) {
+    bad = true;
     error = fmt::format("{} is not a compiled game", library.string());
     return nullptr;
   }
@@ -170,14 +373,8 @@ std::shared_ptr<NativeCode> load(const fs::path& library, std::string& error) {
   return code;
 }
 
-}  // namespace
-
-std::shared_ptr<const Game> compile_native(const std::shared_ptr<const Game>& g, std::string& error) {
-  std::string source = native_source(*g);
-  std::string key = compiler();
-  for (const auto& f : flags()) key += " " + f;
-  std::string name = sha256_hex(key + "\n" + source).substr(0, 32);
-  fs::path dir = cache_dir();
+// Makes the cache directory if need be (for this user alone) and checks it.
+bool prepare_cache(const fs::path& dir, std::string& error) {
   std::error_code ec;
   if (!fs::exists(dir, ec)) {
     fs::create_directories(dir, ec);
@@ -185,19 +382,36 @@ std::shared_ptr<const Game> compile_native(const std::shared_ptr<const Game>& g,
   }
   if (ec) {
     error = fmt::format("cannot create the cache directory {}: {} (set KATA_CACHE to another)", dir.string(), ec.message());
-    return nullptr;
+    return false;
   }
-  if (!safe_place(dir, error)) return nullptr;
+  return safe_directory(dir, error);
+}
+
+}  // namespace
+
+std::shared_ptr<const Game> compile_native(const std::shared_ptr<const Game>& g, std::string& error) {
+  fs::path dir = cache_dir(error);
+  int timeout = dir.empty() ? 0 : compile_timeout(error);
+  if (!timeout || !flags_usable(error) || !prepare_cache(dir, error)) return nullptr;
+  std::string source = native_source(*g);
+  std::string key = compiler();
+  for (const auto& f : flags()) key += " " + f;
+  std::string name = sha256_hex(key + "\n" + source).substr(0, 32);
+  remove_stale_work(dir);
   fs::path library = dir / (name + ".so");
   std::shared_ptr<NativeCode> code;
-  if (fs::exists(library)) {
-    code = load(library, error);
-    // A library that does not load (cut short by a full disk, or not kata's) is built again.
+  std::error_code ec;
+  bool bad = false;
+  if (fs::exists(fs::symlink_status(library, ec))) {
+    code = load(library, name, bad, error);
+    // A library that is not this game's (cut short by a full disk, or not kata's) is built
+    // again; one that may not be trusted is an error.
+    if (!code && !bad) return nullptr;
     if (!code) fs::remove(library, ec);
   }
   if (!code) {
-    if (!build(source, name, dir, library, error)) return nullptr;
-    code = load(library, error);
+    if (!build(source, name, dir, library, timeout, error)) return nullptr;
+    code = load(library, name, bad, error);
     if (!code) return nullptr;
   }
   auto copy = std::make_shared<Game>(*g);

@@ -28,16 +28,21 @@ struct NativeCode {
   // Plays to the end with random decisions (play_randomly in runtime/engine.hpp).
   void (*playout)(KataCtx*, uint64_t* rng) = nullptr;
   std::string library;  // the shared object's path
+  // The descriptor it was loaded through (/proc/self/fd/N), open while it is loaded: the
+  // dynamic loader knows a library by that name, and the number must not be reused meanwhile.
+  int fd = -1;
   ~NativeCode();
 };
 
 // The C++ source of a game's program (deterministic: the same Game gives the same text).
 std::string native_source(const Game& g);
 
-// A copy of `g` that runs compiled, or null with `error` set (no compiler, a failed
-// compilation, a directory that cannot be written). The shared object is cached under
-// $KATA_CACHE (default $XDG_CACHE_HOME/kata or ~/.cache/kata), named by the SHA-256 of its
-// source and compiler; the compiler is $KATA_CXX, or the one kata was built with.
+// A copy of `g` that runs compiled, or null with `error` set (no compiler, a failed or
+// timed-out compilation, a directory that cannot be written or may not be trusted). The
+// shared object is cached under $KATA_CACHE (default $XDG_CACHE_HOME/kata or
+// $HOME/.cache/kata, and no other), named by the SHA-256 of its source and compiler; the
+// compiler is $KATA_CXX, or the one kata was built with, stopped after $KATA_CXX_TIMEOUT
+// seconds (default 600).
 std::shared_ptr<const Game> compile_native(const std::shared_ptr<const Game>& g, std::string& error);
 
 }  // namespace kata

@@ -19,6 +19,11 @@ struct RuntimeError : std::runtime_error {
   RuntimeError(Pos p, const std::string& message) : std::runtime_error(message), pos(p) {}
   Pos pos;
 };
+// A fixed shuffle order (Hooks::forced_shuffles) that is not cards of the zone, each once:
+// the file that supplied it is at fault, not the rule file.
+struct ForcedOrderError : RuntimeError {
+  using RuntimeError::RuntimeError;
+};
 
 // A value of a message (`say`) as it was when said. A card is told by name to the seats
 // in `seen_by`, and as `hidden` (card_text) to the others; `failed`: it could not be

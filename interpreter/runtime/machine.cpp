@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <charconv>
 #include <climits>
 #include <cstring>
 #include <type_traits>
@@ -774,6 +775,24 @@ class Machine : public Evaluator {
     for (int32_t c : buf) move_card(c, z, in.c, in.d == 1 ? 0 : -1);
   }
 
+  // A fixed order comes from a file (a log, a scenario): it must list cards of the zone,
+  // each once, and no more than the zone holds, before the zone's memory is rearranged.
+  void check_forced_order(int z, const std::vector<int32_t>& top, int n, const Instr& in) const {
+    const int32_t* cs = w_ + g_.layout.zone_cards + z * g_.card_count;
+    auto name = [&](int32_t c) { return c >= 0 && c < g_.card_count ? g_.card_names[c] : std::string("a card"); };
+    if (top.size() > static_cast<size_t>(n))
+      throw ForcedOrderError(in.pos, fmt::format("the fixed order lists {} cards, but {} holds {}", top.size(),
+                                                 g_.instance_name(z), n));
+    std::vector<bool> listed(static_cast<size_t>(g_.card_count), false);
+    for (int32_t c : top) {
+      if (std::find(cs, cs + n, c) == cs + n)
+        throw ForcedOrderError(in.pos, fmt::format("the fixed order names {}, which is not in {}", name(c), g_.instance_name(z)));
+      if (listed[static_cast<size_t>(c)])
+        throw ForcedOrderError(in.pos, fmt::format("the fixed order names {} more than once", name(c)));
+      listed[static_cast<size_t>(c)] = true;
+    }
+  }
+
   [[gnu::noinline]] void shuffle(int z, const Instr& in) {
     int32_t* cs = w_ + g_.layout.zone_cards + z * g_.card_count;
     int n = w_[g_.layout.zone_size + z];
@@ -785,13 +804,11 @@ class Machine : public Evaluator {
     if (hooks_ && hooks_->forced_shuffles && !hooks_->forced_shuffles->empty()) {
       std::vector<int32_t> top = std::move(hooks_->forced_shuffles->front());
       hooks_->forced_shuffles->pop_front();
+      check_forced_order(z, top, n, in);
       // The listed cards go on top, the first listed topmost; the others keep the random
       // order below them.
       for (size_t k = 0; k < top.size(); ++k) {
         int32_t* at = std::find(cs, cs + n, top[k]);
-        if (at == cs + n)
-          throw RuntimeError(in.pos, fmt::format("the fixed order names {}, which is not in {}",
-                                                 top[k] >= 0 && top[k] < g_.card_count ? g_.card_names[top[k]] : "a card", g_.instance_name(z)));
         std::copy(at + 1, cs + n, at);
         cs[n - 1] = top[k];
       }
@@ -1015,15 +1032,15 @@ bool set_option(const Game& g, std::vector<int64_t>& values, const std::string& 
       if (it == g.symbols.end()) return error = no_such_value(g, o, value), false;
       v = Game::symbol_base + (it - g.symbols.begin());
     } else {
-      try {
-        size_t used = 0;
-        v = std::stoll(value, &used);
-        if (used != value.size()) throw std::invalid_argument(value);
-      } catch (const std::exception&) {
+      // Digits and an optional '-', nothing else (no spaces, no '+'); a value is kept in a
+      // 32-bit slot of the state, so one beyond that is refused, never cut short.
+      const char* end = value.data() + value.size();
+      auto [at, ec] = std::from_chars(value.data(), end, v);
+      if (value.empty() || at != end || (ec != std::errc() && ec != std::errc::result_out_of_range))
         return error = fmt::format("option '{}' is a number, not '{}'", name, value), false;
-      }
-      if (v < o.min || v > o.max)
-        return error = fmt::format("option '{}' must be between {} and {}", name, o.min, o.max), false;
+      int64_t lo = std::max<int64_t>(o.min, INT32_MIN), hi = std::min<int64_t>(o.max, INT32_MAX);
+      if (ec == std::errc::result_out_of_range || v < lo || v > hi)
+        return error = fmt::format("option '{}' must be between {} and {}", name, lo, hi), false;
     }
     if (!o.choices.empty() && std::find(o.choices.begin(), o.choices.end(), v) == o.choices.end()) {
       std::string list;

@@ -132,7 +132,10 @@ class Runner {
   }
 
   bool setup() {
-    auto rf = load_rule_file(rules_, *r_.sources, d_);
+    std::string text, why;
+    if (!read_named_rule_file(rules_, text, why))
+      return d_.error(rules_pos_, fmt::format("the rule file '{}' {}", rules_, why)), false;
+    auto rf = load_rule_text(rules_, text, *r_.sources, d_);
     if (!rf) return d_.error(rules_pos_, fmt::format("cannot load the rule file '{}'", rules_)), false;
     first_invariant_ = static_cast<int>(rf->invariants.size());
     for (size_t i = 0; i < expects_.size(); ++i) {
