@@ -122,10 +122,10 @@ TEST_CASE("imports nest at most 16 levels", "[budgets][imports]") {
 TEST_CASE("a source path that is not a small regular file is refused before reading", "[budgets]") {
   std::string text, why;
   CHECK_FALSE(read_source("/dev/zero", text, why));
-  CHECK(why == "'/dev/zero' is not a regular file");
+  CHECK(why == "'/dev/zero' is not a regular file (a device, a pipe or a socket)");
   CHECK(text.empty());
   CHECK_FALSE(read_source(dir(), text, why));
-  CHECK(why == "'" + dir() + "' is not a regular file");
+  CHECK(why == "'" + dir() + "' is a directory, not a file");
   why.clear();
   CHECK_FALSE(read_source(dir() + "/nothere.yaml", text, why));
   CHECK(why == "cannot read '" + dir() + "/nothere.yaml'");
@@ -134,7 +134,7 @@ TEST_CASE("a source path that is not a small regular file is refused before read
   REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
   why.clear();
   CHECK_FALSE(read_source(fifo, text, why));  // without a writer: refused, not waited for
-  CHECK(why == "'" + fifo + "' is not a regular file");
+  CHECK(why == "'" + fifo + "' is not a regular file (a device, a pipe or a socket)");
   // The size limit, at its boundary.
   std::string at_limit = write("limit.yaml", std::string(max_source_size, '#'));
   why.clear();
@@ -145,12 +145,12 @@ TEST_CASE("a source path that is not a small regular file is refused before read
   CHECK(why == "'" + over + "' is larger than 4 MiB");
   // An import and a rule file go through it.
   auto l = load(write("imports_zero.yaml", "game: G\nplayers: 1\nimport: [/dev/zero]\nflow: ''\n"));
-  CHECK(l.messages() == std::vector<std::string>{"3:10: error: '/dev/zero' is not a regular file"});
+  CHECK(l.messages() == std::vector<std::string>{"3:10: error: '/dev/zero' is not a regular file (a device, a pipe or a socket)"});
   Diagnostics d;
   std::shared_ptr<Sources> sources;
   CHECK_FALSE(load_game("/dev/zero", sources, d));
   REQUIRE(d.items().size() == 1);
-  CHECK(d.items()[0].message == "'/dev/zero' is not a regular file");
+  CHECK(d.items()[0].message == "'/dev/zero' is not a regular file (a device, a pipe or a socket)");
 }
 
 // ---- what is printed ----

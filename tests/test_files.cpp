@@ -280,24 +280,24 @@ TEST_CASE("a rule file named by a log or a scenario is read only if it is a regu
   };
   auto zero = header_rules("/dev/zero");
   CHECK(zero.status == 1);
-  CHECK(has(zero.out, "files-rules.jsonl:1: the rule file '/dev/zero' named by the log is not a regular file (a device, a pipe or a socket)"));
+  CHECK(has(zero.out, "files-rules.jsonl:1: the rule file named by the log: '/dev/zero' is not a regular file (a device, a pipe or a socket)"));
   auto dir = header_rules("/tmp");
   CHECK(dir.status == 1);
-  CHECK(has(dir.out, "files-rules.jsonl:1: the rule file '/tmp' named by the log is a directory, not a rule file"));
+  CHECK(has(dir.out, "files-rules.jsonl:1: the rule file named by the log: '/tmp' is a directory, not a file"));
   std::string big = temp("files-big.yaml");
   std::ofstream(big) << std::string((4 << 20) + 1, '#');
   auto large = header_rules(big);
   CHECK(large.status == 1);
-  CHECK(has(large.out, "the rule file '" + big + "' named by the log is larger than 4 MiB, the limit for a rule file"));
+  CHECK(has(large.out, "the rule file named by the log: '" + big + "' is larger than 4 MiB"));
   std::string other = temp("files-other.yaml", small_game);
   auto not_it = header_rules(other);
   CHECK(has(not_it.out, "'" + other + "' is not the rule file this log was made with"));
 
   auto scenario = run_kata("test " + temp("files-scenario.yaml", "players: 2\nrules: /dev/zero\nsteps: []\n"));
   CHECK(scenario.status == 1);
-  CHECK(has(scenario.out, "2:8: error: the rule file '/dev/zero' is not a regular file (a device, a pipe or a socket)"));
+  CHECK(has(scenario.out, "2:8: error: the scenario's rule file: '/dev/zero' is not a regular file (a device, a pipe or a socket)"));
   auto scenario_dir = run_kata("test " + temp("files-scenario.yaml", "players: 2\nrules: /tmp\nsteps: []\n"));
-  CHECK(has(scenario_dir.out, "2:8: error: the rule file '/tmp' is a directory, not a rule file"));
+  CHECK(has(scenario_dir.out, "2:8: error: the scenario's rule file: '/tmp' is a directory, not a file"));
 }
 
 // ---------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@
 #include <type_traits>
 
 #include "compile/compiler.hpp"
+#include "syntax/source.hpp"
 
 namespace kata {
 
@@ -261,31 +262,6 @@ void LogWriter::resume(int decisions, const std::string& stopped,
   line({{"type", "resume"}, {"decisions", decisions}, {"stopped", stopped}, {"agents", agents}});
 }
 
-bool read_named_rule_file(const std::string& path, std::string& text, std::string& why) {
-  constexpr off_t max_size = 4 << 20;
-  // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below anyway.
-  int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) return why = fmt::format("cannot be read ({})", std::strerror(errno)), false;
-  struct stat st {};
-  bool ok = fstat(fd, &st) == 0;
-  if (!ok) why = fmt::format("cannot be read ({})", std::strerror(errno));
-  else if (S_ISDIR(st.st_mode)) ok = false, why = "is a directory, not a rule file";
-  else if (!S_ISREG(st.st_mode)) ok = false, why = "is not a regular file (a device, a pipe or a socket)";
-  else if (st.st_size > max_size) ok = false, why = "is larger than 4 MiB, the limit for a rule file";
-  text.clear();
-  // The size is read again as the file is: it may grow after fstat.
-  char buf[65536];
-  for (ssize_t n; ok && (n = read(fd, buf, sizeof buf)) != 0;) {
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) ok = false, why = fmt::format("cannot be read ({})", std::strerror(errno));
-    else if (text.size() + static_cast<size_t>(n) > static_cast<size_t>(max_size))
-      ok = false, why = "is larger than 4 MiB, the limit for a rule file";
-    else text.append(buf, static_cast<size_t>(n));
-  }
-  close(fd);
-  return ok;
-}
-
 namespace {
 
 struct LogLine {
@@ -420,8 +396,7 @@ class Replayer {
     }
     // The path is the log's: whoever wrote the log chose it, so it is said to come from there.
     std::string text, why;
-    if (!read_named_rule_file(resolved, text, why))
-      return fail(h.number, fmt::format("the rule file '{}' named by the log {}", resolved, why));
+    if (!read_source(resolved, text, why)) return fail(h.number, fmt::format("the rule file named by the log: {}", why));
     game_ = load_game_text(resolved, text, sources, diags);
     if (!game_) return fail(h.number, fmt::format("the rule file '{}' named by the log does not load", resolved));
     const Game& g = *game_;

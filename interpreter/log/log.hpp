@@ -74,13 +74,6 @@ LogHeader make_header(const Game& g, int players, uint64_t seed, const std::vect
 // An option's value as text: a number, true/false, or a symbol's name.
 std::string option_text(const Game& g, size_t option, int64_t value);
 
-// Reads a rule file that another file names (a log's header, a scenario's `rules:`), which
-// may have been written by anyone: only a regular file of at most 4 MiB (the rule file
-// limit, docs/language.md §7) is read, in one opening, so that a device (/dev/zero), a
-// pipe or a directory is refused instead of read without end. False with `why` ("is a
-// directory", "is larger than 4 MiB", ...) to put after the path.
-bool read_named_rule_file(const std::string& path, std::string& text, std::string& why);
-
 // Replays a log: re-runs the game and checks every line against what happens.
 struct ReplayResult {
   bool ok = false;

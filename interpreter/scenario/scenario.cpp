@@ -19,6 +19,7 @@
 #include "log/log.hpp"
 #include "runtime/engine.hpp"
 #include "runtime/view.hpp"
+#include "syntax/source.hpp"
 
 namespace kata {
 
@@ -133,8 +134,7 @@ class Runner {
 
   bool setup() {
     std::string text, why;
-    if (!read_named_rule_file(rules_, text, why))
-      return d_.error(rules_pos_, fmt::format("the rule file '{}' {}", rules_, why)), false;
+    if (!read_source(rules_, text, why)) return d_.error(rules_pos_, fmt::format("the scenario's rule file: {}", why)), false;
     auto rf = load_rule_text(rules_, text, *r_.sources, d_);
     if (!rf) return d_.error(rules_pos_, fmt::format("cannot load the rule file '{}'", rules_)), false;
     first_invariant_ = static_cast<int>(rf->invariants.size());

@@ -80,7 +80,8 @@ bool read_source(const std::string& path, std::string& text, std::string& why) {
   }
   struct stat st {};
   bool ok = ::fstat(fd, &st) == 0;
-  if (ok && !S_ISREG(st.st_mode)) why = fmt::format("'{}' is not a regular file", path);
+  if (ok && S_ISDIR(st.st_mode)) why = fmt::format("'{}' is a directory, not a file", path);
+  else if (ok && !S_ISREG(st.st_mode)) why = fmt::format("'{}' is not a regular file (a device, a pipe or a socket)", path);
   else if (ok && static_cast<uint64_t>(st.st_size) > max_source_size) why = fmt::format("'{}' is larger than 4 MiB", path);
   else if (!ok) why = fmt::format("cannot read '{}'", path);
   if (!why.empty()) {
