@@ -700,7 +700,7 @@ Components
       worth: 1, 2
 
 Zones
-  deck: a stack, shared; seen by nobody
+  deck: a stack, shared; seen by nobody while face down (a card seen before stays known)
       The face-down deck.
   hand: a set, one for each player; seen by its owner
       A player's cards.

@@ -351,7 +351,8 @@ std::string describe_component_vars(const Game& g, const PlayerView& v) {
   return out;
 }
 
-std::string describe_zone(const Game& g, const ZoneView& z, bool& known_face_down) {
+// Sets the flags for the page's legend: a card marked `*`, a card written `?`.
+std::string describe_zone(const Game& g, const ZoneView& z, bool& known_face_down, bool& unknown_shown) {
   const ZoneInfo& info = g.zones[g.instance_zone[z.instance]];
   std::string out = fmt::format("  {:<14}", g.instance_name(z.instance));
   if (z.cards.empty()) out += " (empty)";
@@ -371,8 +372,10 @@ std::string describe_zone(const Game& g, const ZoneView& z, bool& known_face_dow
   if (info.order != ZoneOrder::set && !z.cards.empty() &&
       hidden == static_cast<int>(z.cards.size()))
     out += fmt::format(" {} card{} face down", hidden, hidden == 1 ? "" : "s");
-  else if (info.order != ZoneOrder::set)
+  else if (info.order != ZoneOrder::set) {
     out += in_order;
+    unknown_shown |= hidden > 0;
+  }
   else {
     out += shown;
     if (hidden) out += fmt::format(" +{} hidden", hidden);
@@ -474,10 +477,11 @@ std::string describe_view(const Game& g, const PlayerView& v) {
   }
   out += describe_component_vars(g, v);
   out += draw_board(g, v);
-  bool known_face_down = false;
+  bool known_face_down = false, unknown_shown = false;
   for (const ZoneView& z : v.zones)
-    if (zone_listed(g, z)) out += describe_zone(g, z, known_face_down);
+    if (zone_listed(g, z)) out += describe_zone(g, z, known_face_down, unknown_shown);
   if (known_face_down) out += "  (* face down, but known to you)\n";
+  if (unknown_shown) out += "  (? a face-down card you do not know, in its place in the pile)\n";
   if (v.status == Status::over)
     out += describe_end(g, v);
   else if (v.chooser >= 0)
