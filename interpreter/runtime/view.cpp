@@ -418,6 +418,12 @@ std::string describe_end(const Game& g, const PlayerView& v) {
     for (size_t i = 0; i < t.parts.size(); ++i)
       if (std::any_of(t.parts[i].begin(), t.parts[i].end(), [](int64_t x) { return x != 0; }))
         head.push_back(g.score_parts[i].name), cols.push_back(&t.parts[i]);
+    // Nothing was scored (every part 0 for every seat, no tie-break: a variant's points in
+    // a game played without it): the winners above say all, and a column of 0s would not.
+    if (g.score_is_sum && cols.empty() && t.tiebreaks.empty()) {
+      for (int32_t i : t.notes) out += g.score_notes[i].text + '\n';
+      return out;
+    }
     // The sum of a single part is that part again.
     if (!g.score_is_sum || t.parts.size() > 1 || cols.empty()) {
       head.push_back(g.score_is_sum ? "total" : "score");
