@@ -174,6 +174,52 @@ Reading read_short(const Game& g, const std::vector<std::string>& labels, const 
   return r;
 }
 
+// The forms a card the chooser sees may be typed in without the labels' help: its name and
+// its plain name, each also without its owner's seat ("assassin" for "P1 Assassin").
+std::vector<std::string> card_forms(const Game& g, int c) {
+  std::vector<std::string> out;
+  std::string seat = g.card_owner[c] >= 0 ? seat_name(g.card_owner[c]) + " " : "";
+  for (const std::string& name : {g.card_names[c], g.card_plain_names[c]}) {
+    out.push_back(squashed(name));
+    if (!seat.empty() && name.rfind(seat, 0) == 0) out.push_back(squashed(name.substr(seat.size())));
+  }
+  return out;
+}
+
+// Why the full notation refuses what `typed` names in short, when the short form stopped
+// at a value no legal decision has: each typed word that names cards the chooser sees is
+// tried as each of them (at most a few readings), and the first reading the notation reads
+// to the end gives its reason: the `when:` refusal in the game's words ("P1 Assassin must
+// assassinate ...") rather than "not a choice". Nothing when no reading gets that far.
+std::optional<std::string> full_reason(const Game& g, const State& s, const Reading& r) {
+  std::vector<std::vector<std::string>> options;
+  size_t readings = 1;
+  for (size_t i = 1; i < r.typed.size(); ++i) {
+    std::vector<std::string> as{r.typed[i]};
+    std::string w = squashed(r.typed[i]);
+    for (int c = 0; c < g.card_count && as.size() < 5; ++c) {
+      if (!visible(g, s, s.chooser(), c)) continue;
+      auto f = card_forms(g, c);
+      if (std::find(f.begin(), f.end(), w) != f.end() && g.card_names[c] != r.typed[i])
+        as.push_back(g.card_names[c]);
+    }
+    readings *= as.size();
+    options.push_back(std::move(as));
+  }
+  if (options.empty() || readings > 64) return std::nullopt;
+  for (size_t k = 0; k < readings; ++k) {
+    std::string text = r.typed[0];
+    for (size_t i = 0, rest = k; i < options.size(); rest /= options[i].size(), ++i)
+      text += " " + options[i][rest % options[i].size()];
+    std::string why;
+    if (parse_decision(g, s, text, why)) continue;  // legal: the short form would have read it
+    if (!why.empty() && why.find("' is not a choice for ") == std::string::npos &&
+        why.find("' takes ") == std::string::npos)
+      return why;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<int> short_form(const Game& g, const PlayerView& view,
@@ -246,6 +292,8 @@ std::optional<Decision> read_decision(const Game& g, const State& s, const std::
     for (const Param& p : a.params) params += " " + p.name;
     why = fmt::format("'{}' takes {} value{}: {}{}", a.name, a.params.size(),
                       a.params.size() == 1 ? "" : "s", a.name, params);
+  } else if (auto reason = full_reason(g, s, r)) {
+    why = *reason;
   } else {
     std::string choices;
     for (const std::string& c : r.choices) choices += (choices.empty() ? "" : ", ") + c;
