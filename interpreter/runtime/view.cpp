@@ -351,16 +351,21 @@ std::string describe_component_vars(const Game& g, const PlayerView& v) {
   return out;
 }
 
-// Sets the flags for the page's legend: a card marked `*`, a card written `?`.
-std::string describe_zone(const Game& g, const ZoneView& z, bool& known_face_down, bool& unknown_shown) {
+// Sets the flags for the page's legend: a card marked `*`, a card written `?`. The cards
+// of the viewer's own `owner` zone (a hand) are not marked: being seen by their owner is
+// what such a zone is, and "face down" read oddly of a hand.
+std::string describe_zone(const Game& g, const ZoneView& z, int viewer, bool& known_face_down,
+                          bool& unknown_shown) {
   const ZoneInfo& info = g.zones[g.instance_zone[z.instance]];
+  bool own = viewer >= 0 && info.visibility == Visibility::owner && g.instance_owner[z.instance] == viewer;
   std::string out = fmt::format("  {:<14}", g.instance_name(z.instance));
   if (z.cards.empty()) out += " (empty)";
   int hidden = 0;
   std::string shown, in_order;
   for (const CardView& c : z.cards) {
-    std::string name = c.card < 0 ? "?" : g.card_names[c.card] + (c.face_up ? "" : "*");
-    known_face_down |= c.card >= 0 && !c.face_up;
+    bool marked = c.card >= 0 && !c.face_up && !own;
+    std::string name = c.card < 0 ? "?" : g.card_names[c.card] + (marked ? "*" : "");
+    known_face_down |= marked;
     in_order += " " + name;
     if (c.card < 0)
       ++hidden;
@@ -485,7 +490,7 @@ std::string describe_view(const Game& g, const PlayerView& v) {
   out += draw_board(g, v);
   bool known_face_down = false, unknown_shown = false;
   for (const ZoneView& z : v.zones)
-    if (zone_listed(g, z)) out += describe_zone(g, z, known_face_down, unknown_shown);
+    if (zone_listed(g, z)) out += describe_zone(g, z, v.viewer, known_face_down, unknown_shown);
   if (known_face_down) out += "  (* face down, but known to you)\n";
   if (unknown_shown) out += "  (? a face-down card you do not know, in its place in the pile)\n";
   if (v.status == Status::over)
