@@ -280,20 +280,22 @@ std::optional<Decision> read_decision(const Game& g, const State& s, const std::
   for (const Decision& d : legal) labels.push_back(decision_text(g, s, d));
   if (auto k = short_form(g, make_view(g, s, s.chooser()), labels, text, why)) return legal[*k];
   // The notation in full stopped at the first value, which a short form reads: the reason
-  // is where the short form stops ("deploy lord village" without a Village), or that the
-  // values are too few or too many.
+  // is the full notation's for the cards the words name (full_reason), or where the short
+  // form stops ("deploy lord village" without a Village), or that the values are too few
+  // or too many.
   Reading r = read_short(g, labels, text);
-  if (r.depth == 0 || !r.action ||
+  if (!r.action || r.typed.size() < 2 ||
       why.rfind(fmt::format("'{}' is not a choice for ", squashed(r.typed[1])), 0) != 0)
     return std::nullopt;
   const Action& a = *r.action;
-  if (r.stop >= r.typed.size() || r.depth >= a.params.size()) {
+  bool stopped = r.stop < r.typed.size() && r.depth < a.params.size();
+  if (auto reason = stopped ? full_reason(g, s, r) : std::nullopt) return why = *reason, std::nullopt;
+  if (r.depth == 0) return std::nullopt;
+  if (!stopped) {
     std::string params;
     for (const Param& p : a.params) params += " " + p.name;
     why = fmt::format("'{}' takes {} value{}: {}{}", a.name, a.params.size(),
                       a.params.size() == 1 ? "" : "s", a.name, params);
-  } else if (auto reason = full_reason(g, s, r)) {
-    why = *reason;
   } else {
     std::string choices;
     for (const std::string& c : r.choices) choices += (choices.empty() ? "" : ", ") + c;
