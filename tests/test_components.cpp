@@ -260,7 +260,7 @@ flow: |
   State s = new_game(*g, 2, 1, default_options(*g));
   std::string page = describe_view(*g, make_view(*g, s, 1));
   INFO(page);
-  CHECK(page.find("pile           card1 ?") != std::string::npos);
+  CHECK(page.find("pile           card3 ?\n") != std::string::npos);
   CHECK(page.find("  (? a face-down card you do not know, in its place in the pile)\n") != std::string::npos);
   // All hidden: the pile is counted, and there is no '?' to explain.
   auto hidden = marks("face down");
