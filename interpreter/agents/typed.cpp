@@ -175,7 +175,7 @@ Reading read_short(const Game& g, const std::vector<std::string>& labels, const 
 }
 
 // The forms a card the chooser sees may be typed in without the labels' help: its name and
-// its plain name, each also without its owner's seat ("assassin" for "P1 Assassin").
+// its plain name, each also without its owner's seat ("guard" for "P1 Guard").
 std::vector<std::string> card_forms(const Game& g, int c) {
   std::vector<std::string> out;
   std::string seat = g.card_owner[c] >= 0 ? seat_name(g.card_owner[c]) + " " : "";
@@ -189,8 +189,8 @@ std::vector<std::string> card_forms(const Game& g, int c) {
 // Why the full notation refuses what `typed` names in short, when the short form stopped
 // at a value no legal decision has: each typed word that names cards the chooser sees is
 // tried as each of them (at most a few readings), and the first reading the notation reads
-// to the end gives its reason: the `when:` refusal in the game's words ("P1 Assassin must
-// assassinate ...") rather than "not a choice". Nothing when no reading gets that far.
+// to the end gives its reason: the `when:` refusal in the game's words ("P1 Spy must
+// spy while ...") rather than "not a choice". Nothing when no reading gets that far.
 std::optional<std::string> full_reason(const Game& g, const State& s, const Reading& r) {
   std::vector<std::vector<std::string>> options;
   size_t readings = 1;
