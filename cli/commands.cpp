@@ -279,8 +279,10 @@ int run_match(const PlayArgs& a, const Game& g, int players, uint64_t seed,
     auto sc = scores(g, r.final);
     std::string line;
     for (size_t p = 0; p < sc.size(); ++p) line += fmt::format("{}{}={}", p ? " " : "", seat_name(static_cast<int>(p)), sc[p]);
-    std::cout << fmt::format("Result after {} decisions: {}; winners: {}\n", r.final.decisions(), line.empty() ? "no scores" : line,
-                             winners_text(r.final));
+    // A game without scores (won only by `win`) says only who won: "no scores" read as an
+    // error to players.
+    std::cout << fmt::format("Result after {} decisions: {}winners: {}\n", r.final.decisions(),
+                             line.empty() ? "" : line + "; ", winners_text(r.final));
     // Several humans: the screen (and the seed line at its top) was cleared; say it again.
     if (!a.seed_given && terminal.humans > 1 && terminal.clear_screen)
       std::cerr << seed_line(a, seed);

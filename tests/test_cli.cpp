@@ -85,6 +85,11 @@ TEST_CASE("kata play with bots to the end; with a bad option or agent", "[cli]")
   auto r = run_kata("play rules/kobayakawa.yaml --players 4 --agents random --seed 3 -q");
   CHECK(r.status == 0);
   CHECK(has(r.out, "Result after "));
+  // A game without scores says only who won ("no scores" read as an error to players).
+  auto unscored = run_kata("play rules/hogen.yaml --players 3 --agents random --seed 3 -q");
+  CHECK(unscored.status == 0);
+  CHECK(has(unscored.out, " decisions: winners: "));
+  CHECK(!has(unscored.out, "no scores"));
   CHECK(run_kata("play rules/kobayakawa.yaml --players 9 --agents random").status == 2);
   auto o = run_kata("play rules/kobayakawa.yaml --agents random -o centre_kamon=3");
   CHECK(o.status == 2);
@@ -700,7 +705,7 @@ Components
       worth: 1, 2
 
 Zones
-  deck: a stack, shared; seen by nobody
+  deck: a stack, shared; seen by nobody while face down (a card seen before stays known)
       The face-down deck.
   hand: a set, one for each player; seen by its owner
       A player's cards.

@@ -165,6 +165,11 @@ TEST_CASE("a card variable and a component's variables are shown only to who see
   PlayerView mine = make_view(*g, s, 0), theirs = make_view(*g, s, 1);
   std::string me = describe_view(*g, mine), them = describe_view(*g, theirs);
   CHECK(me.find("last=P1 Lord") != std::string::npos);
+  // The viewer's own hand is not marked '*' ("face down, but known to you"): a hand is
+  // seen by its owner. A card on a side, face down, is.
+  CHECK(me.find("P1 Guard") != std::string::npos);
+  CHECK(me.find("P1 Guard*") == std::string::npos);
+  CHECK(me.find("P1 Lord*") != std::string::npos);
   INFO(them);
   CHECK(them.find("P1 Lord") == std::string::npos);
   CHECK(them.find("last=a hidden card") != std::string::npos);
@@ -232,4 +237,36 @@ TEST_CASE("a refused decision naming a card with spaces in its name is told the 
   CHECK_FALSE(parse_decision(*g, s, "deploy P1 Knight North", why));
   CHECK(why == "'p1' is not a choice for c (choices: P1 Lord, P1 Guard, P1 Spy)");
   CHECK(parse_decision(*g, s, "deploy  p1 lord   north", why));
+}
+
+TEST_CASE("a view's legend explains the '?' of a hidden card among cards the viewer sees", "[components][views]") {
+  auto marks = [](const std::string& second) {
+    return game(R"(game: Marks
+players: 2
+components:
+  card:
+    each: {value: 1..3}
+    name: "card{value}"
+    in: box
+zones:
+  box: {visibility: nobody, order: stack}
+  pile: {visibility: nobody, order: stack}
+flow: |
+  move top(box) to pile )" + second + R"(
+  move top(box) to pile face down
+)");
+  };
+  auto g = marks("face up");
+  State s = new_game(*g, 2, 1, default_options(*g));
+  std::string page = describe_view(*g, make_view(*g, s, 1));
+  INFO(page);
+  CHECK(page.find("pile           card3 ?\n") != std::string::npos);
+  CHECK(page.find("  (? a face-down card you do not know, in its place in the pile)\n") != std::string::npos);
+  // All hidden: the pile is counted, and there is no '?' to explain.
+  auto hidden = marks("face down");
+  State h = new_game(*hidden, 2, 1, default_options(*hidden));
+  std::string all = describe_view(*hidden, make_view(*hidden, h, 1));
+  INFO(all);
+  CHECK(all.find("pile           2 cards face down") != std::string::npos);
+  CHECK(all.find("(?") == std::string::npos);
 }

@@ -364,8 +364,12 @@ TEST_CASE("short forms: without the shared words, case and spaces; interchangeab
   CHECK(why == "'deploy' takes 2 values: deploy c t");
   CHECK_FALSE(kata::read_decision(g, k.state, "deploy lord palace extra", why));
   CHECK(why == "'deploy' takes 2 values: deploy c t");
+  // The Village is in play between two other players: the rule file's own reason, as the
+  // notation in full would give it (not "'village' is not a choice for t").
   CHECK_FALSE(kata::read_decision(g, k.state, "deploy lord village", why));
-  CHECK(why == "'village' is not a choice for t (choices: RiceField, Palace, Port, Sanctuary)");
+  CHECK(why == "You do not fight on Village: it lies between two other players.");
+  CHECK_FALSE(kata::read_decision(g, k.state, "deploy lord bridge", why));
+  CHECK(why == "'bridge' is not a choice for t (choices: RiceField, Palace, Port, Sanctuary)");
   CHECK_FALSE(kata::read_decision(g, k.state, "deploy nobody palace", why));
   CHECK(why == "'nobody' is not a choice for c (choices: P1 Lord, P1 Peasant1, P1 Peasant2, P1 Peasant3, "
                "P1 Peasant4, P1 Brute, P1 Archer, P1 Samurai, P1 Scout, P1 Shugenja, P1 General, "
@@ -456,4 +460,18 @@ TEST_CASE("at the prompt, a decision or its start typed in short", "[prompt][not
   CHECK(has(out, "P1> deploy P1 Peasant — choose:\n   1) deploy P1 Peasant RiceField (x4)\n"));
   // A start that is not one goes on to be read as a decision, and is refused by the runner.
   CHECK(play("deploy p1\n", out) == "index -1");
+}
+
+TEST_CASE("a step of a long menu shows a value with one item under it as that item", "[prompt]") {
+  // Three actions, one of them with a single decision: listed whole, so the person sees
+  // what it plays before choosing it (not "strike (1 choice)").
+  std::vector<kata::MenuItem> items;
+  for (int i = 0; i < 3; ++i) items.push_back({{"play", "P1 Guard" + std::to_string(i + 1), "North"}, {"c", "t"}, {i}});
+  items.push_back({{"strike", "P2 Spy", "South"}, {"v", "t"}, {3}});
+  kata::Menu m(items, 2);
+  std::string shown = m.show();
+  INFO(shown);
+  CHECK(has(shown, "   1) play  (3 choices)\n"));
+  CHECK(has(shown, "   2) strike P2 Spy South\n"));
+  CHECK(m.pick(1) == 3);
 }

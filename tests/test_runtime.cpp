@@ -521,6 +521,36 @@ scoring:
   CHECK(page.find("Never") == std::string::npos);
 }
 
+TEST_CASE("an end where nothing was scored shows no table, only the winners and the notes",
+          "[runtime]") {
+  // A variant's points, counted only when the variant is on: off, every part is 0.
+  auto g = game(R"(game: Variant
+players: 2
+options:
+  long: {default: false}
+variables:
+  pts: {per_player: true}
+flow: |
+  if long { P1.pts = 4 }
+  win P2
+scoring:
+  parts:
+    pts: p.pts
+  notes:
+    - {text: P2 won at once., when: "true"}
+)");
+  State s = new_game(*g, 2, 1, default_options(*g));
+  std::string page = describe_view(*g, make_view(*g, s, 0));
+  INFO(page);
+  CHECK(page.find("Game over. Winner: P2\nP2 won at once.\n") != std::string::npos);
+  CHECK(page.find("total") == std::string::npos);
+  // With the variant on, the part is shown again.
+  auto on = default_options(*g);
+  on[0] = 1;
+  State l = new_game(*g, 2, 1, on);
+  CHECK(describe_view(*g, make_view(*g, l, 0)).find("pts") != std::string::npos);
+}
+
 TEST_CASE("win none ends the game with nobody winning", "[runtime]") {
   auto g = game(
       "game: Draw\nplayers: 2\nvariables:\n  w: {type: player}\n  pts: {per_player: true, initial: "

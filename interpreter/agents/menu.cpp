@@ -231,6 +231,7 @@ void Menu::settle() {
     entries_.clear();
     size_t level = path_.size();
     std::vector<Entry> values;
+    std::vector<int> first;  // the first item under each value
     for (int i : cands) {
       const auto& parts = items_[i].parts;
       if (cands.size() <= page_ || parts.size() == level) {
@@ -239,16 +240,21 @@ void Menu::settle() {
       }
       auto same = std::find_if(values.begin(), values.end(),
                                [&](const Entry& e) { return e.value == parts[level]; });
-      if (same == values.end())
+      if (same == values.end()) {
         values.push_back({parts[level], -1, 1});
-      else
+        first.push_back(i);
+      } else {
         ++same->count;
+      }
     }
     if (values.size() == 1 && entries_.empty()) {
       path_.push_back({values[0].value, true});
       continue;
     }
-    entries_.insert(entries_.end(), values.begin(), values.end());
+    // A value with one item under it is shown as that item: "assault (1 choice)" hid what
+    // choosing it plays at once.
+    for (size_t k = 0; k < values.size(); ++k)
+      entries_.push_back(values[k].count == 1 ? Entry{{}, first[k], 1} : values[k]);
     return;
   }
 }

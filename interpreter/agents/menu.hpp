@@ -42,7 +42,8 @@ std::vector<MenuItem> menu_items(const Game& g, const PlayerView& view,
 
 // A walk through a menu: when more than `page` items remain, the person first chooses the
 // action, then each parameter's value in turn (only values that lead to a legal decision),
-// each step a short numbered list; a step with one value is taken without asking.
+// each step a short numbered list; a step with one value is taken without asking, and a
+// value with one item under it is listed as that item.
 class Menu {
  public:
   explicit Menu(std::vector<MenuItem> items, size_t page = 20);

@@ -174,6 +174,52 @@ Reading read_short(const Game& g, const std::vector<std::string>& labels, const 
   return r;
 }
 
+// The forms a card the chooser sees may be typed in without the labels' help: its name and
+// its plain name, each also without its owner's seat ("guard" for "P1 Guard").
+std::vector<std::string> card_forms(const Game& g, int c) {
+  std::vector<std::string> out;
+  std::string seat = g.card_owner[c] >= 0 ? seat_name(g.card_owner[c]) + " " : "";
+  for (const std::string& name : {g.card_names[c], g.card_plain_names[c]}) {
+    out.push_back(squashed(name));
+    if (!seat.empty() && name.rfind(seat, 0) == 0) out.push_back(squashed(name.substr(seat.size())));
+  }
+  return out;
+}
+
+// Why the full notation refuses what `typed` names in short, when the short form stopped
+// at a value no legal decision has: each typed word that names cards the chooser sees is
+// tried as each of them (at most a few readings), and the first reading the notation reads
+// to the end gives its reason: the `when:` refusal in the game's words ("P1 Spy must
+// spy while ...") rather than "not a choice". Nothing when no reading gets that far.
+std::optional<std::string> full_reason(const Game& g, const State& s, const Reading& r) {
+  std::vector<std::vector<std::string>> options;
+  size_t readings = 1;
+  for (size_t i = 1; i < r.typed.size(); ++i) {
+    std::vector<std::string> as{r.typed[i]};
+    std::string w = squashed(r.typed[i]);
+    for (int c = 0; c < g.card_count && as.size() < 5; ++c) {
+      if (!visible(g, s, s.chooser(), c)) continue;
+      auto f = card_forms(g, c);
+      if (std::find(f.begin(), f.end(), w) != f.end() && g.card_names[c] != r.typed[i])
+        as.push_back(g.card_names[c]);
+    }
+    readings *= as.size();
+    options.push_back(std::move(as));
+  }
+  if (options.empty() || readings > 64) return std::nullopt;
+  for (size_t k = 0; k < readings; ++k) {
+    std::string text = r.typed[0];
+    for (size_t i = 0, rest = k; i < options.size(); rest /= options[i].size(), ++i)
+      text += " " + options[i][rest % options[i].size()];
+    std::string why;
+    if (parse_decision(g, s, text, why)) continue;  // legal: the short form would have read it
+    if (!why.empty() && why.find("' is not a choice for ") == std::string::npos &&
+        why.find("' takes ") == std::string::npos)
+      return why;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<int> short_form(const Game& g, const PlayerView& view,
@@ -234,14 +280,18 @@ std::optional<Decision> read_decision(const Game& g, const State& s, const std::
   for (const Decision& d : legal) labels.push_back(decision_text(g, s, d));
   if (auto k = short_form(g, make_view(g, s, s.chooser()), labels, text, why)) return legal[*k];
   // The notation in full stopped at the first value, which a short form reads: the reason
-  // is where the short form stops ("deploy lord village" without a Village), or that the
-  // values are too few or too many.
+  // is the full notation's for the cards the words name (full_reason), or where the short
+  // form stops ("deploy lord village" without a Village), or that the values are too few
+  // or too many.
   Reading r = read_short(g, labels, text);
-  if (r.depth == 0 || !r.action ||
+  if (!r.action || r.typed.size() < 2 ||
       why.rfind(fmt::format("'{}' is not a choice for ", squashed(r.typed[1])), 0) != 0)
     return std::nullopt;
   const Action& a = *r.action;
-  if (r.stop >= r.typed.size() || r.depth >= a.params.size()) {
+  bool stopped = r.stop < r.typed.size() && r.depth < a.params.size();
+  if (auto reason = stopped ? full_reason(g, s, r) : std::nullopt) return why = *reason, std::nullopt;
+  if (r.depth == 0) return std::nullopt;
+  if (!stopped) {
     std::string params;
     for (const Param& p : a.params) params += " " + p.name;
     why = fmt::format("'{}' takes {} value{}: {}{}", a.name, a.params.size(),

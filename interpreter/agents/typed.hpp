@@ -42,6 +42,8 @@ std::optional<std::vector<std::string>> short_start(const std::vector<MenuItem>&
 
 // parse_decision, then short_form as the chooser sees the state: what the runner does
 // with a human's or a script's text, and a scenario with its `play:` steps.
+// Refused in short, the reason is the full notation's when each word naming a card the
+// chooser sees is read as that card (a `when:` refusal in the game's words).
 std::optional<Decision> read_decision(const Game& g, const State& s, const std::string& text,
                                       std::string& why);
 

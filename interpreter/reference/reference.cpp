@@ -147,11 +147,13 @@ GameReference::Zone zone(const Game& g, const ZoneInfo& z) {
   const char* order = z.order == ZoneOrder::stack ? "stack"
                       : z.order == ZoneOrder::row ? "row"
                                                   : "set";
-  std::string seen;
+  // "nobody" alone reads wrong to a player who sees their own face-down cards there and
+  // everyone's face-up ones (language.md 4.4): the words say when it holds.
+  std::string seen, nobody = "nobody while face down (a card seen before stays known)";
   switch (z.visibility) {
     case Visibility::everyone: seen = "everyone"; break;
-    case Visibility::owner: seen = z.per_player ? "its owner" : "nobody"; break;
-    case Visibility::nobody: seen = "nobody"; break;
+    case Visibility::owner: seen = z.per_player ? "its owner" : nobody; break;
+    case Visibility::nobody: seen = nobody; break;
     case Visibility::top: seen = "everyone, its top card only"; break;
   }
   return {z.name, each(g, z.per_player, z.kind), order, seen, z.doc};

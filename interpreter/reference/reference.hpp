@@ -40,7 +40,7 @@ struct GameReference {
     std::string name;
     std::string each;  // "" (one, shared), "player", "tile", "tile and player"
     std::string order;
-    std::string seen_by;  // "everyone", "its owner", "nobody", "everyone, its top card only"
+    std::string seen_by;  // "everyone", "its owner", "nobody while face down (...)", "everyone, its top card only"
     std::string doc;
   };
   struct Variable {

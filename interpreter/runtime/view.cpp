@@ -351,15 +351,21 @@ std::string describe_component_vars(const Game& g, const PlayerView& v) {
   return out;
 }
 
-std::string describe_zone(const Game& g, const ZoneView& z, bool& known_face_down) {
+// Sets the flags for the page's legend: a card marked `*`, a card written `?`. The cards
+// of the viewer's own `owner` zone (a hand) are not marked: being seen by their owner is
+// what such a zone is, and "face down" read oddly of a hand.
+std::string describe_zone(const Game& g, const ZoneView& z, int viewer, bool& known_face_down,
+                          bool& unknown_shown) {
   const ZoneInfo& info = g.zones[g.instance_zone[z.instance]];
+  bool own = viewer >= 0 && info.visibility == Visibility::owner && g.instance_owner[z.instance] == viewer;
   std::string out = fmt::format("  {:<14}", g.instance_name(z.instance));
   if (z.cards.empty()) out += " (empty)";
   int hidden = 0;
   std::string shown, in_order;
   for (const CardView& c : z.cards) {
-    std::string name = c.card < 0 ? "?" : g.card_names[c.card] + (c.face_up ? "" : "*");
-    known_face_down |= c.card >= 0 && !c.face_up;
+    bool marked = c.card >= 0 && !c.face_up && !own;
+    std::string name = c.card < 0 ? "?" : g.card_names[c.card] + (marked ? "*" : "");
+    known_face_down |= marked;
     in_order += " " + name;
     if (c.card < 0)
       ++hidden;
@@ -371,8 +377,10 @@ std::string describe_zone(const Game& g, const ZoneView& z, bool& known_face_dow
   if (info.order != ZoneOrder::set && !z.cards.empty() &&
       hidden == static_cast<int>(z.cards.size()))
     out += fmt::format(" {} card{} face down", hidden, hidden == 1 ? "" : "s");
-  else if (info.order != ZoneOrder::set)
+  else if (info.order != ZoneOrder::set) {
     out += in_order;
+    unknown_shown |= hidden > 0;
+  }
   else {
     out += shown;
     if (hidden) out += fmt::format(" +{} hidden", hidden);
@@ -415,6 +423,12 @@ std::string describe_end(const Game& g, const PlayerView& v) {
     for (size_t i = 0; i < t.parts.size(); ++i)
       if (std::any_of(t.parts[i].begin(), t.parts[i].end(), [](int64_t x) { return x != 0; }))
         head.push_back(g.score_parts[i].name), cols.push_back(&t.parts[i]);
+    // Nothing was scored (every part 0 for every seat, no tie-break: a variant's points in
+    // a game played without it): the winners above say all, and a column of 0s would not.
+    if (g.score_is_sum && cols.empty() && t.tiebreaks.empty()) {
+      for (int32_t i : t.notes) out += g.score_notes[i].text + '\n';
+      return out;
+    }
     // The sum of a single part is that part again.
     if (!g.score_is_sum || t.parts.size() > 1 || cols.empty()) {
       head.push_back(g.score_is_sum ? "total" : "score");
@@ -474,10 +488,11 @@ std::string describe_view(const Game& g, const PlayerView& v) {
   }
   out += describe_component_vars(g, v);
   out += draw_board(g, v);
-  bool known_face_down = false;
+  bool known_face_down = false, unknown_shown = false;
   for (const ZoneView& z : v.zones)
-    if (zone_listed(g, z)) out += describe_zone(g, z, known_face_down);
+    if (zone_listed(g, z)) out += describe_zone(g, z, v.viewer, known_face_down, unknown_shown);
   if (known_face_down) out += "  (* face down, but known to you)\n";
+  if (unknown_shown) out += "  (? a face-down card you do not know, in its place in the pile)\n";
   if (v.status == Status::over)
     out += describe_end(g, v);
   else if (v.chooser >= 0)
