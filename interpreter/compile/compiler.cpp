@@ -250,6 +250,7 @@ class Compiler {
     if (!b.zone.empty()) info.zone = s_.zones.at(b.zone);
     if (!b.label.empty()) info.label = s_.properties.at(b.label);
     info.marked_name = b.marked_name;
+    info.lines = b.lines.value_or(true);
     for (auto& c : b.coordinates) info.coordinates.push_back(s_.properties.at(c));
     const KindInfo& kind = g_.kinds[k];
     for (int c = kind.first_card; c < kind.first_card + kind.card_count; ++c) {

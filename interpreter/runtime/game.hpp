@@ -283,6 +283,7 @@ struct BoardInfo {
   std::string marked_name;           // what a marked point is ("the goal"), or empty
   std::vector<int32_t> coordinates;  // the properties a point's name is made of
   int32_t turn_node = -1;  // the turn of a seat's drawing, in degrees (`viewer` bound), or -1
+  bool lines = true;       // the text drawing draws the links it can (`lines:`)
 };
 
 enum class Status : int32_t { running = 0, waiting = 1, over = 2 };
