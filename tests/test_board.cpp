@@ -455,3 +455,96 @@ TEST_CASE("a board's coordinates are the points' properties; its turn is a numbe
                             "5:53: error: the board's coordinates are properties of 'point', and 'z' is not one",
                             "5:68: error: the board's 'turn:' must be a number, but this is a player"});
 }
+
+TEST_CASE("a menu names the piece on each point a move names, as the chooser sees it", "[board][prompt]") {
+  auto l = load_file("rules/kendo.yaml");
+  REQUIRE(l.game);
+  const Game& g = *l.game;
+  State s = new_game(g, 2, 1, default_options(g));
+  std::vector<Decision> legal;
+  legal_decisions(g, s, legal);
+  std::vector<std::string> labels;
+  for (auto& d : legal) labels.push_back(decision_text(g, s, d));
+  auto items = menu_items(g, make_view(g, s, 0), labels);
+  REQUIRE(items.size() == labels.size());
+  // The point moved from holds P1's soldier; the point moved to is free.
+  CHECK(items[0].text() == "go 4/-5 -1/-4 (P1 Soldier3 on 4/-5)");
+  CHECK(items[0].notes == std::vector<std::string>{"", "P1 Soldier3", ""});
+  // A typed item is read without the pieces.
+  Menu whole(items);
+  CHECK(whole.typed("go 4/-5 -1/-4") == 0);
+  // One value at a time: each origin with its piece.
+  Menu menu(items, 5);
+  std::string shown = menu.show();
+  CHECK(shown.find("go origin target — choose origin:\n") != std::string::npos);
+  CHECK(shown.find(") 4/-5 (P1 Soldier3, 4 choices)\n") != std::string::npos);
+  CHECK(shown.find(") 8/-4 (P1 Samurai3, 2 choices)\n") != std::string::npos);
+}
+
+TEST_CASE("a menu names no piece its chooser cannot see on a point", "[board][prompt]") {
+  // The ring with its pieces standing face down on points nobody sees.
+  std::string hidden = ring;
+  for (std::string from : {"reserve: {per_player: true, visibility: everyone}", "spot: {per: point, visibility: everyone}"})
+    hidden.replace(hidden.find(from), from.size(), std::regex_replace(from, std::regex("everyone"), "nobody"));
+  hidden += "board: {points: point, x: n, y: \"0\", zone: spot}\n";
+  std::string seen = ring + "board: {points: point, x: n, y: \"0\", zone: spot}\n";
+  for (auto& [yaml, text] : {std::pair{hidden, std::string("go 1 3")}, std::pair{seen, std::string("go 1 3 (P1 pawn on 1)")}}) {
+    auto g = game(yaml);
+    State s = new_game(*g, 2, 1, default_options(*g));
+    std::vector<Decision> legal;
+    legal_decisions(*g, s, legal);
+    std::vector<std::string> labels;
+    for (auto& d : legal) labels.push_back(decision_text(*g, s, d));
+    REQUIRE(!labels.empty());
+    CHECK(menu_items(*g, make_view(*g, s, 0), labels).front().text() == text);
+  }
+}
+
+TEST_CASE("events name a board point's zone by its point; the log keeps the zone's name", "[board][log]") {
+  auto l = load_file("rules/kendo.yaml");
+  REQUIRE(l.game);
+  const Game& g = *l.game;
+  std::vector<Event> events;
+  Hooks hooks{&events, nullptr};
+  State s = new_game(g, 2, 1, default_options(g), &hooks);
+  std::vector<std::string> told = describe_events(g, events, 0);
+  bool setup = false;
+  for (auto& line : told) setup = setup || line.rfind("8 cards move from P1.reserve — 8/-7: P1 Prince; 7/-8: P1 Samurai1;", 0) == 0;
+  CHECK(setup);
+  events.clear();
+  std::string why;
+  auto d = parse_decision(g, s, "go 4/-5 -1/-4", why);
+  REQUIRE(d);
+  apply(g, s, *d, &hooks);
+  auto move = std::find_if(events.begin(), events.end(), [](const Event& e) { return e.kind == Event::move; });
+  REQUIRE(move != events.end());
+  CHECK(describe_event(g, *move, 0) == "P1 Soldier3 moves from 4/-5 to -1/-4");
+  CHECK(event_json(g, *move).dump() == R"({"card":"P1 Soldier3","from":"4/-5.spot","to":"-1/-4.spot","type":"move"})");
+  // Other zones keep their names.
+  for (size_t z = 0; z < g.zones.size(); ++z)
+    if (g.zones[z].name == "reserve") CHECK(g.place_name(g.zone_instance(static_cast<int>(z), 0)) == "P1.reserve");
+}
+
+TEST_CASE("a board's text drawing leaves out the links it cannot draw straight, or all with lines: false", "[board][views]") {
+  // Diagonal links on a square grid are three columns aside over two lines: left out.
+  auto diagonal = game(stdlib_board("squaregrid.yaml") +
+                       "links:\n  point: \"abs(a.x - b.x) + abs(a.y - b.y) == 1 or (abs(a.x - b.x) == 1 and abs(a.y - b.y) == 1)\"\n");
+  State s = new_game(*diagonal, 2, 1, default_options(*diagonal));
+  std::string text = draw_board(*diagonal, make_view(*diagonal, s, 0));
+  CHECK(text.find("    8  .--.--.--.--.--.--.--.\n       |  |  |  |  |  |  |  |\n") != std::string::npos);
+  CHECK(text.find("    - | a link between two points; some links cannot be drawn in text (the SVG, --svg, shows them all)\n") !=
+        std::string::npos);
+  // lines: false: the rows of points on consecutive lines, as without links.
+  auto plain = game(stdlib_board("hexboard.yaml") +
+                    "board: {points: point, x: \"4 * (2 * x + y)\", y: \"-7 * y\", coordinates: [x, y], lines: false}\n");
+  State t = new_game(*plain, 2, 1, default_options(*plain));
+  std::string drawn = draw_board(*plain, make_view(*plain, t, 0));
+  CHECK(drawn.find("     8        .   .   .         -7 -4 -1\n     7      .   .   .   .       -8 -5 -2  1\n") != std::string::npos);
+  CHECK(drawn.find('/') == std::string::npos);
+  CHECK(drawn.find("    the links between points are not drawn in text (the SVG, --svg, shows them)\n") != std::string::npos);
+  // lines: takes true or false.
+  auto l = load_text(stdlib_board("hexboard.yaml") + "board: {points: point, x: \"x\", y: \"y\", lines: often}\n");
+  CHECK_FALSE(l.game);
+  CHECK(fmt::format("{}", fmt::join(l.messages(), "\n")).find("expected whether the text drawing draws the links (true or false), found 'often'") !=
+        std::string::npos);
+}
