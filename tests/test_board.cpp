@@ -7,10 +7,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "agents/menu.hpp"
+#include "log/log.hpp"
 #include "support.hpp"
 
 using namespace kata;
@@ -170,8 +173,16 @@ TEST_CASE("a board is drawn from a view, as text and as SVG", "[board][views]") 
   std::string text = draw_board(*g, make_view(*g, s, 0));
   // Row 0: points 2 and 1 (P1's pawn on 1); row 1: 3, the centre, 0; row 2: 4 (P2's pawn) and 5.
   // Two units of x a character apart would crowd the labels: each unit is two wide.
-  CHECK(text ==
-        "      .   1p\n    .   *   .\n      2p  .\n    a piece: its player's number and initial (p pawn)\n    . a free point, * a marked one\n");
+  // Each link is drawn: along a row with '-', to the next row with '/' or '\\'.
+  CHECK(text == R"(      .---1p
+     /     \
+    .---*---.
+     \     /
+      2p--.
+    a piece: its player's number and initial (p pawn)
+    . a free point, * a marked one
+    - / \ a link between two points
+)");
   std::string svg = board_svg(*g, make_view(*g, s, 1));
   CHECK(svg.rfind("<svg", 0) == 0);
   CHECK(svg.find("<title>P1 pawn on 1</title>") != std::string::npos);
@@ -229,17 +240,25 @@ TEST_CASE("a square grid's drawing labels its rows by y and its columns by x", "
   State s = new_game(*g, 2, 1, default_options(*g));
   CHECK(draw_board(*g, make_view(*g, s, 0)) == R"(    y
        1  2  3  4  5  6  7  8   x
-    8  .  .  .  .  .  .  .  .
-    7  .  .  .  .  .  .  .  .
-    6  .  .  .  .  .  .  .  .
-    5  .  .  .  .  .  .  .  .
-    4  .  .  .  .  .  .  .  .
-    3  .  .  .  .  .  .  .  .
-    2  .  .  .  .  .  .  .  .
-    1  .  .  .  .  .  .  .  .
+    8  .--.--.--.--.--.--.--.
+       |  |  |  |  |  |  |  |
+    7  .--.--.--.--.--.--.--.
+       |  |  |  |  |  |  |  |
+    6  .--.--.--.--.--.--.--.
+       |  |  |  |  |  |  |  |
+    5  .--.--.--.--.--.--.--.
+       |  |  |  |  |  |  |  |
+    4  .--.--.--.--.--.--.--.
+       |  |  |  |  |  |  |  |
+    3  .--.--.--.--.--.--.--.
+       |  |  |  |  |  |  |  |
+    2  .--.--.--.--.--.--.--.
+       |  |  |  |  |  |  |  |
+    1  .--.--.--.--.--.--.--.
        1  2  3  4  5  6  7  8   x
     a piece: its player's number and initial
     . a free point
+    - | a link between two points
 )");
   // A quarter turn clockwise: the left column (x = 1) is now the top row, the top row
   // (y = 8) the right column: x labels the rows, y the columns.
@@ -247,8 +266,10 @@ TEST_CASE("a square grid's drawing labels its rows by y and its columns by x", "
   std::string text = draw_board(*turned, make_view(*turned, s, 0));
   CHECK(text.substr(0, text.find("    3")) == R"(    x
        1  2  3  4  5  6  7  8   y
-    1  .  .  .  .  .  .  .  .
-    2  .  .  .  .  .  .  .  .
+    1  .--.--.--.--.--.--.--.
+       |  |  |  |  |  |  |  |
+    2  .--.--.--.--.--.--.--.
+       |  |  |  |  |  |  |  |
 )");
   // An onlooker's drawing is not turned.
   CHECK(draw_board(*turned, public_view(*turned, s)) == draw_board(*g, public_view(*g, s)));
@@ -261,19 +282,31 @@ TEST_CASE("a hexagonal board's drawing labels its rows by y and lists each row's
   // as the point among the row's points.
   CHECK(draw_board(*g, make_view(*g, s, 0)) == R"(     y                          x
      8        .   .   .         -7 -4 -1
+             / \ / \ / \
      7      .   .   .   .       -8 -5 -2  1
+            |   |   |   |
      5      .   .   .   .       -7 -4 -1  2
+           / \ / \ / \ / \
      4    .   .   .   .   .     -8 -5 -2  1  4
+          |   |   |   |   |
      2    .   .   .   .   .     -7 -4 -1  2  5
+         / \ / \ / \ / \ / \
      1  .   .   .   .   .   .   -8 -5 -2  1  4  7
+        |   |   |   |   |   |
     -1  .   .   .   .   .   .   -7 -4 -1  2  5  8
+         \ / \ / \ / \ / \ /
     -2    .   .   .   .   .     -5 -2  1  4  7
+          |   |   |   |   |
     -4    .   .   .   .   .     -4 -1  2  5  8
+           \ / \ / \ / \ /
     -5      .   .   .   .       -2  1  4  7
+            |   |   |   |
     -7      .   .   .   .       -1  2  5  8
+             \ / \ / \ /
     -8        .   .   .          1  4  7
     a piece: its player's number and initial
     . a free point
+    | / \ a link between two points
 )");
 }
 
@@ -288,27 +321,40 @@ TEST_CASE("Kendo: each player sees their camp at the bottom, the palace named", 
   CHECK(everyone.board_turn == 0);
   std::string mine = R"(     y                          x
      8        2S  .   .         -7 -4 -1
+             / \ / \ / \
      7      2P  2s  .   .       -8 -5 -2  1
+            |   |   |   |
      5      2S  2s  .   .       -7 -4 -1  2
+           / \ / \ / \ / \
      4    2S  2s  .   .   .     -8 -5 -2  1  4
+          |   |   |   |   |
      2    .   2s  .   .   .     -7 -4 -1  2  5
-     1  .   .   .   .   .   .   -8 -5 -2  1  4  7
-     0            *              0
-    -1  .   .   .   .   .   .   -7 -4 -1  2  5  8
+         / \ / \ /|\ / \ / \
+     1  .   .   . | .   .   .   -8 -5 -2  1  4  7
+        |   |   |\|/|   |   |
+     0  |   |   | * |   |   |    0
+        |   |   |/|\|   |   |
+    -1  .   .   . | .   .   .   -7 -4 -1  2  5  8
+         \ / \ / \|/ \ / \ /
     -2    .   .   .   1s  .     -5 -2  1  4  7
+          |   |   |   |   |
     -4    .   .   .   1s  1S    -4 -1  2  5  8
+           \ / \ / \ / \ /
     -5      .   .   1s  1S      -2  1  4  7
+            |   |   |   |
     -7      .   .   1s  1P      -1  2  5  8
+             \ / \ / \ /
     -8        .   .   1S         1  4  7
     a piece: its player's number and initial (P Prince, S Samurai, s Soldier)
     . a free point, * palace
+    | / \ a link between two points
 )";
   CHECK(draw_board(g, p1) == mine);
   CHECK(draw_board(g, everyone) == mine);
   // P2's camp (-8/7, the Prince) at the bottom: the board turned half round, each row's x
   // listed in the order the row now shows them.
   std::string theirs = draw_board(g, p2);
-  CHECK(theirs.substr(0, theirs.find("    -7")) == "     y                          x\n    -8        1S  .   .          7  4  1\n");
+  CHECK(theirs.substr(0, theirs.find("    -7")) == "     y                          x\n    -8        1S  .   .          7  4  1\n             / \\ / \\ / \\\n");
   CHECK(theirs.find("     7      .   .   2s  2P       1 -2 -5 -8\n") != std::string::npos);
   // The SVG: the same labels, a legend and a caption; valid XML.
   std::string svg = board_svg(g, p2);
@@ -328,19 +374,31 @@ TEST_CASE("a board on a triangular lattice turns by sixths; with 3 and 4 Kendo p
   State s = new_game(*g, 2, 1, default_options(*g));
   CHECK(draw_board(*g, make_view(*g, s, 0)) == R"(     x                          y
     -8        .   .   .          1  4  7
+             / \ / \ / \
     -7      .   .   .   .       -1  2  5  8
+            |   |   |   |
     -5      .   .   .   .       -2  1  4  7
+           / \ / \ / \ / \
     -4    .   .   .   .   .     -4 -1  2  5  8
+          |   |   |   |   |
     -2    .   .   .   .   .     -5 -2  1  4  7
+         / \ / \ / \ / \ / \
     -1  .   .   .   .   .   .   -7 -4 -1  2  5  8
+        |   |   |   |   |   |
      1  .   .   .   .   .   .   -8 -5 -2  1  4  7
+         \ / \ / \ / \ / \ /
      2    .   .   .   .   .     -7 -4 -1  2  5
+          |   |   |   |   |
      4    .   .   .   .   .     -8 -5 -2  1  4
+           \ / \ / \ / \ /
      5      .   .   .   .       -7 -4 -1  2
+            |   |   |   |
      7      .   .   .   .       -8 -5 -2  1
+             \ / \ / \ /
      8        .   .   .         -7 -4 -1
     a piece: its player's number and initial
     . a free point
+    | / \ a link between two points
 )");
   // Other angles are rounded down to a sixth (there) or a quarter (on a square grid).
   auto at = [&](const std::string& board, int degrees) {
@@ -364,14 +422,14 @@ TEST_CASE("a board on a triangular lattice turns by sixths; with 3 and 4 Kendo p
       std::vector<std::string> rows;
       for (size_t at = board.find('\n') + 1, end; (end = board.find('\n', at)) != std::string::npos && board.compare(at, 11, "    a piece") != 0; at = end + 1)
         rows.push_back(board.substr(at, end - at));
-      REQUIRE(rows.size() == 13);
+      REQUIRE(rows.size() == 25);  // 13 rows of points, the lines of links between them
       std::string prince = std::to_string(seat + 1) + "P";
       size_t row = 0, col = std::string::npos;
       for (size_t r = 0; r < rows.size() && col == std::string::npos; ++r)
         if ((col = rows[r].find(prince)) != std::string::npos) row = r;
       REQUIRE(col != std::string::npos);
-      CHECK(row >= 10);                     // in the bottom three rows
-      CHECK(col >= rows[6].find('*'));      // right of the palace
+      CHECK(row >= 20);                     // in the bottom three rows of points
+      CHECK(col >= rows[12].find('*'));     // right of the palace
     }
 }
 
@@ -396,4 +454,97 @@ TEST_CASE("a board's coordinates are the points' properties; its turn is a numbe
   CHECK(l.messages() == std::vector<std::string>{
                             "5:53: error: the board's coordinates are properties of 'point', and 'z' is not one",
                             "5:68: error: the board's 'turn:' must be a number, but this is a player"});
+}
+
+TEST_CASE("a menu names the piece on each point a move names, as the chooser sees it", "[board][prompt]") {
+  auto l = load_file("rules/kendo.yaml");
+  REQUIRE(l.game);
+  const Game& g = *l.game;
+  State s = new_game(g, 2, 1, default_options(g));
+  std::vector<Decision> legal;
+  legal_decisions(g, s, legal);
+  std::vector<std::string> labels;
+  for (auto& d : legal) labels.push_back(decision_text(g, s, d));
+  auto items = menu_items(g, make_view(g, s, 0), labels);
+  REQUIRE(items.size() == labels.size());
+  // The point moved from holds P1's soldier; the point moved to is free.
+  CHECK(items[0].text() == "go 4/-5 -1/-4 (P1 Soldier3 on 4/-5)");
+  CHECK(items[0].notes == std::vector<std::string>{"", "P1 Soldier3", ""});
+  // A typed item is read without the pieces.
+  Menu whole(items);
+  CHECK(whole.typed("go 4/-5 -1/-4") == 0);
+  // One value at a time: each origin with its piece.
+  Menu menu(items, 5);
+  std::string shown = menu.show();
+  CHECK(shown.find("go origin target — choose origin:\n") != std::string::npos);
+  CHECK(shown.find(") 4/-5 (P1 Soldier3, 4 choices)\n") != std::string::npos);
+  CHECK(shown.find(") 8/-4 (P1 Samurai3, 2 choices)\n") != std::string::npos);
+}
+
+TEST_CASE("a menu names no piece its chooser cannot see on a point", "[board][prompt]") {
+  // The ring with its pieces standing face down on points nobody sees.
+  std::string hidden = ring;
+  for (std::string from : {"reserve: {per_player: true, visibility: everyone}", "spot: {per: point, visibility: everyone}"})
+    hidden.replace(hidden.find(from), from.size(), std::regex_replace(from, std::regex("everyone"), "nobody"));
+  hidden += "board: {points: point, x: n, y: \"0\", zone: spot}\n";
+  std::string seen = ring + "board: {points: point, x: n, y: \"0\", zone: spot}\n";
+  for (auto& [yaml, text] : {std::pair{hidden, std::string("go 1 3")}, std::pair{seen, std::string("go 1 3 (P1 pawn on 1)")}}) {
+    auto g = game(yaml);
+    State s = new_game(*g, 2, 1, default_options(*g));
+    std::vector<Decision> legal;
+    legal_decisions(*g, s, legal);
+    std::vector<std::string> labels;
+    for (auto& d : legal) labels.push_back(decision_text(*g, s, d));
+    REQUIRE(!labels.empty());
+    CHECK(menu_items(*g, make_view(*g, s, 0), labels).front().text() == text);
+  }
+}
+
+TEST_CASE("events name a board point's zone by its point; the log keeps the zone's name", "[board][log]") {
+  auto l = load_file("rules/kendo.yaml");
+  REQUIRE(l.game);
+  const Game& g = *l.game;
+  std::vector<Event> events;
+  Hooks hooks{&events, nullptr};
+  State s = new_game(g, 2, 1, default_options(g), &hooks);
+  std::vector<std::string> told = describe_events(g, events, 0);
+  bool setup = false;
+  for (auto& line : told) setup = setup || line.rfind("8 cards move from P1.reserve — 8/-7: P1 Prince; 7/-8: P1 Samurai1;", 0) == 0;
+  CHECK(setup);
+  events.clear();
+  std::string why;
+  auto d = parse_decision(g, s, "go 4/-5 -1/-4", why);
+  REQUIRE(d);
+  apply(g, s, *d, &hooks);
+  auto move = std::find_if(events.begin(), events.end(), [](const Event& e) { return e.kind == Event::move; });
+  REQUIRE(move != events.end());
+  CHECK(describe_event(g, *move, 0) == "P1 Soldier3 moves from 4/-5 to -1/-4");
+  CHECK(event_json(g, *move).dump() == R"({"card":"P1 Soldier3","from":"4/-5.spot","to":"-1/-4.spot","type":"move"})");
+  // Other zones keep their names.
+  for (size_t z = 0; z < g.zones.size(); ++z)
+    if (g.zones[z].name == "reserve") CHECK(g.place_name(g.zone_instance(static_cast<int>(z), 0)) == "P1.reserve");
+}
+
+TEST_CASE("a board's text drawing leaves out the links it cannot draw straight, or all with lines: false", "[board][views]") {
+  // Diagonal links on a square grid are three columns aside over two lines: left out.
+  auto diagonal = game(stdlib_board("squaregrid.yaml") +
+                       "links:\n  point: \"abs(a.x - b.x) + abs(a.y - b.y) == 1 or (abs(a.x - b.x) == 1 and abs(a.y - b.y) == 1)\"\n");
+  State s = new_game(*diagonal, 2, 1, default_options(*diagonal));
+  std::string text = draw_board(*diagonal, make_view(*diagonal, s, 0));
+  CHECK(text.find("    8  .--.--.--.--.--.--.--.\n       |  |  |  |  |  |  |  |\n") != std::string::npos);
+  CHECK(text.find("    - | a link between two points; some links cannot be drawn in text (the SVG, --svg, shows them all)\n") !=
+        std::string::npos);
+  // lines: false: the rows of points on consecutive lines, as without links.
+  auto plain = game(stdlib_board("hexboard.yaml") +
+                    "board: {points: point, x: \"4 * (2 * x + y)\", y: \"-7 * y\", coordinates: [x, y], lines: false}\n");
+  State t = new_game(*plain, 2, 1, default_options(*plain));
+  std::string drawn = draw_board(*plain, make_view(*plain, t, 0));
+  CHECK(drawn.find("     8        .   .   .         -7 -4 -1\n     7      .   .   .   .       -8 -5 -2  1\n") != std::string::npos);
+  CHECK(drawn.find('/') == std::string::npos);
+  CHECK(drawn.find("    the links between points are not drawn in text (the SVG, --svg, shows them)\n") != std::string::npos);
+  // lines: takes true or false.
+  auto l = load_text(stdlib_board("hexboard.yaml") + "board: {points: point, x: \"x\", y: \"y\", lines: often}\n");
+  CHECK_FALSE(l.game);
+  CHECK(fmt::format("{}", fmt::join(l.messages(), "\n")).find("expected whether the text drawing draws the links (true or false), found 'often'") !=
+        std::string::npos);
 }

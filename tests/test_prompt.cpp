@@ -126,7 +126,8 @@ std::string entry(const std::string& out, int k) {
 std::string first_decision(Pty& t) {
   for (int steps = 0; steps < 5; ++steps) {
     std::string e = entry(t.output(), 1);
-    if (!has(e, " choice")) return e.substr(0, e.find(" (x"));
+    // The decision without what the menu adds: " (x4)", the pieces on its points.
+    if (!has(e, " choice")) return e.substr(0, e.find(" ("));
     t.send("1");
     if (!t.expect("P1> ")) break;
   }

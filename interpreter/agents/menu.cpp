@@ -137,6 +137,28 @@ struct Seen {
   }
 };
 
+// Beside each value of the item that is a point of the board: the top card of the
+// point's zone as the view shows it (nothing when the point is free or its top card is
+// hidden from the viewer).
+std::vector<std::string> board_notes(const Game& g, const PlayerView& view, const MenuItem& item) {
+  std::vector<std::string> notes(item.parts.size());
+  const BoardInfo& b = g.board;
+  if (b.kind < 0 || b.zone < 0 || item.params.empty()) return notes;
+  const KindInfo& kind = g.kinds[b.kind];
+  const ZoneInfo& zone = g.zones[b.zone];
+  if (zone.kind != b.kind || zone.per_player) return notes;
+  for (size_t k = 1; k < item.parts.size(); ++k)
+    for (int c = kind.first_card; c < kind.first_card + kind.card_count; ++c) {
+      if (g.card_names[c] != item.parts[k]) continue;
+      int instance = zone.first_instance + (c - kind.first_card);
+      for (const ZoneView& z : view.zones)
+        if (z.instance == instance && !z.cards.empty() && z.cards.back().card >= 0 && z.cards.back().card < g.card_count)
+          notes[k] = g.card_names[z.cards.back().card];
+      break;
+    }
+  return notes;
+}
+
 }  // namespace
 
 std::optional<std::vector<std::string>> label_parts(const Game& g, const std::string& label) {
@@ -145,6 +167,10 @@ std::optional<std::vector<std::string>> label_parts(const Game& g, const std::st
 
 std::string MenuItem::text() const {
   std::string out = joined(parts, parts.size());
+  std::string pieces;
+  for (size_t k = 0; k < notes.size() && k < parts.size(); ++k)
+    if (!notes[k].empty()) pieces += fmt::format("{}{} on {}", pieces.empty() ? "" : ", ", notes[k], parts[k]);
+  if (!pieces.empty()) out += " (" + pieces + ")";
   return decisions.size() > 1 ? fmt::format("{} (x{})", out, decisions.size()) : out;
 }
 
@@ -206,6 +232,7 @@ std::vector<MenuItem> menu_items(const Game& g, const PlayerView& view,
       auto parts = split(g, labels[item.decisions[0]], places);
       item.parts = parts ? *parts : std::vector<std::string>{labels[item.decisions[0]]};
     }
+  for (MenuItem& item : items) item.notes = board_notes(g, view, item);
   return items;
 }
 
@@ -235,13 +262,14 @@ void Menu::settle() {
     for (int i : cands) {
       const auto& parts = items_[i].parts;
       if (cands.size() <= page_ || parts.size() == level) {
-        entries_.push_back({{}, i, 1});
+        entries_.push_back({{}, i, 1, {}});
         continue;
       }
       auto same = std::find_if(values.begin(), values.end(),
                                [&](const Entry& e) { return e.value == parts[level]; });
+      const auto& notes = items_[i].notes;
       if (same == values.end()) {
-        values.push_back({parts[level], -1, 1});
+        values.push_back({parts[level], -1, 1, level < notes.size() ? notes[level] : ""});
         first.push_back(i);
       } else {
         ++same->count;
@@ -282,6 +310,9 @@ std::string Menu::show() const {
     const Entry& e = entries_[i];
     if (e.item >= 0)
       out += fmt::format("  {:>2}) {}\n", i + 1, items_[e.item].text());
+    else if (!e.note.empty())
+      out += fmt::format("  {:>2}) {} ({}, {} choice{})\n", i + 1, e.value, e.note, e.count,
+                         e.count == 1 ? "" : "s");
     else
       out += fmt::format("  {:>2}) {}  ({} choice{})\n", i + 1, e.value, e.count,
                          e.count == 1 ? "" : "s");

@@ -23,10 +23,15 @@ struct MenuItem {
   // allow it. A label that cannot be read is one part.
   std::vector<std::string> parts;
   std::vector<std::string> params;  // the action's parameter names, as far as known
+  // Beside each part, what the viewer sees on it when it is a point of the board (the top
+  // card of the point's zone, as the drawing shows it: "P1 Guard"), else empty. Moves
+  // name points; this says which piece stands there.
+  std::vector<std::string> notes;
   // The legal decisions (indices into the labels) the item stands for; the first is the
   // one chosen.
   std::vector<int> decisions;
-  // The parts, then " (x4)" when the item stands for four decisions.
+  // The parts, then the pieces on its points ("(P1 Guard on 4/5)") and " (x4)" when the
+  // item stands for four decisions.
   std::string text() const;
 };
 
@@ -43,7 +48,8 @@ std::vector<MenuItem> menu_items(const Game& g, const PlayerView& view,
 // A walk through a menu: when more than `page` items remain, the person first chooses the
 // action, then each parameter's value in turn (only values that lead to a legal decision),
 // each step a short numbered list; a step with one value is taken without asking, and a
-// value with one item under it is listed as that item.
+// value with one item under it is listed as that item. A value that is a board point
+// holding a piece the viewer sees names it: "4/5 (P1 Guard, 2 choices)".
 class Menu {
  public:
   explicit Menu(std::vector<MenuItem> items, size_t page = 20);
@@ -68,6 +74,7 @@ class Menu {
     std::string value;  // a value of the next part, or empty for an item
     int item = -1;      // the item, for a whole item
     size_t count = 0;   // items under a value
+    std::string note;   // the piece on the value, if it is a point (MenuItem::notes)
   };
   struct Step {
     std::string value;

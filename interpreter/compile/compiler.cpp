@@ -31,6 +31,13 @@ std::string Game::instance_name(int instance) const {
   return fmt::format("{}.{}", seat_name(instance_owner[instance]), z.name);
 }
 
+std::string Game::place_name(int instance) const {
+  if (instance >= 0 && board.zone >= 0 && instance_zone[instance] == board.zone && !zones[board.zone].per_player &&
+      instance_card[instance] >= 0)
+    return card_names[instance_card[instance]];
+  return instance_name(instance);
+}
+
 namespace {
 
 // An error found while working out a rule file's load-time constants (`where:`, `links:`,
@@ -268,6 +275,7 @@ class Compiler {
     if (!b.zone.empty()) info.zone = s_.zones.at(b.zone);
     if (!b.label.empty()) info.label = s_.properties.at(b.label);
     info.marked_name = b.marked_name;
+    info.lines = b.lines.value_or(true);
     for (auto& c : b.coordinates) info.coordinates.push_back(s_.properties.at(c));
     const KindInfo& kind = g_.kinds[k];
     for (int c = kind.first_card; c < kind.first_card + kind.card_count; ++c) {

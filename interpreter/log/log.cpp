@@ -91,13 +91,13 @@ std::string describe_event(const Game& g, const Event& e, int viewer) {
   bool sees = viewer < 0 || (e.seen_by >> viewer) & 1u;
   std::string card = sees ? card_name(g, e.card) : "a card";
   switch (e.kind) {
-    case Event::shuffle: return fmt::format("{} is shuffled", g.instance_name(e.from));
-    case Event::move: return fmt::format("{} moves from {} to {}", card, g.instance_name(e.from), g.instance_name(e.to));
-    case Event::flip: return fmt::format("{} is turned face {} in {}", card, e.to ? "up" : "down", g.instance_name(e.from));
-    case Event::reveal: return fmt::format("{} is revealed in {}", card, g.instance_name(e.from));
+    case Event::shuffle: return fmt::format("{} is shuffled", g.place_name(e.from));
+    case Event::move: return fmt::format("{} moves from {} to {}", card, g.place_name(e.from), g.place_name(e.to));
+    case Event::flip: return fmt::format("{} is turned face {} in {}", card, e.to ? "up" : "down", g.place_name(e.from));
+    case Event::reveal: return fmt::format("{} is revealed in {}", card, g.place_name(e.from));
     case Event::look:
-      if (viewer == e.player) return fmt::format("you look at {} in {}", card, g.instance_name(e.from));
-      return fmt::format("{} looks at a card in {}", seat_name(e.player), g.instance_name(e.from));
+      if (viewer == e.player) return fmt::format("you look at {} in {}", card, g.place_name(e.from));
+      return fmt::format("{} looks at a card in {}", seat_name(e.player), g.place_name(e.from));
     case Event::eliminate: return fmt::format("{} is eliminated", seat_name(e.player));
     case Event::phase: return fmt::format("— {} —", g.phases.at(e.player));
     case Event::say:
@@ -154,12 +154,12 @@ std::string describe_run(const Game& g, const std::vector<Event>& run, bool same
   int here = same_from ? run.front().from : run.front().to;
   if (parts.size() == 1) {
     const Part& p = parts.front();
-    return fmt::format("{} move from {} to {}: {}", cards(p.count), g.instance_name(same_from ? here : p.zone),
-                       g.instance_name(same_from ? p.zone : here), content(p));
+    return fmt::format("{} move from {} to {}: {}", cards(p.count), g.place_name(same_from ? here : p.zone),
+                       g.place_name(same_from ? p.zone : here), content(p));
   }
   std::string joined;
-  for (const Part& p : parts) joined += fmt::format("{}{}: {}", joined.empty() ? "" : "; ", g.instance_name(p.zone), content(p));
-  return fmt::format("{} move {} {} — {}", cards(run.size()), same_from ? "from" : "to", g.instance_name(here), joined);
+  for (const Part& p : parts) joined += fmt::format("{}{}: {}", joined.empty() ? "" : "; ", g.place_name(p.zone), content(p));
+  return fmt::format("{} move {} {} — {}", cards(run.size()), same_from ? "from" : "to", g.place_name(here), joined);
 }
 
 }  // namespace
@@ -186,7 +186,7 @@ std::vector<std::string> describe_events(const Game& g, const std::vector<Event>
       for (size_t k = i; k < j; ++k, ++p.count)
         if (viewer < 0 || ((events[k].seen_by >> viewer) & 1u)) p.seen.push_back(card_name(g, events[k].card));
       out.push_back(fmt::format("{} {} in {}: {}", cards(p.count), e.kind != Event::flip ? "are revealed" : e.to ? "are turned face up" : "are turned face down",
-                                g.instance_name(e.from), content(p)));
+                                g.place_name(e.from), content(p)));
     } else if (j - i > 1) {
       out.push_back(describe_run(g, std::vector<Event>(events.begin() + static_cast<long>(i), events.begin() + static_cast<long>(j)), same_from, viewer));
     } else if (std::string line = describe_event(g, e, viewer); !line.empty()) {

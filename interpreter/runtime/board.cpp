@@ -271,6 +271,73 @@ std::string caption(const Game& g, const PlayerView& v) {
   return out + who;
 }
 
+// The links of the text drawing (`lines:`): a line of text between two rows of points,
+// each link drawn when it is straight in the grid of characters (along a row with '-',
+// down a column with '|', or at 45 degrees with '/' or a backslash) and crosses no point;
+// crossing links meet at 'X' or '+'. `left_out` counts the links that cannot be drawn so.
+struct Lines {
+  bool drawn = false;
+  int left_out = 0;
+  std::vector<std::string> grid;  // two text lines for each row of points but the last
+};
+
+Lines draw_links(const Game& g, const Drawing& l) {
+  const BoardInfo& b = g.board;
+  Lines out;
+  if (g.link_start.empty()) return out;
+  int first = g.kinds[b.kind].first_card;
+  std::vector<std::pair<size_t, size_t>> links;
+  for (size_t i = 0; i < l.x.size(); ++i)
+    for (int k = g.link_start[first + static_cast<int>(i)]; k < g.link_start[first + static_cast<int>(i) + 1]; ++k) {
+      size_t j = static_cast<size_t>(g.link_to[k] - first);
+      if (j > i && j < l.x.size()) links.emplace_back(i, j);
+    }
+  if (links.empty()) return out;
+  if (!b.lines) {
+    out.left_out = static_cast<int>(links.size());
+    return out;
+  }
+  out.drawn = true;
+  int drawn = 0;
+  out.grid.assign(2 * (l.rows - 1) + 1, std::string(l.width + 1, ' '));
+  // The cells a point's mark may take: its column and the next (a piece is "1P").
+  std::vector<std::vector<bool>> taken(out.grid.size(), std::vector<bool>(l.width + 1, false));
+  for (size_t i = 0; i < l.x.size(); ++i)
+    for (int c = l.col[i]; c <= l.col[i] + 1 && c <= l.width; ++c) taken[2 * l.row[i]][c] = true;
+  auto meet = [](char a, char c) -> char {
+    if (a == ' ' || a == c) return c;
+    if ((a == '/' && c == '\\') || (a == '\\' && c == '/') || a == 'X') return (c == '/' || c == '\\') ? 'X' : 0;
+    if ((a == '|' && c == '-') || (a == '-' && c == '|') || a == '+') return (c == '|' || c == '-') ? '+' : 0;
+    return 0;
+  };
+  for (auto [i, j] : links) {
+    int l1 = 2 * l.row[i], c1 = l.col[i], l2 = 2 * l.row[j], c2 = l.col[j];
+    if (l1 > l2 || (l1 == l2 && c1 > c2)) std::swap(l1, l2), std::swap(c1, c2);
+    int dl = l2 - l1, dc = c2 - c1, steps = std::max(dl, std::abs(dc));
+    char ch = dl == 0 ? '-' : dc == 0 ? '|' : dc > 0 ? '\\' : '/';
+    bool straight = dl == 0 || dc == 0 || std::abs(dc) == dl;
+    std::vector<std::pair<int, int>> cells;
+    for (int t = 1; straight && t < steps; ++t)
+      cells.emplace_back(l1 + (dl ? t : 0), c1 + (dc ? (dc > 0 ? t : -t) : 0));
+    // Along a row, the first cell is the second character of the first point's mark: the
+    // line is drawn there, under a piece's label.
+    bool fits = straight && cells.size() > (dl == 0 ? 1u : 0u);
+    for (size_t t = 0; t < cells.size(); ++t) {
+      auto [line, col] = cells[t];
+      fits = fits && (!taken[line][col] || (dl == 0 && t == 0)) && meet(out.grid[line][col], ch);
+    }
+    if (!fits) {
+      ++out.left_out;
+      continue;
+    }
+    for (auto [line, col] : cells) out.grid[line][col] = meet(out.grid[line][col], ch);
+    ++drawn;
+  }
+  // None straight: the rows stay close together.
+  if (!drawn) out.drawn = false, out.grid.clear();
+  return out;
+}
+
 }  // namespace
 
 std::string draw_board(const Game& g, const PlayerView& v) {
@@ -281,11 +348,14 @@ std::string draw_board(const Game& g, const PlayerView& v) {
   for (auto& s : l.row_labels) margin = std::max(margin, s.size());
   std::string rows_name = joined_names(g, l, Axis::rows), listed_name = joined_names(g, l, Axis::listed);
   margin = margin ? std::max(margin, rows_name.size()) + 2 : 0;
-  std::vector<std::string> grid(l.rows, std::string(l.width + 1, ' '));
+  Lines links = draw_links(g, l);
+  int spread = links.drawn ? 2 : 1;  // text lines from one row of points to the next
+  std::vector<std::string> grid(spread * (l.rows - 1) + 1, std::string(l.width + 1, ' '));
+  if (links.drawn) grid = links.grid;
   std::vector<int32_t> cards = board_cards(g, v);
   for (size_t i = 0; i < b.x.size(); ++i) {
     std::string mark = cards[i] != -1 ? piece_label(g, cards[i]) : b.marked[i] ? "*" : ".";
-    grid[l.row[i]].replace(l.col[i], mark.size(), mark);
+    grid[spread * l.row[i]].replace(l.col[i], mark.size(), mark);
   }
   auto line = [](std::string s) {
     while (!s.empty() && s.back() == ' ') s.pop_back();
@@ -305,11 +375,24 @@ std::string draw_board(const Game& g, const PlayerView& v) {
   if (!rows_name.empty() || !listed_name.empty())
     out += line(left(rows_name) + std::string(l.width + 2, ' ') + listed_name);
   out += columns;
-  for (int r = 0; r < l.rows; ++r) out += line(left(l.row_labels[r]) + grid[r] + " " + l.listed[r]);
+  for (size_t t = 0; t < grid.size(); ++t) {
+    if (t % spread) out += line(left("") + grid[t]);
+    else out += line(left(l.row_labels[t / spread]) + grid[t] + " " + l.listed[t / spread]);
+  }
   out += columns;
   std::string meanings = initials(g);
   out += "    a piece: its player's number and initial" + (meanings.empty() ? "" : " (" + meanings + ")") + "\n";
-  return out + "    " + legend_of_points(g) + "\n";
+  out += "    " + legend_of_points(g) + "\n";
+  std::string used;  // the characters the links are drawn with, "/ \\ |"
+  for (char c : std::string("-|/\\"))
+    if (std::any_of(links.grid.begin(), links.grid.end(), [&](const std::string& s) { return s.find(c) != std::string::npos; }))
+      used += (used.empty() ? "" : " ") + std::string(1, c);
+  if (links.drawn)
+    out += "    " + used + " a link between two points" +
+           (links.left_out ? "; some links cannot be drawn in text (the SVG, --svg, shows them all)" : "") + "\n";
+  else if (links.left_out)
+    out += "    the links between points are not drawn in text (the SVG, --svg, shows them)\n";
+  return out;
 }
 
 std::string board_svg(const Game& g, const PlayerView& v) {

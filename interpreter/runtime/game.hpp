@@ -283,6 +283,7 @@ struct BoardInfo {
   std::string marked_name;           // what a marked point is ("the goal"), or empty
   std::vector<int32_t> coordinates;  // the properties a point's name is made of
   int32_t turn_node = -1;  // the turn of a seat's drawing, in degrees (`viewer` bound), or -1
+  bool lines = true;       // the text drawing draws the links it can (`lines:`)
 };
 
 enum class Status : int32_t { running = 0, waiting = 1, over = 2 };
@@ -343,6 +344,10 @@ struct Game {
     return zones[zone].first_instance + (zones[zone].per_player ? seat : 0);
   }
   std::string instance_name(int instance) const;  // "deck", "P2.hand", "Port.side(P1)"
+  // The name a person reads: a board point's zone (`board: zone:`) is named by its point
+  // ("4/-5", not "4/-5.spot"); any other zone by instance_name. For narration and views;
+  // the log's JSON and the notation keep instance_name.
+  std::string place_name(int instance) const;
   // What a component variable's value (or a component zone's instance) is indexed by.
   int component_index(int32_t kind, bool per_player, int card, int seat) const {
     return (card - kinds[kind].first_card) * (per_player ? max_players : 1) + (per_player ? seat : 0);

@@ -828,10 +828,10 @@ class Loader {
 
   void board(const YAML::Node& n) {
     if (!n.IsMap()) {
-      error(n, "'board' is a mapping (points:, x:, y:, zone:, label:, marked:, marked_name:, coordinates:, turn:)");
+      error(n, "'board' is a mapping (points:, x:, y:, zone:, label:, marked:, marked_name:, coordinates:, turn:, lines:)");
       return;
     }
-    check_keys(n, {"points", "x", "y", "zone", "label", "marked", "marked_name", "coordinates", "turn"}, "a board");
+    check_keys(n, {"points", "x", "y", "zone", "label", "marked", "marked_name", "coordinates", "turn", "lines"}, "a board");
     BoardDecl b;
     b.pos = pos(n);
     auto expr = [&](const char* key, Text& t, ExprPtr& e) {
@@ -850,6 +850,7 @@ class Loader {
     if (auto v = n["zone"]) b.zone = scalar(v, "a zone"), b.zone_pos = pos(v);
     if (auto v = n["label"]) b.label = scalar(v, "a property"), b.label_pos = pos(v);
     if (auto v = n["marked_name"]) b.marked_name = scalar(v, "a word or two, what a marked point is");
+    if (auto v = n["lines"]) b.lines = boolean(v, "whether the text drawing draws the links");
     if (auto v = n["coordinates"]) {
       b.coordinates_pos = pos(v);
       if (!v.IsSequence()) error(v, "a board's 'coordinates:' is a list of the points' properties");

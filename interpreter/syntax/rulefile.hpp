@@ -194,6 +194,7 @@ struct BoardDecl {
   std::string label;
   Pos label_pos;
   std::string marked_name;
+  std::optional<bool> lines;  // `lines:`, the links drawn in the text (default true)
   std::vector<std::string> coordinates;
   Pos coordinates_pos;
 };
