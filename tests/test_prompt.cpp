@@ -467,8 +467,8 @@ TEST_CASE("a step of a long menu shows a value with one item under it as that it
   // Three actions, one of them with a single decision: listed whole, so the person sees
   // what it plays before choosing it (not "strike (1 choice)").
   std::vector<kata::MenuItem> items;
-  for (int i = 0; i < 3; ++i) items.push_back({{"play", "P1 Guard" + std::to_string(i + 1), "North"}, {"c", "t"}, {i}});
-  items.push_back({{"strike", "P2 Spy", "South"}, {"v", "t"}, {3}});
+  for (int i = 0; i < 3; ++i) items.push_back({{"play", "P1 Guard" + std::to_string(i + 1), "North"}, {"c", "t"}, {}, {i}});
+  items.push_back({{"strike", "P2 Spy", "South"}, {"v", "t"}, {}, {3}});
   kata::Menu m(items, 2);
   std::string shown = m.show();
   INFO(shown);

@@ -282,7 +282,7 @@ void Menu::settle() {
     // A value with one item under it is shown as that item: "assault (1 choice)" hid what
     // choosing it plays at once.
     for (size_t k = 0; k < values.size(); ++k)
-      entries_.push_back(values[k].count == 1 ? Entry{{}, first[k], 1} : values[k]);
+      entries_.push_back(values[k].count == 1 ? Entry{{}, first[k], 1, {}} : values[k]);
     return;
   }
 }
