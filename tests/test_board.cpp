@@ -88,7 +88,7 @@ TEST_CASE("a kind's where: keeps the rows for which it holds", "[board]") {
   CHECK(probe("max(q.n for q in board)") == 6);
 }
 
-TEST_CASE("links join the points both ways; neighbours and linked read them", "[board]") {
+TEST_CASE("links join the points both ways - neighbours and linked read them", "[board]") {
   CHECK(probe("count(x in neighbours(at(0)))") == 3);  // 1, 5 and the centre
   CHECK(probe("count(x in neighbours(at(6)))") == 2);
   CHECK(probe("if linked(at(3), at(6)) and linked(at(6), at(3)) and not linked(at(1), at(6)) then 1 else 0") == 1);
@@ -196,7 +196,7 @@ TEST_CASE("a board is drawn from a view, as text and as SVG", "[board][views]") 
   CHECK(l.messages().size() == 2);
 }
 
-TEST_CASE("the standard library's boards: 54 corners and 72 sides; 64 squares and 112 sides", "[board]") {
+TEST_CASE("the standard library's boards: 54 corners and 72 sides - 64 squares and 112 sides", "[board]") {
   for (auto [file, points, links] : {std::tuple{"hexboard.yaml", 54, 72}, std::tuple{"squaregrid.yaml", 64, 112}}) {
     std::string yaml = fmt::format(R"yaml(game: Board
 players: 1
@@ -367,7 +367,7 @@ TEST_CASE("Kendo: each player sees their camp at the bottom, the palace named", 
   CHECK(parses_as_xml(svg, "kata-kendo-board.svg"));
 }
 
-TEST_CASE("a board on a triangular lattice turns by sixths; with 3 and 4 Kendo players each camp is at the bottom right", "[board][views]") {
+TEST_CASE("a board on a triangular lattice turns by sixths - with 3 and 4 Kendo players each camp is at the bottom right", "[board][views]") {
   // The standard hexagonal board turned a sixth clockwise: its upper left side (x = -8)
   // is now its top, and its rows are those of one x each.
   auto g = game(stdlib_board("hexboard.yaml") + "board: {points: point, x: \"4 * (2 * x + y)\", y: \"-7 * y\", coordinates: [x, y], turn: 60}\n");
@@ -433,7 +433,7 @@ TEST_CASE("a board on a triangular lattice turns by sixths; with 3 and 4 Kendo p
     }
 }
 
-TEST_CASE("the SVG's caption gives the result; its text is escaped", "[board][views]") {
+TEST_CASE("the SVG's caption gives the result - its text is escaped", "[board][views]") {
   auto g = game(R"yaml(game: "Rock & <Roll>"
 players: 2
 import: [stdlib/squaregrid.yaml]
@@ -448,7 +448,7 @@ scoring:
   CHECK(parses_as_xml(svg, "kata-caption.svg"));
 }
 
-TEST_CASE("a board's coordinates are the points' properties; its turn is a number", "[board][check]") {
+TEST_CASE("a board's coordinates are the points' properties - its turn is a number", "[board][check]") {
   std::string yaml = stdlib_board("squaregrid.yaml") + "board: {points: point, x: \"x\", y: \"y\", coordinates: [x, z], turn: \"viewer\"}\n";
   auto l = load_text(yaml);
   CHECK(l.messages() == std::vector<std::string>{
@@ -500,7 +500,7 @@ TEST_CASE("a menu names no piece its chooser cannot see on a point", "[board][pr
   }
 }
 
-TEST_CASE("events name a board point's zone by its point; the log keeps the zone's name", "[board][log]") {
+TEST_CASE("events name a board point's zone by its point - the log keeps the zone's name", "[board][log]") {
   auto l = load_file("rules/kendo.yaml");
   REQUIRE(l.game);
   const Game& g = *l.game;

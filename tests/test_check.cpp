@@ -132,7 +132,7 @@ TEST_CASE("a rule file needs a game and a flow", "[check]") {
   CHECK(l.messages() == std::vector<std::string>{"1:7: error: a rule file needs 'flow:', the game's program"});
 }
 
-TEST_CASE("lists are not compared; builtins are not redefined; option defaults are valid", "[check]") {
+TEST_CASE("lists are not compared - builtins are not redefined - option defaults are valid", "[check]") {
   auto l = load_text(with("shuffle deck", "shuffle deck\n  let same = players == players"));
   CHECK(l.messages() == std::vector<std::string>{"14:14: error: '==' compares single values; lists cannot be compared"});
   l = load_text(with("scoring:", "functions:\n  top(z): 1\nscoring:"));
@@ -165,7 +165,7 @@ TEST_CASE("a condition's refusal names the action's parameters", "[check]") {
   CHECK(other.messages()[0].find("unknown key 'else'") != std::string::npos);
 }
 
-TEST_CASE("the show key takes true, false or its word; scoring's parts and notes are checked",
+TEST_CASE("the show key takes true, false or its word - scoring's parts and notes are checked",
           "[check]") {
   auto l = load_text(with("deck: {visibility: nobody}", "deck: {visibility: nobody, show: maybe}"));
   CHECK(

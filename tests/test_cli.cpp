@@ -81,7 +81,7 @@ TEST_CASE("kata --help and each command's --help", "[cli]") {
   }
 }
 
-TEST_CASE("kata play with bots to the end; with a bad option or agent", "[cli]") {
+TEST_CASE("kata play with bots to the end - with a bad option or agent", "[cli]") {
   auto r = run_kata("play rules/kobayakawa.yaml --players 4 --agents random --seed 3 -q");
   CHECK(r.status == 0);
   CHECK(has(r.out, "Result after "));
@@ -145,7 +145,7 @@ TEST_CASE("a human sees their own card and not the others'", "[cli]") {
   CHECK(r.out == all.out);  // the same seed shows the same screens
 }
 
-TEST_CASE("play -> log -> replay reproduces the game; a tampered log is caught", "[cli]") {
+TEST_CASE("play -> log -> replay reproduces the game - a tampered log is caught", "[cli]") {
   std::string log = temp("kata-game.jsonl");
   auto p = run_kata("play rules/kobayakawa.yaml --players 4 --agents random --seed 11 -q --log " + log);
   REQUIRE(p.status == 0);
@@ -248,7 +248,7 @@ TEST_CASE("options may come before the rule file", "[cli]") {
   CHECK(p.status == 0);
 }
 
-TEST_CASE("a script plays a seat; an illegal line stops it with its line number", "[cli]") {
+TEST_CASE("a script plays a seat - an illegal line stops it with its line number", "[cli]") {
   std::string ok;
   for (int i = 0; i < 7; ++i) ok += "flip   # never draws\npass\n";
   auto r = run_kata("play rules/kobayakawa.yaml -p 3 -a script:" + temp("kata-script.txt", ok) + ",random,random -q");
@@ -378,7 +378,7 @@ TEST_CASE("a failed replay shown to a seat quotes no log line", "[cli]") {
   CHECK_FALSE(has(shuffled.out, "[\""));
 }
 
-TEST_CASE("humans sharing a terminal: the scrollback is cleared; the end is shown as everyone sees it", "[cli]") {
+TEST_CASE("humans sharing a terminal: the scrollback is cleared - the end is shown as everyone sees it", "[cli]") {
   auto loaded = kata::test::load_file("rules/kobayakawa.yaml");
   REQUIRE(loaded.game);
   const kata::Game& g = *loaded.game;
@@ -452,7 +452,7 @@ TEST_CASE("kata test on a rule file runs the scenarios beside it", "[cli]") {
   CHECK(has(alone.out, "/tests/" + std::to_string(getpid()) + "-kata-lonely/', which does not exist"));
 }
 
-TEST_CASE("a scenario's shuffle names a card once; its decisions name seats of the game", "[cli]") {
+TEST_CASE("a scenario's shuffle names a card once - its decisions name seats of the game", "[cli]") {
   std::string head = "rules: " KATA_SOURCE_DIR "/rules/kobayakawa.yaml\nplayers: 4\n";
   auto twice = run_kata("test " + temp("kata-twice.yaml", head + "shuffles:\n  - [3, 3]\n"));
   CHECK(twice.status == 1);
@@ -761,7 +761,7 @@ Phases
   CHECK(has(help.out, "--markdown"));
 }
 
-TEST_CASE("undo at the prompt: the game is played again to the human's previous decision; the log forgets it",
+TEST_CASE("undo at the prompt: the game is played again to the human's previous decision - the log forgets it",
           "[cli][prompt]") {
   // P1 plays 1 and 1, takes the second back and plays 2: the log holds P1's 1 then 2 and
   // replays, with no trace of the decision taken back. After the undo the bots draw

@@ -211,7 +211,7 @@ TEST_CASE("a component variable read through a card of another kind stops the ga
   CHECK(first_decision_error(*g) == "this card is not a 'tile'");
 }
 
-TEST_CASE("values() lists a property's values; a function's arguments are all evaluated before any is bound", "[components]") {
+TEST_CASE("values() lists a property's values - a function's arguments are all evaluated before any is bound", "[components]") {
   // values(name) is the tiles' and units' names; only the kinds that declare a property count.
   CHECK(value_of("", {}, "count(v in values(vp))") == 2);
   CHECK(value_of("", {}, "count(v in values(name))") == 5);

@@ -237,7 +237,7 @@ struct Start {
 
 }  // namespace
 
-TEST_CASE("identical choices are one item, named without the copy number; the first is chosen",
+TEST_CASE("identical choices are one item, named without the copy number - the first is chosen",
           "[prompt]") {
   Start k("rules/kenjin.yaml", 3, 4);
   const kata::Game& g = *k.loaded.game;
@@ -264,7 +264,7 @@ TEST_CASE("identical choices are one item, named without the copy number; the fi
   for (size_t i = 0; i < plain.size(); ++i) CHECK(plain[i].text() == y.labels[i]);
 }
 
-TEST_CASE("a long menu is chosen one value at a time, with back; bad input is answered",
+TEST_CASE("a long menu is chosen one value at a time, with back - bad input is answered",
           "[prompt]") {
   Start k("rules/kenjin.yaml", 3, 4);
   const kata::Game& g = *k.loaded.game;
@@ -336,7 +336,7 @@ std::string shortened(const kata::Game& g, const kata::PlayerView& view,
 
 }  // namespace
 
-TEST_CASE("short forms: without the shared words, case and spaces; interchangeable cards by their plain name",
+TEST_CASE("short forms: without the shared words, case and spaces - interchangeable cards by their plain name",
           "[prompt][notation]") {
   Start k("rules/kenjin.yaml", 3, 4);
   const kata::Game& g = *k.loaded.game;

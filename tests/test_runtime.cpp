@@ -79,7 +79,7 @@ TEST_CASE("cards move, and owners see their own zones only", "[runtime]") {
   CHECK(visible(*g, s, 1, bottom));
 }
 
-TEST_CASE("the same seed gives the same game; a copy equals its original", "[runtime]") {
+TEST_CASE("the same seed gives the same game - a copy equals its original", "[runtime]") {
   auto g = game(cards);
   State a = new_game(*g, 2, 42, default_options(*g));
   State b = new_game(*g, 2, 42, default_options(*g));
@@ -196,7 +196,7 @@ TEST_CASE("a game that never ends stops at the decision limit", "[runtime]") {
   CHECK_THROWS_AS(apply(*g, s, legal[0]), RuntimeError);
 }
 
-TEST_CASE("turn order skips eliminated players; best() breaks ties by list order", "[runtime]") {
+TEST_CASE("turn order skips eliminated players - best() breaks ties by list order", "[runtime]") {
   auto g = game(R"(game: Order
 players: 4
 variables:
@@ -264,7 +264,7 @@ TEST_CASE("options are set by name, with their values checked", "[runtime]") {
   CHECK(why == "unknown option 'bogus'; the options of Opt are n, rule, fast");
 }
 
-TEST_CASE("face down hides a card even in a zone everyone sees; flipping it back down keeps it known", "[runtime]") {
+TEST_CASE("face down hides a card even in a zone everyone sees - flipping it back down keeps it known", "[runtime]") {
   auto g = game(R"(game: Faces
 players: 2
 components:
