@@ -28,9 +28,6 @@ namespace {
 // JSON for stdout. Every string in it went through printable() or was checked as UTF-8
 // when its rule file was read; should one slip by, a byte that is not UTF-8 becomes
 // U+FFFD rather than an exception.
-std::string json_text(const nlohmann::json& j) {
-  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-}
 
 constexpr int ok = 0, input_error = 1, usage_error = 2;
 
@@ -204,16 +201,7 @@ int check(const CheckArgs& a) {
     Diagnostics diags;
     auto g = load_game(file, sources, diags);
     if (a.json) {
-      int errors = 0, warnings = 0;
-      for (const auto& d : diags.items()) {
-        int& shown = d.severity == Severity::error ? errors : warnings;
-        if (a.max_errors > 0 && shown >= a.max_errors) continue;
-        ++shown;
-        const SourceFile* f = d.pos.valid() ? &sources->at(d.pos.file) : nullptr;
-        out.push_back({{"file", printable(f ? f->name : file)}, {"line", d.pos.line}, {"column", d.pos.col},
-                       {"severity", d.severity == Severity::error ? "error" : "warning"},
-                       {"message", clip_message(d.message)}});
-      }
+      for (auto& d : diagnostics_json(*sources, diags, file, a.max_errors)) out.push_back(std::move(d));
     } else {
       print_diags(*sources, diags, a.max_errors);
       if (!diags.has_errors())

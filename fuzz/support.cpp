@@ -44,33 +44,10 @@ void write_file(const std::string& path, const uint8_t* data, size_t size) {
   }
 }
 
-namespace {
-
-// `KATA_FUZZ_KNOWN=utf8`: JSON replaces invalid UTF-8 instead of throwing, so that a long
-// run can look past that known finding (fuzz/regressions/check/) while it is being fixed.
-bool lenient_utf8() {
-  static const bool lenient = [] {
-    const char* known = std::getenv("KATA_FUZZ_KNOWN");
-    return known && std::string(known).find("utf8") != std::string::npos;
-  }();
-  return lenient;
-}
-
-}  // namespace
-
+// As `kata check` prints them, in text and with --json (the same functions).
 size_t print_diagnostics(const Sources& sources, const Diagnostics& diags) {
-  std::string text;
-  nlohmann::json out = nlohmann::json::array();
-  for (const auto& d : diags.items()) {
-    text += format_diagnostic(sources, d, false);
-    const SourceFile* f = d.pos.valid() ? &sources.at(d.pos.file) : nullptr;
-    out.push_back({{"file", f ? f->name : std::string("?")}, {"line", d.pos.line}, {"column", d.pos.col},
-                   {"severity", d.severity == Severity::error ? "error" : "warning"}, {"message", d.message}});
-  }
-  // As cli/commands.cpp's check --json: dump() with its defaults, which throws on invalid
-  // UTF-8 (a message or file name quoting the input's bytes).
-  auto handler = lenient_utf8() ? nlohmann::json::error_handler_t::replace : nlohmann::json::error_handler_t::strict;
-  return text.size() + out.dump(2, ' ', false, handler).size();
+  std::string text = format_diagnostics(sources, diags, false, 0);
+  return text.size() + json_text(diagnostics_json(sources, diags, "?", 0)).size();
 }
 
 }  // namespace kata::fuzz

@@ -171,4 +171,21 @@ std::string closest_name(const std::string& name, const std::vector<std::string>
   return best;
 }
 
+nlohmann::json diagnostics_json(const Sources& sources, const Diagnostics& diags, const std::string& file, int max_errors) {
+  nlohmann::json out = nlohmann::json::array();
+  int errors = 0, warnings = 0;
+  for (const auto& d : diags.items()) {
+    int& shown = d.severity == Severity::error ? errors : warnings;
+    if (max_errors > 0 && shown >= max_errors) continue;
+    ++shown;
+    const SourceFile* f = d.pos.valid() ? &sources.at(d.pos.file) : nullptr;
+    out.push_back({{"file", printable(f ? f->name : file)}, {"line", d.pos.line}, {"column", d.pos.col},
+                   {"severity", d.severity == Severity::error ? "error" : "warning"},
+                   {"message", clip_message(d.message)}});
+  }
+  return out;
+}
+
+std::string json_text(const nlohmann::json& j) { return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace); }
+
 }  // namespace kata

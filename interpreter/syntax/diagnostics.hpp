@@ -3,6 +3,8 @@
 // `file:line:col: error: message`, the source line, a caret, then notes.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -68,6 +70,16 @@ std::string format_diagnostics(const Sources& sources, const Diagnostics& diags,
 // A message as printed: one longer than max_message keeps its start and its end, with
 // " ... " between.
 std::string clip_message(const std::string& message);
+
+// The diagnostics as `kata check --json` prints them: an array of {file, line, column,
+// severity, message}, at most max_errors errors and max_errors warnings (0: all); `file`
+// names an unpositioned diagnostic's file. Names and messages are printable().
+nlohmann::json diagnostics_json(const Sources& sources, const Diagnostics& diags, const std::string& file,
+                                int max_errors = default_max_errors);
+
+// JSON as kata prints it: indented by 2, any bytes that are not UTF-8 replaced (never an
+// exception).
+std::string json_text(const nlohmann::json& j);
 
 // "did you mean 'x'?" for a misspelt name: the closest candidate within a small edit
 // distance, or empty. Names longer than 64 characters get no suggestion; each candidate
