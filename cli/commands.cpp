@@ -3,6 +3,7 @@
 #include "commands.hpp"
 
 #include <fmt/format.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -285,7 +286,19 @@ int resume(const PlayArgs& a);
 
 }  // namespace
 
+// SIGINT (Ctrl-C), SIGTERM and SIGHUP stop a game as `quit` does: the log, held while a
+// person plays, is written with an error line saying so. No SA_RESTART: a read at the
+// prompt returns at once.
+static void stop_on_signals() {
+  struct sigaction sa {};
+  sa.sa_handler = [](int sig) { stop_requested = sig; };
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+}
+
 int play(const PlayArgs& args) {
+  stop_on_signals();
   if (!args.resume.empty()) return resume(args);
   PlayArgs a = args;
   Setup setup;

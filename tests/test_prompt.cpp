@@ -12,6 +12,9 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <thread>
 
@@ -50,6 +53,7 @@ class Pty {
     if (fd_ >= 0) close(fd_);
   }
   bool started() const { return pid_ > 0; }
+  void signal(int sig) const { kill(pid_, sig); }
 
   // Reads until `text` appears after what earlier calls consumed, for at most 5 s; the
   // output up to and including it is then consumed.
@@ -475,4 +479,27 @@ TEST_CASE("a step of a long menu shows a value with one item under it as that it
   CHECK(has(shown, "   1) play  (3 choices)\n"));
   CHECK(has(shown, "   2) strike P2 Spy South\n"));
   CHECK(m.pick(1) == 3);
+}
+
+TEST_CASE("a signal stops the game as quit does, and the held log is written", "[prompt][cli]") {
+  // Ctrl-C typed at the prompt (the terminal sends SIGINT), and SIGTERM from outside.
+  for (bool ctrl_c : {true, false}) {
+    std::string log = (std::filesystem::temp_directory_path() /
+                       (std::to_string(getpid()) + "-kata-signal-" + (ctrl_c ? "int" : "term") + ".jsonl")).string();
+    std::remove(log.c_str());
+    Pty p({"play", "rules/kendo.yaml", "-p", "2", "-a", "human,random", "--seed", "7", "--no-clear", "--log", log});
+    REQUIRE(p.started());
+    REQUIRE(p.expect("P1> "));
+    p.send("1");
+    REQUIRE(p.expect("P1> "));
+    if (ctrl_c) p.send_raw("\x03");
+    else p.signal(SIGTERM);
+    CHECK(p.wait() == 1);
+    std::ifstream in(log);
+    std::string text(std::istreambuf_iterator<char>(in), {});
+    INFO(p.output());
+    CHECK(has(text, "\"n\":2,\"player\":\"P2\",\"type\":\"decision\""));
+    CHECK(has(text, std::string("{\"message\":\"stopped by a signal (") + (ctrl_c ? "SIGINT" : "SIGTERM") + ")\",\"type\":\"error\"}"));
+    std::remove(log.c_str());
+  }
 }

@@ -56,7 +56,15 @@ std::string learned(const Game& g, const std::vector<bool>& before, const std::v
 
 }  // namespace
 
+volatile std::sig_atomic_t stop_requested = 0;
+
 namespace {
+
+std::string stopped_by_signal() {
+  int sig = stop_requested;
+  const char* name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : nullptr;
+  return name ? fmt::format("stopped by a signal ({})", name) : fmt::format("stopped by signal {}", sig);
+}
 
 // A decision made in a match, kept so that an undo can play the game again.
 struct Made {
@@ -89,6 +97,10 @@ bool play_once(const Game& g, int players, uint64_t seed, const std::vector<int6
   std::vector<Decision> legal;
   std::vector<std::string> labels;
   for (; !s.over(); ++n) {
+    if (stop_requested) {
+      r.stopped_by = stopped_by_signal();
+      return true;
+    }
     legal_decisions(g, s, legal);
     int seat = s.chooser();
     Agent& agent = *agents.at(seat);
@@ -132,7 +144,7 @@ bool play_once(const Game& g, int players, uint64_t seed, const std::vector<int6
       while (n >= replay) {
         Choice c = agent.choose(g, view, labels, count);
         if (c.index == -2) {
-          r.stopped_by = fmt::format("{} ({}) stopped before the end", seat_name(seat), agent.kind());
+          r.stopped_by = stop_requested ? stopped_by_signal() : fmt::format("{} ({}) stopped before the end", seat_name(seat), agent.kind());
           return true;
         }
         if (c.index == Choice::undo) {

@@ -4,6 +4,7 @@
 // in game order.
 #pragma once
 
+#include <csignal>
 #include <functional>
 #include <memory>
 #include <string>
@@ -29,12 +30,18 @@ struct Resume {
   std::vector<std::string> agents;                   // who plays on
 };
 
+// Set to a signal's number by a handler (kata play: SIGINT, SIGTERM, SIGHUP): the match
+// stops before its next decision, or when a read at the prompt is interrupted, as when a
+// person quits ("stopped by a signal (SIGTERM)"), so that a held log is still written.
+extern volatile std::sig_atomic_t stop_requested;
+
 // Plays one game to the end. Throws RuntimeError for errors in the rules' logic. A typed
 // decision is read with read_decision (short forms too). When a person asks to undo
 // (Choice::undo), the game is played again from the start with the same seed and options
 // and the decisions made so far, up to the person's last one: their decisions are taken
 // again without asking them, bots are restarted and asked again (they choose as before),
-// and then the person is asked again. With a person playing, the log is held (LogWriter::
+// and then the person is asked again; from there the bots draw afresh (Agent::undone). An
+// undo is refused once the person has seen a card they had not seen at that decision. With a person playing, the log is held (LogWriter::
 // hold) and rewritten on an undo, so it reads as if the undone decisions never happened;
 // the caller's LogWriter writes it out when it is flushed or destroyed. A resumed game's
 // logged decisions are made again first (Agent::replayed), undo or not.
