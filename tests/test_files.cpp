@@ -481,3 +481,16 @@ TEST_CASE("compiled mode: a compiler that writes nothing, and a sanitizer, are t
         "KATA_CXXFLAGS has '-fsanitize=address', but a sanitizer cannot be added to a library kata loads: build kata "
         "itself with it (CMAKE_CXX_FLAGS) and run the game with KATA_CXXFLAGS='-fsanitize=address' then");
 }
+
+TEST_CASE("a scenario's players and seed are whole numbers in range, refused where they are written", "[files][scenario]") {
+  std::string rules = std::string(KATA_SOURCE_DIR) + "/rules/kendo.yaml";
+  auto with = [&](const std::string& lines) {
+    return run_kata("test " + temp("files-numbers.yaml", "rules: " + rules + "\n" + lines + "steps: []\n"));
+  };
+  CHECK(has(with("players: 99999999999\n").out, "2:10: error: 'players' must be a whole number from 1 to 16"));
+  CHECK(has(with("players: [1]\n").out, "2:10: error: 'players' must be a whole number from 1 to 16"));
+  CHECK(has(with("players: 2\nseed: -1\n").out, "3:7: error: 'seed' must be a whole number from 0 to 18446744073709551615"));
+  CHECK(has(with("players: 2\nseed: 18446744073709551616\n").out, "3:7: error: 'seed' must be a whole number from 0 to 18446744073709551615"));
+  CHECK(has(with("players: 2\nseed: 1.5\n").out, "3:7: error: 'seed' must be a whole number"));
+  CHECK(with("players: 2\nseed: 18446744073709551615\n").status == 0);
+}

@@ -7,6 +7,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -63,6 +65,20 @@ class Runner {
  private:
   Pos pos(const YAML::Node& n) const { return Pos{file_, n.Mark().line + 1, n.Mark().column + 1}; }
 
+  // A whole number from `low` to `high` written as digits, or an error at it saying so.
+  template <typename T>
+  bool whole(const YAML::Node& n, T low, T high, const char* what, T& out) {
+    std::string text = n.IsScalar() ? n.Scalar() : "";
+    T v{};
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || v < low || v > high) {
+      d_.error(pos(n), fmt::format("'{}' must be a whole number from {} to {}", what, low, high));
+      return false;
+    }
+    out = v;
+    return true;
+  }
+
   bool read(const YAML::Node& root, const std::string& path) {
     static const std::vector<std::string> keys = {"scenario", "rules", "players", "seed", "options", "shuffles", "steps"};
     for (auto it = root.begin(); it != root.end(); ++it) {
@@ -77,8 +93,8 @@ class Runner {
       if (!root["rules"]) return d_.error(Pos{file_, 1, 1}, "a scenario needs 'rules:', the rule file it tests"), false;
       rules_ = (fs::path(path).parent_path() / root["rules"].as<std::string>()).lexically_normal().string();
       rules_pos_ = pos(root["rules"]);
-      if (root["players"]) players_ = root["players"].as<int>(), players_pos_ = pos(root["players"]);
-      if (root["seed"]) seed_ = root["seed"].as<uint64_t>();
+      if (root["players"] && whole(root["players"], 1, 16, "players", players_)) players_pos_ = pos(root["players"]);
+      if (root["seed"]) whole<uint64_t>(root["seed"], 0, UINT64_MAX, "seed", seed_);
       if (auto o = root["options"]; o && o.IsMap())
         for (auto it = o.begin(); it != o.end(); ++it)
           options_.push_back({it->first.as<std::string>(), it->second.as<std::string>(), pos(it->first)});
