@@ -288,10 +288,14 @@ int resume(const PlayArgs& a);
 
 // SIGINT (Ctrl-C), SIGTERM and SIGHUP stop a game as `quit` does: the log, held while a
 // person plays, is written with an error line saying so. No SA_RESTART: a read at the
-// prompt returns at once.
+// prompt returns at once. Standard input is closed too (close() may be called in a
+// handler): a signal that comes just before a read begins must not leave it waiting.
 static void stop_on_signals() {
   struct sigaction sa {};
-  sa.sa_handler = [](int sig) { stop_requested = sig; };
+  sa.sa_handler = [](int sig) {
+    stop_requested = sig;
+    close(STDIN_FILENO);
+  };
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = 0;
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);

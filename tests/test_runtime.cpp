@@ -381,7 +381,7 @@ TEST_CASE("routine moves are told in one line, naming only the cards each seat s
   Event flip{Event::flip, -1, events[1].card, p2, 1, 0b111, {}, {}, {}};
   Event hidden_flip = flip;
   hidden_flip.seen_by = 0b010;
-  CHECK(describe_events(*g, {flip, hidden_flip}, 0) == std::vector<std::string>{fmt::format("2 cards are turned face up in P2.hand: {} and a card", name(p2, 0))});
+  CHECK(describe_events(*g, {flip, hidden_flip}, 0) == std::vector<std::string>{fmt::format("2 cards are turned face up in P2.hand: {} and an unseen card", name(p2, 0))});
   CHECK(describe_events(*g, {flip, hidden_flip}, 1) == std::vector<std::string>{fmt::format("2 cards are turned face up in P2.hand: {} and {}", name(p2, 0), name(p2, 0))});
   Event down = hidden_flip;
   down.to = 0;

@@ -132,9 +132,13 @@ struct Part {
 
 // "4, 9 and a card": the cards the viewer saw by name, the others counted ("2 cards"), so
 // that a number is always a card's name (cards are often named by numbers).
+// "3, 10 and 2 unseen cards": said "unseen" only beside cards named, so that the count
+// does not read as more of them.
 std::string content(const Part& p) {
   std::vector<std::string> items = p.seen;
-  if (p.seen.size() < p.count) items.push_back(cards(p.count - p.seen.size()));
+  size_t hidden = p.count - p.seen.size();
+  if (hidden && p.seen.empty()) items.push_back(cards(hidden));
+  else if (hidden) items.push_back(hidden == 1 ? "an unseen card" : fmt::format("{} unseen cards", hidden));
   return listed(items);
 }
 
