@@ -109,6 +109,12 @@ constexpr bool kata_sanitized = false;
 constexpr bool kata_sanitized = false;
 #endif
 
+}  // namespace
+
+bool built_with_sanitizer() { return kata_sanitized; }
+
+namespace {
+
 // A sanitizer's runtime must be in the program from its start: a library built with one
 // and loaded later stops the process with the sanitizer's own complaint ("ASan runtime
 // does not come first..."). So it is refused, unless kata itself was built with one.

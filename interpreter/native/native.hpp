@@ -45,4 +45,8 @@ std::string native_source(const Game& g);
 // seconds (default 600).
 std::shared_ptr<const Game> compile_native(const std::shared_ptr<const Game>& g, std::string& error);
 
+// Whether kata itself was built with a sanitizer: then KATA_CXXFLAGS may add one (a
+// library built with a sanitizer kata lacks is refused).
+bool built_with_sanitizer();
+
 }  // namespace kata
