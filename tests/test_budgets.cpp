@@ -179,6 +179,16 @@ TEST_CASE("a run prints at most 50 errors, then how many more there are", "[budg
   CHECK(format_diagnostics(*l.sources, l.diags, false, 199).find("and 1 more error\n") != std::string::npos);
 }
 
+TEST_CASE("the first 10000 diagnostics are kept, the rest only counted", "[budgets][diagnostics]") {
+  auto l = load_text(many_errors(12000));
+  CHECK(l.diags.error_count() == 12000);
+  CHECK(l.diags.items().size() == max_kept_diagnostics);
+  // Shown all: the kept ones, then how many more there were.
+  std::string all = format_diagnostics(*l.sources, l.diags, false, 0);
+  CHECK(count_of(all, ": error: ") == 10000);
+  CHECK(all.substr(all.size() - 33) == "kata: note: and 2000 more errors\n");
+}
+
 TEST_CASE("a long source line is quoted 120 columns around the caret", "[budgets][diagnostics]") {
   std::string pad(300, ' ');
   std::string line = "variables: {v: {initial: 1," + pad + "bogus: 1," + pad + "other: 2}}";

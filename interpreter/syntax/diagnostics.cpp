@@ -15,15 +15,20 @@ static void make_printable(std::string& message, std::vector<Note>& notes) {
   for (Note& n : notes) n.message = printable(n.message);
 }
 
+void Diagnostics::add(Diagnostic d) {
+  if (d.severity == Severity::error) ++errors_;
+  else if (d.severity == Severity::warning) ++warnings_;
+  if (items_.size() < max_kept_diagnostics) items_.push_back(std::move(d));
+}
+
 void Diagnostics::error(Pos pos, std::string message, std::vector<Note> notes) {
-  make_printable(message, notes);
-  items_.push_back({pos, Severity::error, std::move(message), std::move(notes)});
-  ++errors_;
+  if (items_.size() < max_kept_diagnostics) make_printable(message, notes);
+  add({pos, Severity::error, std::move(message), std::move(notes)});
 }
 
 void Diagnostics::warning(Pos pos, std::string message, std::vector<Note> notes) {
-  make_printable(message, notes);
-  items_.push_back({pos, Severity::warning, std::move(message), std::move(notes)});
+  if (items_.size() < max_kept_diagnostics) make_printable(message, notes);
+  add({pos, Severity::warning, std::move(message), std::move(notes)});
 }
 
 void Diagnostics::sort() {

@@ -30,24 +30,29 @@ struct Diagnostic {
 // file of many thousand misspelt names is not checked against every name for each.
 inline constexpr int max_suggestions = 100;
 
+// At most this many diagnostics are kept, the first reported; later ones are only
+// counted (error_count, warning_count), so a file of a million errors does not hold a
+// million messages. Printing shows far fewer anyway (default_max_errors).
+inline constexpr size_t max_kept_diagnostics = 10000;
+
 class Diagnostics {
  public:
   void error(Pos pos, std::string message, std::vector<Note> notes = {});
   void warning(Pos pos, std::string message, std::vector<Note> notes = {});
-  void add(Diagnostic d) { items_.push_back(std::move(d)); }
+  void add(Diagnostic d);
 
   bool has_errors() const { return errors_ > 0; }
   // Whether an error reported now may still say "did you mean": see max_suggestions.
   bool wants_suggestions() const { return errors_ < max_suggestions; }
   int error_count() const { return errors_; }
-  int warning_count() const { return static_cast<int>(items_.size()) - errors_; }
+  int warning_count() const { return warnings_; }
   const std::vector<Diagnostic>& items() const { return items_; }
   // Orders by file, line and column, so a run reports top to bottom.
   void sort();
 
  private:
   std::vector<Diagnostic> items_;
-  int errors_ = 0;
+  int errors_ = 0, warnings_ = 0;
 };
 
 // What a diagnostic prints is bounded, whatever the input: a quoted source line shows at
