@@ -187,15 +187,21 @@ void label_coordinates(const Game& g, Drawing& l) {
   auto listed_text = [&](size_t i) {
     std::string out;
     for (size_t k = 0; k < b.coordinates.size(); ++k)
-      if (l.axes[k] == Axis::listed) out += (out.empty() ? "" : "/") + property_text(g, b.coordinates[k], first + static_cast<int>(i));
+      if (l.axes[k] == Axis::listed) {
+        // Appended in two steps: `"/" + text` trips GCC 12's -Wrestrict at -O3 (PR 105329).
+        if (!out.empty()) out += '/';
+        out += property_text(g, b.coordinates[k], first + static_cast<int>(i));
+      }
     return out;
   };
   size_t wide = 0;
   for (size_t i = 0; i < n; ++i) wide = std::max(wide, listed_text(i).size());
   for (int r = 0; r < l.rows; ++r) {
     for (size_t k = 0; k < b.coordinates.size(); ++k)
-      if (l.axes[k] == Axis::rows)
-        l.row_labels[r] += (l.row_labels[r].empty() ? "" : " ") + property_text(g, b.coordinates[k], first + static_cast<int>(by_row[r][0]));
+      if (l.axes[k] == Axis::rows) {
+        if (!l.row_labels[r].empty()) l.row_labels[r] += ' ';
+        l.row_labels[r] += property_text(g, b.coordinates[k], first + static_cast<int>(by_row[r][0]));
+      }
     if (l.any(Axis::listed))
       for (size_t k = 0; k < by_row[r].size(); ++k) l.listed[r] += fmt::format("{}{:>{}}", k ? " " : "", listed_text(by_row[r][k]), wide);
   }
