@@ -392,7 +392,7 @@ std::string draw_board(const Game& g, const PlayerView& v) {
   std::string used;  // the characters the links are drawn with, "/ \\ |"
   for (char c : std::string("-|/\\"))
     if (std::any_of(links.grid.begin(), links.grid.end(), [&](const std::string& s) { return s.find(c) != std::string::npos; }))
-      used += (used.empty() ? "" : " ") + std::string(1, c);
+      used += used.empty() ? std::string(1, c) : std::string{' ', c};
   if (links.drawn)
     out += "    " + used + " a link between two points" +
            (links.left_out ? "; some links cannot be drawn in text (the SVG, --svg, shows them all)" : "") + "\n";
