@@ -7,6 +7,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <fstream>
+#include <cstdio>
+#include <unistd.h>
+#include <sys/wait.h>
 #include <filesystem>
 #include <stdexcept>
 
@@ -120,5 +124,34 @@ std::vector<int64_t> random_options(const Game& g, int players) {
   RC_ASSERT(setup_error(g, players, values) == "");
   return values;
 }
+
+Run run_kata(const std::string& args, const std::string& input) {
+  std::string cmd = std::string(KATA_BINARY) + " " + args + " 2>&1";
+  if (!input.empty()) {
+    // ctest runs tests in parallel processes: each input gets a name of its own.
+    static int count = 0;
+    std::string in = (std::filesystem::temp_directory_path() /
+                      ("kata-cli-input-" + std::to_string(getpid()) + "-" + std::to_string(++count) + ".txt")).string();
+    std::ofstream(in) << input;
+    cmd = "cd " KATA_SOURCE_DIR " && " + cmd + " < " + in;
+  } else {
+    cmd = "cd " KATA_SOURCE_DIR " && " + cmd + " < /dev/null";
+  }
+  Run r{0, {}};
+  FILE* p = popen(cmd.c_str(), "r");
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
+  int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+std::string temp(const std::string& name, const std::string& text) {
+  std::string p = (std::filesystem::temp_directory_path() / (std::to_string(getpid()) + "-" + name)).string();
+  if (!text.empty()) std::ofstream(p) << text;
+  return p;
+}
+
+bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 }  // namespace kata::test

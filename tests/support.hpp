@@ -47,4 +47,16 @@ std::shared_ptr<const Game> compiled(const std::shared_ptr<const Game>& g);
 size_t lockstep(const Game& interpreted, const Game& native, int players, uint64_t seed,
                 const std::vector<int64_t>& options);
 
+// The built `kata ARGS`, run in the source tree with `input` on its standard input (none:
+// /dev/null): its exit status and its output, stdout and stderr together.
+struct Run {
+  int status;
+  std::string out;
+};
+Run run_kata(const std::string& args, const std::string& input = "");
+// A file of this process's own in the temporary directory ("PID-name"), holding `text`
+// unless it is empty.
+std::string temp(const std::string& name, const std::string& text = "");
+bool has(const std::string& s, const std::string& part);
+
 }  // namespace kata::test

@@ -17,41 +17,13 @@
 #include "agents/runner.hpp"
 #include "support.hpp"
 
+using kata::test::has;
+using kata::test::run_kata;
+using kata::test::temp;
+
 namespace {
 
-struct Run {
-  int status;
-  std::string out;  // stdout and stderr together
-};
 
-Run run_kata(const std::string& args, const std::string& input = "") {
-  std::string cmd = std::string(KATA_BINARY) + " " + args + " 2>&1";
-  if (!input.empty()) {
-    // ctest runs tests in parallel processes: each input gets a name of its own.
-    static int count = 0;
-    std::string in = (std::filesystem::temp_directory_path() /
-                      ("kata-cli-input-" + std::to_string(getpid()) + "-" + std::to_string(++count) + ".txt")).string();
-    std::ofstream(in) << input;
-    cmd = "cd " KATA_SOURCE_DIR " && " + cmd + " < " + in;
-  } else {
-    cmd = "cd " KATA_SOURCE_DIR " && " + cmd + " < /dev/null";
-  }
-  Run r{0, {}};
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[4096];
-  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
-  int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
-
-std::string temp(const std::string& name, const std::string& text = "") {
-  std::string p = (std::filesystem::temp_directory_path() / (std::to_string(getpid()) + "-" + name)).string();
-  if (!text.empty()) std::ofstream(p) << text;
-  return p;
-}
-
-bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 }  // namespace
 

@@ -19,31 +19,13 @@
 #include "support.hpp"
 
 using namespace kata;
+using kata::test::has;
+using kata::test::run_kata;
+using kata::test::temp;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-  int status;
-  std::string out;  // stdout and stderr together
-};
-
-Run run_kata(const std::string& args) {
-  std::string cmd = "cd " KATA_SOURCE_DIR " && " + std::string(KATA_BINARY) + " " + args + " 2>&1 < /dev/null";
-  Run r{0, {}};
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[4096];
-  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
-  int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
-
-std::string temp(const std::string& name, const std::string& text = "") {
-  std::string p = (fs::temp_directory_path() / (std::to_string(getpid()) + "-" + name)).string();
-  if (!text.empty()) std::ofstream(p) << text;
-  return p;
-}
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path);
@@ -67,7 +49,6 @@ actions:
     do: move top(deck) to pile
 )";
 
-bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;

@@ -15,6 +15,8 @@
 
 using namespace kata;
 using kata::test::load_text;
+using kata::test::run_kata;
+using kata::test::temp;
 
 namespace {
 
@@ -52,27 +54,7 @@ bool has_error(const test::Loaded& l, const std::string& part) {
 
 std::string first(const test::Loaded& l) { return l.messages().empty() ? "" : l.messages()[0]; }
 
-struct Run {
-  int status;
-  std::string out;
-};
 
-Run run_kata(const std::string& args) {
-  std::string cmd = "cd " KATA_SOURCE_DIR " && " + std::string(KATA_BINARY) + " " + args + " 2>&1 < /dev/null";
-  Run r{0, {}};
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[4096];
-  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
-  int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
-
-std::string temp_file(const std::string& name, const std::string& text) {
-  std::string p = (std::filesystem::temp_directory_path() / ("kata-hostile-" + std::to_string(getpid()) + "-" + name)).string();
-  std::ofstream(p, std::ios::binary) << text;
-  return p;
-}
 
 }  // namespace
 
@@ -177,7 +159,7 @@ TEST_CASE("printable() escapes what is not UTF-8 and control characters", "[host
 }
 
 TEST_CASE("check --json quotes odd bytes as valid JSON", "[hostile]") {
-  std::string f = temp_file("bytes.yaml", "game: T\nplayers: 2\nzonez\xff: 1\n");
+  std::string f = temp("bytes.yaml", "game: T\nplayers: 2\nzonez\xff: 1\n");
   auto r = run_kata("check --json " + f);
   CHECK(r.status == 1);
   CHECK(r.out.find("\"line\": 3") != std::string::npos);
@@ -256,7 +238,7 @@ TEST_CASE("YAML nested too deeply, a file or a value too long: positioned errors
                   "nested too deeply (at most 100 levels"));
   std::string doc(3 << 20, 'a');
   CHECK(first(load_text("game: T\ndoc: " + doc + "\n")) == "2:6: error: a text value longer than 1 MiB");
-  std::string f = temp_file("big.yaml", "game: T\ndoc: " + std::string(5 << 20, 'a') + "\n");
+  std::string f = temp("big.yaml", "game: T\ndoc: " + std::string(5 << 20, 'a') + "\n");
   auto r = run_kata("check --json " + f);
   CHECK(r.status == 1);
   CHECK(r.out.find("\"line\": 1") != std::string::npos);

@@ -25,9 +25,7 @@
 
 namespace {
 
-bool has(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
+using kata::test::has;
 
 // `kata ARGS` on a pseudo-terminal of 40 lines, run in the repository's root.
 class Pty {
