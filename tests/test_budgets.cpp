@@ -40,17 +40,6 @@ kata::test::Loaded load(const std::string& path) {
   return l;
 }
 
-// `kata ARGS`, standard output and error together.
-std::string run_kata(const std::string& args, int& status) {
-  std::string out;
-  FILE* p = popen((std::string(KATA_BINARY) + " " + args + " 2>&1 </dev/null").c_str(), "r");
-  char buf[4096];
-  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  int st = pclose(p);
-  status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return out;
-}
-
 size_t count_of(const std::string& text, const std::string& part) {
   size_t n = 0;
   for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
@@ -235,17 +224,18 @@ TEST_CASE("a long message is cut in the middle", "[budgets][diagnostics]") {
 
 TEST_CASE("kata check --max-errors, in text and JSON", "[budgets][diagnostics][cli]") {
   std::string file = write("many.yaml", many_errors(60));
-  int status = 0;
-  std::string out = run_kata("check " + file, status);
-  CHECK(status == 1);
-  CHECK(count_of(out, ": error: ") == 50);
-  CHECK(out.find("kata: note: and 10 more errors\n" + file + ": 60 errors, 0 warnings\n") != std::string::npos);
-  CHECK(count_of(run_kata("check --max-errors 0 " + file, status), ": error: ") == 60);
-  CHECK(count_of(run_kata("check --max-errors 3 " + file, status), ": error: ") == 3);
-  CHECK(count_of(run_kata("check --json " + file, status), "\"severity\": \"error\"") == 50);
-  CHECK(count_of(run_kata("check --json --max-errors 0 " + file, status), "\"severity\": \"error\"") == 60);
-  CHECK(run_kata("check --max-errors -1 " + file, status).find("--max-errors") != std::string::npos);
-  CHECK(status == 2);
+  auto run = [&](const std::string& args) { return kata::test::run_kata(args + file); };
+  auto r = run("check ");
+  CHECK(r.status == 1);
+  CHECK(count_of(r.out, ": error: ") == 50);
+  CHECK(r.out.find("kata: note: and 10 more errors\n" + file + ": 60 errors, 0 warnings\n") != std::string::npos);
+  CHECK(count_of(run("check --max-errors 0 ").out, ": error: ") == 60);
+  CHECK(count_of(run("check --max-errors 3 ").out, ": error: ") == 3);
+  CHECK(count_of(run("check --json ").out, "\"severity\": \"error\"") == 50);
+  CHECK(count_of(run("check --json --max-errors 0 ").out, "\"severity\": \"error\"") == 60);
+  auto bad = run("check --max-errors -1 ");
+  CHECK(bad.out.find("--max-errors") != std::string::npos);
+  CHECK(bad.status == 2);
 }
 
 // ---- did you mean ----
