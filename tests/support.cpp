@@ -154,4 +154,16 @@ std::string temp(const std::string& name, const std::string& text) {
 
 bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
+std::string scratch_dir(const std::string& topic) {
+  auto p = std::filesystem::temp_directory_path() / ("kata-" + topic + "-" + std::to_string(getpid()));
+  std::filesystem::create_directories(p);
+  return p.string();
+}
+
+Loaded load_path(const std::string& path) {
+  Loaded l;
+  l.game = load_game(path, l.sources, l.diags);
+  return l;
+}
+
 }  // namespace kata::test

@@ -58,5 +58,9 @@ Run run_kata(const std::string& args, const std::string& input = "");
 // unless it is empty.
 std::string temp(const std::string& name, const std::string& text = "");
 bool has(const std::string& s, const std::string& part);
+// This process's scratch directory for a group of tests, `kata-TOPIC-PID`, made once.
+std::string scratch_dir(const std::string& topic);
+// A rule file loaded from a path, as `kata check` loads it (imports resolved beside it).
+Loaded load_path(const std::string& path);
 
 }  // namespace kata::test

@@ -20,11 +20,7 @@ using kata::test::load_text;
 namespace {
 
 std::string dir() {
-  static std::string d = [] {
-    auto p = std::filesystem::temp_directory_path() / ("kata-budgets-" + std::to_string(getpid()));
-    std::filesystem::create_directories(p);
-    return p.string();
-  }();
+  static std::string d = kata::test::scratch_dir("budgets");
   return d;
 }
 
@@ -34,11 +30,7 @@ std::string write(const std::string& name, const std::string& text) {
   return p;
 }
 
-kata::test::Loaded load(const std::string& path) {
-  kata::test::Loaded l;
-  l.game = load_game(path, l.sources, l.diags);
-  return l;
-}
+kata::test::Loaded load(const std::string& path) { return kata::test::load_path(path); }
 
 size_t count_of(const std::string& text, const std::string& part) {
   size_t n = 0;

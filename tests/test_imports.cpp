@@ -14,11 +14,7 @@ using namespace kata;
 namespace {
 
 std::string dir() {
-  static std::string d = [] {
-    auto p = std::filesystem::temp_directory_path() / ("kata-imports-" + std::to_string(getpid()));
-    std::filesystem::create_directories(p);
-    return p.string();
-  }();
+  static std::string d = kata::test::scratch_dir("imports");
   return d;
 }
 
@@ -28,11 +24,7 @@ std::string write(const std::string& name, const std::string& text) {
   return p;
 }
 
-kata::test::Loaded load(const std::string& path) {
-  kata::test::Loaded l;
-  l.game = load_game(path, l.sources, l.diags);
-  return l;
-}
+kata::test::Loaded load(const std::string& path) { return kata::test::load_path(path); }
 
 }  // namespace
 
