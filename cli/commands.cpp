@@ -220,12 +220,12 @@ int check(const CheckArgs& a) {
 
 namespace {
 
-// One agent per seat from their names: none given is human for P1 and random for the
-// others, one name is every seat's.
+// One agent per seat from their names: none given is human for P1 and default_opponent
+// for the others, one name is every seat's.
 int make_agents(std::vector<std::string>& specs, int players, uint64_t seed, Terminal& terminal,
                 std::vector<std::unique_ptr<Agent>>& agents) {
   if (specs.empty()) {
-    specs.assign(players, "random");
+    specs.assign(players, default_opponent);
     specs[0] = "human";
   } else if (specs.size() == 1) {
     specs.assign(players, specs[0]);
@@ -439,25 +439,92 @@ int resume(const PlayArgs& args) {
 
 }  // namespace
 
+namespace {
+
+// A progress bar on standard error when it is a terminal: its count only grows (see
+// kata::simulate), and it is erased once every game is done, before the result is printed,
+// so no stale line is left.
+Progress progress_bar(int games, bool show) {
+  if (!show || !isatty(STDERR_FILENO)) return {};
+  return [games](int done) {
+    int width = 40, filled = static_cast<int>(static_cast<int64_t>(done) * width / games);
+    if (done == games) std::cerr << "\r\033[K" << std::flush;
+    else std::cerr << fmt::format("\r[{}{}] {}/{} games", std::string(filled, '#'), std::string(width - filled, '.'), done, games) << std::flush;
+  };
+}
+
+// The bots make_agent knows, from its own message for a name it does not know ("... the
+// agents are human, random, script:FILE"), without human: the list stays that of
+// make_agent as agents are added there.
+std::string bot_names() {
+  Terminal t{std::cin, std::cout};
+  std::string why;
+  make_agent("?", 0, 0, t, why);
+  const std::string lead = "the agents are ";
+  auto at = why.find(lead);
+  std::string list = at == std::string::npos ? "random, script:FILE" : why.substr(at + lead.size());
+  for (std::string human : {"human, ", ", human"})
+    if (auto h = list.find(human); h != std::string::npos) list.erase(h, human.size());
+  return list;
+}
+
+// The agents of a game no one watches (simulate --agents, arena), checked once before any
+// game: each spec is made for its seat (a script's file is read), and `human` is refused,
+// since no one is there to answer. Returns the maker the games use, or null (and a message).
+AgentMaker bot_maker(const std::string& command, const std::vector<std::string>& specs) {
+  for (size_t seat = 0; seat < specs.size(); ++seat) {
+    std::string why;
+    Terminal t{std::cin, std::cout};
+    std::unique_ptr<Agent> agent = specs[seat] == "human" ? nullptr : make_agent(specs[seat], static_cast<int>(seat), 1, t, why);
+    if (agent && agent->person()) agent = nullptr;
+    if (agent) continue;
+    if (why.empty() || specs[seat] == "human")
+      why = fmt::format("agent '{}' cannot play in kata {}: no one is at the terminal to answer it; the bots are {}",
+                        specs[seat], command, bot_names());
+    else if (auto at = why.find("the agents are "); at != std::string::npos)
+      why = why.substr(0, at) + "the bots are " + bot_names();
+    std::cerr << "kata: error: " << why << '\n';
+    return {};
+  }
+  return [](const std::string& spec, int seat, uint64_t seed, std::string& error) {
+    Terminal t{std::cin, std::cout};
+    return make_agent(spec, seat, seed, t, error);
+  };
+}
+
+std::string agent_list(const std::vector<std::string>& specs) {
+  std::string out;
+  for (size_t i = 0; i < specs.size(); ++i) out += (i ? ", " : "") + specs[i];
+  return out;
+}
+
+}  // namespace
+
 int simulate(const SimulateArgs& a) {
   Setup setup;
   if (int status = prepare(a.file, a.players, a.options, setup)) return status;
-  if (a.compiled && !compile(setup)) return usage_error;
   auto& [sources, g, players, options] = setup;
-  bool bar = isatty(STDERR_FILENO);
-  // The counts only grow (see simulate); the bar is erased once every game is done, before
-  // the result is printed, so no stale line is left.
-  auto progress = [&](int done) {
-    if (!bar) return;
-    int width = 40, filled = static_cast<int>(static_cast<int64_t>(done) * width / a.games);
-    if (done == a.games) std::cerr << "\r\033[K" << std::flush;
-    else std::cerr << fmt::format("\r[{}{}] {}/{} games", std::string(filled, '#'), std::string(width - filled, '.'), done, a.games) << std::flush;
-  };
-  SimulationStats st = simulate(*g, a.games, players, a.seed, options, a.jobs, a.check_invariants, progress);
+  std::vector<std::string> agents = a.agents;
+  if (agents.size() == 1) agents.assign(players, agents[0]);
+  if (!agents.empty() && static_cast<int>(agents.size()) != players) {
+    std::cerr << fmt::format("kata: error: {} agents ({}) for {} players: give one per seat, or one for all\n",
+                             agents.size(), agent_list(agents), players);
+    return usage_error;
+  }
+  if (!agents.empty() && a.check_invariants) {
+    std::cerr << "kata: error: --check-invariants goes with the random bots of the fast path, not with --agents\n";
+    return usage_error;
+  }
+  AgentMaker make;
+  if (!agents.empty() && !(make = bot_maker("simulate", agents))) return usage_error;
+  if (a.compiled && !compile(setup)) return usage_error;
+  SimulationStats st = simulate(*g, a.games, players, a.seed, options, a.jobs, a.check_invariants,
+                                progress_bar(a.games, true), agents, make);
+  auto agent = [&](int p) { return agents.empty() ? std::string("random") : agents[p]; };
   if (a.json) {
     nlohmann::json seats = nlohmann::json::array();
     for (int p = 0; p < players; ++p)
-      seats.push_back({{"seat", seat_name(p)}, {"wins", st.wins[p]}, {"win_rate", st.games > st.errors ? st.wins[p] / (st.games - st.errors) : 0},
+      seats.push_back({{"seat", seat_name(p)}, {"agent", agent(p)}, {"wins", st.wins[p]}, {"win_rate", st.games > st.errors ? st.wins[p] / (st.games - st.errors) : 0},
                        {"outright_wins", st.outright_wins[p]},
                        {"score", {{"mean", st.score_mean[p]}, {"stdev", st.score_stdev[p]}, {"min", st.score_min[p]}, {"max", st.score_max[p]}}}});
     nlohmann::json hist = nlohmann::json::array();  // in score order
@@ -469,6 +536,11 @@ int simulate(const SimulateArgs& a) {
     std::cout << json_text(out) << '\n';
   } else {
     std::cout << fmt::format("{}: {} games, {} players, seed {}\n", g->name, st.games, players, a.seed);
+    if (!agents.empty()) {
+      std::string seated;
+      for (int p = 0; p < players; ++p) seated += fmt::format("{}{} {}", p ? ", " : "", seat_name(p), agents[p]);
+      std::cout << "agents: " << seated << '\n';
+    }
     std::cout << "seat   wins    win%  outright   score mean  stdev   min   max\n";
     int done = st.games - st.errors;
     for (int p = 0; p < players; ++p)
@@ -479,6 +551,78 @@ int simulate(const SimulateArgs& a) {
     std::cout << fmt::format("errors: {}\n", st.errors);
     for (auto& m : st.error_messages) std::cout << "  " << m << '\n';
   }
+  return st.errors ? input_error : ok;
+}
+
+namespace {
+
+void print_arena_json(const Game& g, const ArenaArgs& a, const ArenaStats& st) {
+  nlohmann::json agents = nlohmann::json::array();
+  for (const ArenaEntry& e : st.entries) {
+    Interval ci = wilson_interval(e.wins, e.games);
+    nlohmann::json j = {{"agent", e.spec}, {"games", e.games}, {"wins", e.wins}, {"outright_wins", e.outright_wins},
+                        {"win_rate", e.games ? e.wins / e.games : 0.0}, {"win_rate_95", {ci.low, ci.high}},
+                        {"score", {{"mean", e.score.mean()}, {"stdev", e.score.stdev()}, {"min", e.score.min}, {"max", e.score.max}}},
+                        {"decisions", e.decisions}};
+    if (!a.no_timing) {
+      j["seconds"] = e.seconds;
+      j["decisions_per_second"] = e.seconds > 0 ? nlohmann::json(e.decisions / e.seconds) : nlohmann::json();
+    }
+    agents.push_back(std::move(j));
+  }
+  nlohmann::json out = {{"game", g.name}, {"games", st.games}, {"players", st.players}, {"seed", a.seed},
+                        {"rotate", st.rotate}, {"agents", agents},
+                        {"length", {{"mean", st.length.mean()}, {"min", st.length.min}, {"max", st.length.max}}},
+                        {"errors", st.errors}, {"error_messages", st.error_messages}};
+  std::cout << json_text(out) << '\n';
+}
+
+void print_arena(const Game& g, const ArenaArgs& a, const ArenaStats& st) {
+  std::cout << fmt::format("{}: {} games, {} players, seed {}, {}\n", g.name, st.games, st.players, a.seed,
+                           st.rotate ? "seats rotated" : "fixed seats");
+  size_t width = 5;
+  for (const ArenaEntry& e : st.entries) width = std::max(width, e.spec.size());
+  std::string header = fmt::format("{:>2} {:<{}} {:>6} {:>8} {:>9}  {:<16} {:>10} {:>10}", "#", "agent", width, "games", "wins",
+                                   "win rate", "95% interval", "score mean", "decisions");
+  std::cout << header << (a.no_timing ? "" : fmt::format(" {:>12}", "decisions/s")) << '\n';
+  for (size_t i = 0; i < st.entries.size(); ++i) {
+    const ArenaEntry& e = st.entries[i];
+    Interval ci = wilson_interval(e.wins, e.games);
+    std::string rate = e.games ? fmt::format("{:.1f}%", 100 * e.wins / e.games) : "-";
+    std::string interval = fmt::format("[{:.1f}%, {:.1f}%]", 100 * ci.low, 100 * ci.high);
+    std::string line = fmt::format("{:>2} {:<{}} {:>6} {:>8.1f} {:>9}  {:<16} {:>10.2f} {:>10}", i + 1, e.spec, width, e.games,
+                                   e.wins, rate, interval, e.score.mean(), e.decisions);
+    if (!a.no_timing) line += e.seconds > 0 ? fmt::format(" {:>12.0f}", e.decisions / e.seconds) : fmt::format(" {:>12}", "-");
+    std::cout << line << '\n';
+  }
+  std::cout << fmt::format("game length: {:.1f} decisions on average (min {}, max {})\n", st.length.mean(), st.length.min,
+                           st.length.max);
+  std::cout << fmt::format("errors: {}\n", st.errors);
+  for (auto& m : st.error_messages) std::cout << "  " << m << '\n';
+}
+
+}  // namespace
+
+int arena(const ArenaArgs& a) {
+  int players = a.players ? a.players : static_cast<int>(a.agents.size());
+  if (static_cast<int>(a.agents.size()) != players) {
+    std::cerr << fmt::format("kata: error: {} agents ({}) for {} players: an arena takes one agent per seat\n",
+                             a.agents.size(), agent_list(a.agents), players);
+    return usage_error;
+  }
+  Setup setup;
+  if (int status = prepare(a.file, players, a.options, setup)) return status;
+  auto& [sources, g, seats, options] = setup;
+  AgentMaker make = bot_maker("arena", a.agents);
+  if (!make) return usage_error;
+  if (a.compiled && !compile(setup)) return usage_error;
+  if (a.rotate && a.games % players)
+    std::cerr << fmt::format(
+        "kata: note: {} games are not a multiple of {} seats: the first {} rotations are played once more than the others\n",
+        a.games, players, a.games % players);
+  ArenaStats st = arena(*g, a.games, a.seed, options, a.jobs, a.agents, a.rotate, make, progress_bar(a.games, !a.quiet));
+  if (a.json) print_arena_json(*g, a, st);
+  else print_arena(*g, a, st);
   return st.errors ? input_error : ok;
 }
 

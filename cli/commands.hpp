@@ -11,6 +11,10 @@
 
 namespace kata::cli {
 
+// Who plays the seats a person does not take in `kata play` without --agents (P1 is
+// "human"). One constant, so that the default opponent changes in one place.
+inline constexpr const char* default_opponent = "random";
+
 struct CheckArgs {
   std::vector<std::string> files;
   bool json = false;
@@ -42,6 +46,22 @@ struct SimulateArgs {
   std::vector<std::string> options;
   bool check_invariants = false;
   bool compiled = false;  // run the rule file compiled to machine code (native/)
+  std::vector<std::string> agents;  // one spec per seat (or one for all); none: the fast random path
+};
+
+struct ArenaArgs {
+  std::string file;
+  std::vector<std::string> agents;  // one spec per seat
+  int games = 0;
+  int players = 0;  // 0: as many as agents
+  uint64_t seed = 1;
+  int jobs = 1;
+  bool rotate = false;
+  bool json = false;
+  bool quiet = false;      // no progress bar
+  bool no_timing = false;  // leave out seconds and decisions per second (the only figures that vary)
+  bool compiled = false;
+  std::vector<std::string> options;
 };
 
 struct ReplayArgs {
@@ -76,6 +96,7 @@ struct TestArgs {
 int check(const CheckArgs& a);
 int play(const PlayArgs& a);
 int simulate(const SimulateArgs& a);
+int arena(const ArenaArgs& a);
 int replay(const ReplayArgs& a);
 int test(const TestArgs& a);
 int perft(const PerftArgs& a);

@@ -1,4 +1,4 @@
-// `kata`: check, play, simulate, replay, test, perft and explain (rules) rule files. Argument
+// `kata`: check, play, simulate, arena, replay, test, perft and explain (rules) rule files. Argument
 // parsing with CLI11 (a well-kept library for exactly this: subcommands, --help for each,
 // typed options); every command's work is in commands.cpp.
 #include <CLI/CLI.hpp>
@@ -15,7 +15,7 @@ constexpr const char* exit_codes =
     "Exit status: 0 success; 1 the input has errors (rule file, log, scenario, or the game "
     "stopped with an error); 2 the command line is wrong.";
 
-constexpr const char* command_names = "check, play, simulate, replay, test, perft, rules";
+constexpr const char* command_names = "check, play, simulate, arena, replay, test, perft, rules";
 
 // A seed is an unsigned number: "-5" must be refused, not read as 2^64 - 5. The description
 // is empty so that --help keeps showing the option as UINT.
@@ -36,7 +36,7 @@ bool bad_command(int argc, char** argv) {
   }
   if (argv[1][0] == '-') return false;
   std::string command = argv[1];
-  for (const char* c : {"check", "play", "simulate", "replay", "test", "perft", "rules"})
+  for (const char* c : {"check", "play", "simulate", "arena", "replay", "test", "perft", "rules"})
     if (command == c) return false;
   std::cerr << "kata: error: unknown command '" << command << "'; the commands are " << command_names
             << " (see kata --help)\n";
@@ -70,6 +70,18 @@ std::vector<std::string> spread_options(int argc, char** argv) {
   return out;
 }
 
+// "a,b,c" -> {a, b, c}; an empty part stays (and is refused as an agent with no name).
+std::vector<std::string> split_agents(const std::string& text) {
+  std::vector<std::string> out;
+  for (size_t start = 0; !text.empty() && start <= text.size();) {
+    size_t comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    out.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
 // CLI11's own parse errors, in kata's form; the help to read is the command's.
 int parse_error(const CLI::App& app, const CLI::ParseError& e) {
   std::string where = "kata";
@@ -83,7 +95,7 @@ int parse_error(const CLI::App& app, const CLI::ParseError& e) {
 int main(int argc, char** argv) {
   using namespace kata::cli;
   CLI::App app{
-      "kata: check, play, simulate, replay, test, count the moves of and explain tabletop games "
+      "kata: check, play, simulate, pit bots against each other (arena), replay, test, count the moves of and explain tabletop games "
       "written as rule files."};
   app.footer(exit_codes);
   app.set_version_flag("--version", std::string("kata ") + KATA_VERSION);
@@ -110,7 +122,9 @@ int main(int argc, char** argv) {
           ->check(unsigned_number);
   // One value per occurrence, so `-o x=1 FILE` leaves FILE to the positional argument.
   std::string agents;
-  play_cmd->add_option("-a,--agents", agents, "Who plays each seat: human, random, script:FILE (comma-separated; one name for all seats). Default: human for P1, random for the others");
+  play_cmd->add_option("-a,--agents", agents,
+                       std::string("Who plays each seat: human, random, script:FILE (comma-separated; one name for all seats). Default: human for P1, ") +
+                           default_opponent + " for the others");
   play_cmd
       ->add_option("-o,--option", pa.options,
                    "Set rule options: NAME=VALUE; several may follow one -o (-o a=1 b=2), and -o "
@@ -133,7 +147,7 @@ int main(int argc, char** argv) {
   play_cmd->footer(exit_codes);
 
   SimulateArgs sa;
-  auto* sim_cmd = app.add_subcommand("simulate", "Play many games with random bots and report statistics.");
+  auto* sim_cmd = app.add_subcommand("simulate", "Play many games with random bots (or --agents) and report statistics.");
   sim_cmd->add_option("file", sa.file, "Rule file")->required();
   sim_cmd->add_option("-g,--games", sa.games, "Number of games")->required()->check(CLI::Range(1, 100000000));
   sim_cmd->add_option("-p,--players", sa.players, "Number of players (default: the fewest the game allows)")->check(CLI::Range(1, 16));
@@ -144,12 +158,43 @@ int main(int argc, char** argv) {
                    "Set rule options: NAME=VALUE; several may follow one -o (-o a=1 b=2), and -o "
                    "may be repeated")
       ->allow_extra_args(false);
+  std::string sim_agents;
+  sim_cmd->add_option("-a,--agents", sim_agents,
+                      "Bots for the seats, comma-separated (one name for all seats): random, script:FILE, ... "
+                      "(not human). Default: random, on a faster path");
   sim_cmd->add_flag("--json", sa.json, "Print the statistics as JSON");
   sim_cmd->add_flag("--check-invariants", sa.check_invariants, "Check the file's invariants after every decision");
   sim_cmd->add_flag("--compiled", sa.compiled,
                     "Translate the rule file to C++ and compile it with the system's compiler first (cached; "
                     "same games, several times faster; KATA_CXX picks the compiler)");
   sim_cmd->footer(exit_codes);
+
+  ArenaArgs aa;
+  std::string arena_agents;
+  auto* arena_cmd = app.add_subcommand(
+      "arena", "Play bots against each other and report each one's win rate (95% interval), mean score and speed.");
+  arena_cmd->add_option("file", aa.file, "Rule file")->required();
+  arena_cmd
+      ->add_option("-a,--agents", arena_agents,
+                   "The bots, one per seat, comma-separated: random, script:FILE, ... (not human); "
+                   "the same name twice is two entries")
+      ->required();
+  arena_cmd->add_option("-g,--games", aa.games, "Number of games")->required()->check(CLI::Range(1, 100000000));
+  arena_cmd->add_option("-p,--players", aa.players, "Number of players (default: as many as agents; must match them)")->check(CLI::Range(1, 16));
+  arena_cmd->add_flag("--rotate", aa.rotate, "Game i seats the list of agents rotated by i, so that each plays each seat in turn");
+  arena_cmd->add_option("-s,--seed", aa.seed, "Seed (default 1); the same seed gives the same result for any --jobs")->check(unsigned_number);
+  arena_cmd->add_option("-j,--jobs", aa.jobs, "Threads (default 1)")->check(CLI::Range(1, 256));
+  arena_cmd
+      ->add_option("-o,--option", aa.options,
+                   "Set rule options: NAME=VALUE; several may follow one -o (-o a=1 b=2), and -o "
+                   "may be repeated")
+      ->allow_extra_args(false);
+  arena_cmd->add_flag("--json", aa.json, "Print the statistics as JSON");
+  arena_cmd->add_flag("-q,--quiet", aa.quiet, "No progress bar");
+  arena_cmd->add_flag("--no-timing", aa.no_timing,
+                      "Leave out the seconds and decisions per second (the only figures that differ from run to run)");
+  arena_cmd->add_flag("--compiled", aa.compiled, "Run the rule file compiled to machine code (see simulate --compiled)");
+  arena_cmd->footer(exit_codes);
 
   ReplayArgs ra;
   auto* replay_cmd = app.add_subcommand("replay", "Re-run a log, verify it, and show the game as a player saw it.");
@@ -211,17 +256,19 @@ int main(int argc, char** argv) {
       std::cerr << "kata: error: file is required (see kata play --help)\n";
       return 2;
     }
-    for (size_t start = 0; !agents.empty() && start <= agents.size();) {
-      size_t comma = agents.find(',', start);
-      if (comma == std::string::npos) comma = agents.size();
-      pa.agents.push_back(agents.substr(start, comma - start));
-      start = comma + 1;
-    }
+    pa.agents = split_agents(agents);
     pa.seed_given = play_seed->count() > 0;
     pa.command_line.assign(argv + 1, argv + argc);
     return play(pa);
   }
-  if (sim_cmd->parsed()) return simulate(sa);
+  if (sim_cmd->parsed()) {
+    sa.agents = split_agents(sim_agents);
+    return simulate(sa);
+  }
+  if (arena_cmd->parsed()) {
+    aa.agents = split_agents(arena_agents);
+    return arena(aa);
+  }
   if (replay_cmd->parsed()) {
     ra.as_given = as_option->count() > 0;  // `--as ''` is a wrong seat, not no seat
     return replay(ra);

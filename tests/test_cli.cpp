@@ -46,7 +46,7 @@ TEST_CASE("kata check: 0 when valid, 1 on errors, 2 on bad usage", "[cli]") {
 
 TEST_CASE("kata --help and each command's --help", "[cli]") {
   for (std::string c :
-       {"", "check ", "play ", "simulate ", "replay ", "test ", "perft ", "rules "}) {
+       {"", "check ", "play ", "simulate ", "arena ", "replay ", "test ", "perft ", "rules "}) {
     auto r = run_kata(c + "--help");
     CHECK(r.status == 0);
     CHECK(has(r.out, "Exit status: 0 success"));
@@ -440,7 +440,7 @@ TEST_CASE("a scenario's shuffle names a card once - its decisions name seats of 
 TEST_CASE("the command line's errors read kata: error:", "[cli]") {
   auto bogus = run_kata("bogus");
   CHECK(bogus.status == 2);
-  CHECK(has(bogus.out, "kata: error: unknown command 'bogus'; the commands are check, play, simulate, replay, test"));
+  CHECK(has(bogus.out, "kata: error: unknown command 'bogus'; the commands are check, play, simulate, arena, replay, test"));
   auto seed = run_kata("play rules/kobayakawa.yaml -a random -q -s -5");
   CHECK(seed.status == 2);
   CHECK(has(seed.out, "kata: error: --seed: '-5' is not a number"));

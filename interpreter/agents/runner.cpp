@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <map>
 #include <mutex>
@@ -84,7 +85,12 @@ bool play_once(const Game& g, int players, uint64_t seed, const std::vector<int6
                std::vector<std::unique_ptr<Agent>>& agents, LogWriter* log, const Resume* resume,
                std::vector<Made>& made, int undos, MatchResult& r) {
   std::vector<Event> events;
-  Hooks hooks{&events, nullptr};
+  // Events are made only for someone to read: a log, or an agent that is told them. Bots
+  // that need no view (random) then play without their cost.
+  bool told = log || std::any_of(agents.begin(), agents.end(), [](auto& a) { return a->needs_view(); });
+  Hooks hooks{told ? &events : nullptr, nullptr};
+  r.chosen.assign(agents.size(), 0);
+  r.seconds.assign(agents.size(), 0.0);
   size_t resumed = resume ? resume->actions.size() : 0;
   LogWriter* writing = resumed ? nullptr : log;
   Seen seen(agents.size());
@@ -142,7 +148,9 @@ bool play_once(const Game& g, int players, uint64_t seed, const std::vector<int6
         else agent.choose(g, view, labels, count);
       }
       while (n >= replay) {
+        auto start = std::chrono::steady_clock::now();
         Choice c = agent.choose(g, view, labels, count);
+        r.seconds[seat] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (c.index == -2) {
           r.stopped_by = stop_requested ? stopped_by_signal() : fmt::format("{} ({}) stopped before the end", seat_name(seat), agent.kind());
           return true;
@@ -180,7 +188,10 @@ bool play_once(const Game& g, int players, uint64_t seed, const std::vector<int6
           return true;
         }
       }
-      if (n >= replay) made.push_back({seat, chosen, seen[seat]});
+      if (n >= replay) {
+        made.push_back({seat, chosen, seen[seat]});
+        ++r.chosen[seat];
+      }
       if (log) log->decision(s.decisions() + 1, seat, decision_text(g, s, chosen));
     }
     // Each other seat is told the decision as it may know it (card_text).
@@ -240,8 +251,17 @@ struct GameOutcome {
   std::vector<int64_t> scores;
   uint32_t winners = 0;
   int decisions = 0;
+  std::vector<int> chosen;       // by seat, with agents (MatchResult)
+  std::vector<double> seconds;
 };
 
+std::string error_text(const Game& g, const RuntimeError& e) {
+  if (!e.pos.valid()) return e.what();
+  const SourceFile& f = g.sources->at(e.pos.file);
+  return fmt::format("{}:{}:{}: {}", f.name, e.pos.line, e.pos.col, e.what());
+}
+
+// One game with random choices, on the fast path.
 GameOutcome run_one(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
                     bool check_invariants) {
   GameOutcome o;
@@ -267,30 +287,49 @@ GameOutcome run_one(const Game& g, int players, uint64_t seed, const std::vector
     o.decisions = s.decisions();
   } catch (const RuntimeError& e) {
     o.error = true;
-    const SourceFile& f = g.sources->at(e.pos.file);
-    o.message = e.pos.valid() ? fmt::format("{}:{}:{}: {}", f.name, e.pos.line, e.pos.col, e.what()) : e.what();
+    o.message = error_text(g, e);
   }
   return o;
 }
 
-}  // namespace
+// One game with agents: `specs[p]` plays seat p. An agent that stops the game (a script
+// that runs out, a refused line) makes it an error, as a runtime error does.
+GameOutcome run_agents(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
+                       const std::vector<std::string>& specs, const AgentMaker& make) {
+  GameOutcome o;
+  std::vector<std::unique_ptr<Agent>> agents;
+  for (int seat = 0; seat < players; ++seat) {
+    agents.push_back(make(specs.at(seat), seat, seed, o.message));
+    if (!agents.back()) {
+      o.error = true;
+      return o;
+    }
+  }
+  try {
+    MatchResult r = play_match(g, players, seed, options, agents);
+    o.chosen = std::move(r.chosen);
+    o.seconds = std::move(r.seconds);
+    if (!r.completed) {
+      o.error = true;
+      o.message = r.stopped_by;
+      return o;
+    }
+    o.scores = scores(g, r.final);
+    o.winners = winners(r.final);
+    o.decisions = r.final.decisions();
+  } catch (const RuntimeError& e) {
+    o.error = true;
+    o.message = error_text(g, e);
+  }
+  return o;
+}
 
-SimulationStats simulate(const Game& g, int games, int players, uint64_t seed,
-                         const std::vector<int64_t>& options, int jobs, bool check_invariants,
-                         const std::function<void(int)>& progress) {
-  SimulationStats st;
-  st.games = games;
-  st.players = players;
-  st.wins.assign(players, 0);
-  st.outright_wins.assign(players, 0);
-  std::vector<double> sum(players, 0), sq(players, 0);
-  st.score_min.assign(players, 0);
-  st.score_max.assign(players, 0);
-  std::map<int64_t, int> histogram;
-  int ok = 0;
-  double length_sum = 0;
-  // Games are played a batch at a time and their outcomes added up in game order, so the
-  // memory does not grow with the number of games and the sums do not depend on `jobs`.
+// Plays games 0..games-1 with `play(i)` on `jobs` threads and hands each outcome to
+// `add(i, outcome)` on the calling thread, in game order. Games are played a batch at a
+// time, so the memory does not grow with the number of games and sums made in `add` do
+// not depend on `jobs`.
+void play_games(int games, int jobs, const std::function<GameOutcome(int)>& play,
+                const std::function<void(int, const GameOutcome&)>& add, const Progress& progress) {
   constexpr int batch = 4096;
   std::vector<GameOutcome> outcomes(std::min(games, batch));
   std::atomic<int> done{0};
@@ -301,7 +340,7 @@ SimulationStats simulate(const Game& g, int games, int players, uint64_t seed,
     std::atomic<int> next{0};
     auto worker = [&]() {
       for (int i; (i = next++) < count;) {
-        outcomes[i] = run_one(g, players, game_seed(seed, first + i), options, check_invariants);
+        outcomes[i] = play(first + i);
         int d = ++done;
         if (progress && (d % 64 == 0 || d == games)) {
           // Another thread may have reported a larger count since `d` was taken.
@@ -317,41 +356,99 @@ SimulationStats simulate(const Game& g, int games, int players, uint64_t seed,
     for (int j = 1; j < jobs && j < count; ++j) threads.emplace_back(worker);
     worker();
     for (auto& t : threads) t.join();
-    for (int k = 0; k < count; ++k) {
-      const GameOutcome& o = outcomes[k];
-      if (o.error) {
-        ++st.errors;
-        if (st.error_messages.size() < 5) st.error_messages.push_back(o.message);
-        continue;
-      }
-      int w = std::popcount(o.winners);
-      for (int p = 0; p < players; ++p) {
-        if (o.winners & (1u << p)) {
-          st.wins[p] += 1.0 / w;
-          if (w == 1) ++st.outright_wins[p];
-        }
-        if (p < static_cast<int>(o.scores.size())) {
-          double v = static_cast<double>(o.scores[p]);
-          sum[p] += v;
-          sq[p] += v * v;
-          st.score_min[p] = ok == 0 ? v : std::min(st.score_min[p], v);
-          st.score_max[p] = ok == 0 ? v : std::max(st.score_max[p], v);
-          ++histogram[o.scores[p]];
-        }
-      }
-      st.length_min = ok == 0 ? o.decisions : std::min<double>(st.length_min, o.decisions);
-      st.length_max = ok == 0 ? o.decisions : std::max<double>(st.length_max, o.decisions);
-      length_sum += o.decisions;
-      ++ok;
+    for (int k = 0; k < count; ++k) add(first + k, outcomes[k]);
+  }
+}
+
+}  // namespace
+
+SimulationStats simulate(const Game& g, int games, int players, uint64_t seed,
+                         const std::vector<int64_t>& options, int jobs, bool check_invariants,
+                         const Progress& progress, const std::vector<std::string>& agents,
+                         const AgentMaker& make) {
+  SimulationStats st;
+  st.games = games;
+  st.players = players;
+  st.wins.assign(players, 0);
+  st.outright_wins.assign(players, 0);
+  std::vector<Summary> score(players);
+  Summary length;
+  std::map<int64_t, int> histogram;
+  auto play = [&](int i) {
+    uint64_t s = game_seed(seed, i);
+    return agents.empty() ? run_one(g, players, s, options, check_invariants)
+                          : run_agents(g, players, s, options, agents, make);
+  };
+  auto add = [&](int, const GameOutcome& o) {
+    if (o.error) {
+      ++st.errors;
+      if (st.error_messages.size() < 5) st.error_messages.push_back(o.message);
+      return;
     }
-  }
+    for (int p = 0; p < players; ++p) {
+      st.wins[p] += win_share(o.winners, p);
+      if (o.winners == (1u << p)) ++st.outright_wins[p];
+      if (p < static_cast<int>(o.scores.size())) {
+        score[p].add(static_cast<double>(o.scores[p]));
+        ++histogram[o.scores[p]];
+      }
+    }
+    length.add(o.decisions);
+  };
+  play_games(games, jobs, play, add, progress);
   for (int p = 0; p < players; ++p) {
-    double mean = ok ? sum[p] / ok : 0;
-    st.score_mean.push_back(mean);
-    st.score_stdev.push_back(ok ? std::sqrt(std::max(0.0, sq[p] / ok - mean * mean)) : 0);
+    st.score_mean.push_back(score[p].mean());
+    st.score_stdev.push_back(score[p].stdev());
+    st.score_min.push_back(score[p].min);
+    st.score_max.push_back(score[p].max);
   }
-  st.length_mean = ok ? length_sum / ok : 0;
+  st.length_mean = length.mean();
+  st.length_min = length.min;
+  st.length_max = length.max;
   st.score_histogram.assign(histogram.begin(), histogram.end());
+  return st;
+}
+
+int seated_agent(int i, int seat, int players, bool rotate) {
+  return rotate ? static_cast<int>((static_cast<int64_t>(seat) + i) % players) : seat;
+}
+
+ArenaStats arena(const Game& g, int games, uint64_t seed, const std::vector<int64_t>& options, int jobs,
+                 const std::vector<std::string>& agents, bool rotate, const AgentMaker& make,
+                 const Progress& progress) {
+  ArenaStats st;
+  st.games = games;
+  st.players = static_cast<int>(agents.size());
+  st.rotate = rotate;
+  for (const std::string& spec : agents) {
+    ArenaEntry e;
+    e.spec = spec;
+    st.entries.push_back(std::move(e));
+  }
+  int players = st.players;
+  auto play = [&](int i) {
+    std::vector<std::string> seated(players);
+    for (int p = 0; p < players; ++p) seated[p] = agents[seated_agent(i, p, players, rotate)];
+    return run_agents(g, players, game_seed(seed, i), options, seated, make);
+  };
+  auto add = [&](int i, const GameOutcome& o) {
+    if (o.error) {
+      ++st.errors;
+      if (st.error_messages.size() < 5) st.error_messages.push_back(fmt::format("game {}: {}", i + 1, o.message));
+      return;
+    }
+    for (int p = 0; p < players; ++p) {
+      ArenaEntry& e = st.entries[seated_agent(i, p, players, rotate)];
+      ++e.games;
+      e.wins += win_share(o.winners, p);
+      if (o.winners == (1u << p)) ++e.outright_wins;
+      e.score.add(p < static_cast<int>(o.scores.size()) ? static_cast<double>(o.scores[p]) : 0.0);
+      e.decisions += o.chosen[p];
+      e.seconds += o.seconds[p];
+    }
+    st.length.add(o.decisions);
+  };
+  play_games(games, jobs, play, add, progress);
   return st;
 }
 

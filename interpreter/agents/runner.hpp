@@ -1,7 +1,8 @@
-// Playing games: one match with its agents (and optionally a log), and many random-bot
-// matches in parallel for balance statistics. Results never depend on the number of
-// threads: game i always uses the seed derived from (seed, i) and results are gathered
-// in game order.
+// Playing games: one match with its agents (and optionally a log), many matches in
+// parallel for balance statistics (random bots, or agents named by their specs), and an
+// arena where agents play against each other. Results never depend on the number of
+// threads: game i always uses the seed derived from (seed, i), each game has agents of its
+// own made from that seed, and results are gathered in game order.
 #pragma once
 
 #include <csignal>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "agents/agent.hpp"
+#include "agents/stats.hpp"
 #include "log/log.hpp"
 
 namespace kata {
@@ -19,6 +21,10 @@ struct MatchResult {
   State final;
   bool completed = false;  // false: an agent gave up (quit, or a script ran out)
   std::string stopped_by;  // why it stopped early
+  // By seat: the decisions its agent made, and the seconds spent in its Agent::choose
+  // (the only figure that is not the same from run to run).
+  std::vector<int> chosen;
+  std::vector<double> seconds;
 };
 
 // Going on with a game that stopped before its end (kata play --resume): its decisions,
@@ -60,12 +66,23 @@ uint64_t game_seed(uint64_t seed, uint64_t i);
 // final state. The benchmark measures this.
 State random_playout(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options);
 
+// Makes the agent that plays `spec` at `seat` in one game whose seed is `seed` (every game
+// has agents of its own: bots keep state, and each draws from a generator of its own
+// derived from the game's seed and its seat); null, and `error` set, if it cannot. Called
+// from several threads at once.
+using AgentMaker =
+    std::function<std::unique_ptr<Agent>(const std::string& spec, int seat, uint64_t seed, std::string& error)>;
+
+// `progress` (simulate, arena) is called from the worker threads, one at a time, with
+// counts of finished games that only grow; the last call has done == games.
+using Progress = std::function<void(int done)>;
+
 struct SimulationStats {
   int games = 0;
   int players = 0;
   int errors = 0;
   std::vector<std::string> error_messages;  // the first few
-  std::vector<double> wins;                 // by seat; a shared win counts 1/k
+  std::vector<double> wins;                 // by seat; a shared win counts 1/k (win_share)
   std::vector<int> outright_wins;
   std::vector<double> score_mean, score_min, score_max, score_stdev;
   double length_mean = 0, length_min = 0, length_max = 0;
@@ -73,10 +90,42 @@ struct SimulationStats {
   std::vector<std::string> invariant_failures;
 };
 
+// Plays `games` games. Without `agents`, every seat picks at random, on the fast path (no
+// agents, no views, no events). With them, seat p is played by `agents[p]`, made with
+// `make` for each game, through play_match (check_invariants is then not available).
 SimulationStats simulate(const Game& g, int games, int players, uint64_t seed,
                          const std::vector<int64_t>& options, int jobs, bool check_invariants,
-                         const std::function<void(int done)>& progress = {});
-// `progress` is called from the worker threads, one at a time, with counts that only grow;
-// the last call has done == games.
+                         const Progress& progress = {}, const std::vector<std::string>& agents = {},
+                         const AgentMaker& make = {});
+
+// One agent of an arena's list, over all the games it played.
+struct ArenaEntry {
+  std::string spec;
+  int games = 0;           // games it played that ended without error
+  double wins = 0;         // a shared win counts 1/k (win_share)
+  int outright_wins = 0;
+  Summary score;           // its final score in each of those games
+  int64_t decisions = 0;   // decisions it made in them
+  double seconds = 0;      // time spent in its Agent::choose, in them
+};
+
+struct ArenaStats {
+  int games = 0, players = 0, errors = 0;
+  bool rotate = false;
+  std::vector<std::string> error_messages;  // the first few
+  std::vector<ArenaEntry> entries;          // in the order of the list of agents
+  Summary length;                           // decisions per game
+};
+
+// Which agent of the list (one per seat) plays `seat` in game `i`: the seat's own, or,
+// rotating, the list rotated by i: agent (seat + i) mod players. Over any `players`
+// consecutive games each agent plays each seat once.
+int seated_agent(int i, int seat, int players, bool rotate);
+
+// Plays `games` games among `agents` (one spec per seat; the same spec twice is two
+// entries), made with `make` for each game.
+ArenaStats arena(const Game& g, int games, uint64_t seed, const std::vector<int64_t>& options, int jobs,
+                 const std::vector<std::string>& agents, bool rotate, const AgentMaker& make,
+                 const Progress& progress = {});
 
 }  // namespace kata
