@@ -442,14 +442,17 @@ int resume(const PlayArgs& args) {
 namespace {
 
 // A progress bar on standard error when it is a terminal: its count only grows (see
-// kata::simulate), and it is erased once every game is done, before the result is printed,
-// so no stale line is left.
+// kata::simulate), it is drawn again at most a thousand times, and it is erased once every
+// game is done, before the result is printed, so no stale line is left.
 Progress progress_bar(int games, bool show) {
   if (!show || !isatty(STDERR_FILENO)) return {};
-  return [games](int done) {
+  return [games, shown = int64_t{-1}](int done) mutable {
     int width = 40, filled = static_cast<int>(static_cast<int64_t>(done) * width / games);
+    int64_t permille = static_cast<int64_t>(done) * 1000 / games;
     if (done == games) std::cerr << "\r\033[K" << std::flush;
-    else std::cerr << fmt::format("\r[{}{}] {}/{} games", std::string(filled, '#'), std::string(width - filled, '.'), done, games) << std::flush;
+    if (done == games || permille == shown) return;
+    shown = permille;
+    std::cerr << fmt::format("\r[{}{}] {}/{} games", std::string(filled, '#'), std::string(width - filled, '.'), done, games) << std::flush;
   };
 }
 
@@ -523,10 +526,13 @@ int simulate(const SimulateArgs& a) {
   auto agent = [&](int p) { return agents.empty() ? std::string("random") : agents[p]; };
   if (a.json) {
     nlohmann::json seats = nlohmann::json::array();
-    for (int p = 0; p < players; ++p)
-      seats.push_back({{"seat", seat_name(p)}, {"agent", agent(p)}, {"wins", st.wins[p]}, {"win_rate", st.games > st.errors ? st.wins[p] / (st.games - st.errors) : 0},
-                       {"outright_wins", st.outright_wins[p]},
+    int done = st.games - st.errors;
+    for (int p = 0; p < players; ++p) {
+      Interval ci = wilson_interval(st.wins[p], done);
+      seats.push_back({{"seat", seat_name(p)}, {"agent", agent(p)}, {"wins", st.wins[p]}, {"win_rate", done ? st.wins[p] / done : 0},
+                       {"win_rate_95", {ci.low, ci.high}}, {"outright_wins", st.outright_wins[p]},
                        {"score", {{"mean", st.score_mean[p]}, {"stdev", st.score_stdev[p]}, {"min", st.score_min[p]}, {"max", st.score_max[p]}}}});
+    }
     nlohmann::json hist = nlohmann::json::array();  // in score order
     for (auto& [score, count] : st.score_histogram) hist.push_back({{"score", score}, {"count", count}});
     nlohmann::json out = {{"game", g->name}, {"games", st.games}, {"players", players}, {"seed", a.seed},
@@ -618,8 +624,8 @@ int arena(const ArenaArgs& a) {
   if (a.compiled && !compile(setup)) return usage_error;
   if (a.rotate && a.games % players)
     std::cerr << fmt::format(
-        "kata: note: {} games are not a multiple of {} seats: the first {} rotations are played once more than the others\n",
-        a.games, players, a.games % players);
+        "kata: note: {} games are not a multiple of {} seats: each agent plays each seat {} or {} times\n", a.games,
+        players, a.games / players, a.games / players + 1);
   ArenaStats st = arena(*g, a.games, a.seed, options, a.jobs, a.agents, a.rotate, make, progress_bar(a.games, !a.quiet));
   if (a.json) print_arena_json(*g, a, st);
   else print_arena(*g, a, st);

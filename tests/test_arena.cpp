@@ -127,7 +127,7 @@ TEST_CASE("kata arena without rotation keeps each agent at its seat, with notes 
   // Games that do not divide evenly among the seats get a note on standard error.
   auto uneven = run_kata("arena rules/kobayakawa.yaml -a random,random,random -g 7 --rotate -q");
   CHECK(uneven.status == 0);
-  CHECK(has(uneven.out, "kata: note: 7 games are not a multiple of 3 seats: the first 1 rotations are played once more"));
+  CHECK(has(uneven.out, "kata: note: 7 games are not a multiple of 3 seats: each agent plays each seat 2 or 3 times\n"));
 }
 
 TEST_CASE("kata arena and simulate refuse bad agents with the list of bots", "[arena][cli]") {
@@ -179,7 +179,12 @@ TEST_CASE("kata simulate --agents is the same for any number of jobs and names e
   REQUIRE(one.status == 0);
   CHECK(one.out == two.out);
   auto j = nlohmann::json::parse(one.out);
-  for (auto& seat : j["seats"]) CHECK(seat["agent"] == "random");
+  for (auto& seat : j["seats"]) {
+    CHECK(seat["agent"] == "random");
+    Interval ci = wilson_interval(seat["wins"].get<double>(), 60);
+    CHECK(seat["win_rate_95"][0].get<double>() == ci.low);
+    CHECK(seat["win_rate_95"][1].get<double>() == ci.high);
+  }
   // The fast path without agents plays other games, and says its seats are random.
   auto fast = nlohmann::json::parse(run_kata("simulate rules/kobayakawa.yaml --games 60 --seed 5 --json").out);
   CHECK(fast["seats"][0]["agent"] == "random");

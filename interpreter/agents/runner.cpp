@@ -327,9 +327,10 @@ GameOutcome run_agents(const Game& g, int players, uint64_t seed, const std::vec
 // Plays games 0..games-1 with `play(i)` on `jobs` threads and hands each outcome to
 // `add(i, outcome)` on the calling thread, in game order. Games are played a batch at a
 // time, so the memory does not grow with the number of games and sums made in `add` do
-// not depend on `jobs`.
+// not depend on `jobs`. Progress is reported every `step` games: fast random games in
+// groups, games with agents that think one by one.
 void play_games(int games, int jobs, const std::function<GameOutcome(int)>& play,
-                const std::function<void(int, const GameOutcome&)>& add, const Progress& progress) {
+                const std::function<void(int, const GameOutcome&)>& add, const Progress& progress, int step) {
   constexpr int batch = 4096;
   std::vector<GameOutcome> outcomes(std::min(games, batch));
   std::atomic<int> done{0};
@@ -342,7 +343,7 @@ void play_games(int games, int jobs, const std::function<GameOutcome(int)>& play
       for (int i; (i = next++) < count;) {
         outcomes[i] = play(first + i);
         int d = ++done;
-        if (progress && (d % 64 == 0 || d == games)) {
+        if (progress && (d % step == 0 || d == games)) {
           // Another thread may have reported a larger count since `d` was taken.
           std::lock_guard<std::mutex> lock(progress_mutex);
           if (d > reported) {
@@ -395,7 +396,7 @@ SimulationStats simulate(const Game& g, int games, int players, uint64_t seed,
     }
     length.add(o.decisions);
   };
-  play_games(games, jobs, play, add, progress);
+  play_games(games, jobs, play, add, progress, agents.empty() ? 64 : 1);
   for (int p = 0; p < players; ++p) {
     st.score_mean.push_back(score[p].mean());
     st.score_stdev.push_back(score[p].stdev());
@@ -448,7 +449,7 @@ ArenaStats arena(const Game& g, int games, uint64_t seed, const std::vector<int6
     }
     st.length.add(o.decisions);
   };
-  play_games(games, jobs, play, add, progress);
+  play_games(games, jobs, play, add, progress, 1);
   return st;
 }
 
