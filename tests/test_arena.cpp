@@ -193,3 +193,26 @@ TEST_CASE("kata simulate --agents is the same for any number of jobs and names e
   CHECK(has(text.out, "agents: P1 random, P2 random, P3 random\n"));
   CHECK(!has(run_kata("simulate rules/kobayakawa.yaml -p 3 -g 4").out, "agents:"));
 }
+
+TEST_CASE("kata arena's limits: games and jobs at their boundaries", "[arena][cli]") {
+  std::string arena = "arena rules/kobayakawa.yaml -a random,random,random --no-timing -q ";
+  CHECK(run_kata(arena + "-g 0").status == 2);
+  CHECK(run_kata(arena + "-g 100000001").status == 2);
+  CHECK(run_kata(arena + "-g 1").status == 0);
+  CHECK(run_kata(arena + "-g 1 -j 256").status == 0);
+  CHECK(run_kata(arena + "-g 1 -j 257").status == 2);
+  CHECK(run_kata(arena + "-g 1 -j 0").status == 2);
+  CHECK(run_kata("simulate rules/kobayakawa.yaml -a random -g 1 -j 257").status == 2);
+  // As many agents as the game allows players, and no more.
+  CHECK(run_kata("arena rules/kobayakawa.yaml -a random,random,random,random,random,random -g 1").status == 0);
+  auto seven = run_kata("arena rules/kobayakawa.yaml -a random,random,random,random,random,random,random -g 1");
+  CHECK(seven.status == 2);
+  CHECK(has(seven.out, "kata: error: "));
+  // The first five errors are listed, the others counted.
+  std::string script = temp("arena-limit-script.txt", "no such decision\n");
+  auto errors = run_kata("arena rules/kobayakawa.yaml --no-timing -q -g 7 -a random,random,script:" + script);
+  CHECK(errors.status == 1);
+  CHECK(has(errors.out, "errors: 7\n"));
+  CHECK(has(errors.out, "  game 5: "));
+  CHECK(!has(errors.out, "  game 6: "));
+}
