@@ -104,9 +104,11 @@ TEST_CASE("kata arena is the same for any number of jobs and adds up", "[arena][
   }
   CHECK(wins == Approx(60));  // Kobayakawa always has a winner; shared wins are split
   CHECK(static_cast<double>(decisions) == Approx(j["length"]["mean"].get<double>() * 60));
-  // The text is as deterministic, and timing is only in the last column.
-  auto text = run_kata(common + " --jobs 2");
-  CHECK(text.out == run_kata(common + " --jobs 1").out);
+  // Enough games that both threads play some (a few dozen random games are over before the
+  // second thread starts): each game's agents come from its seed, not from the thread.
+  std::string many = "arena rules/kobayakawa.yaml -a random,random,random -g 3000 --rotate --no-timing -q";
+  CHECK(run_kata(many + " -j 1").out == run_kata(many + " -j 2").out);
+  auto text = run_kata(common);
   CHECK(has(text.out, "Kobayakawa: 60 games, 3 players, seed 4, seats rotated\n"));
   CHECK(has(text.out, " 1 random     60 "));
   CHECK(!has(text.out, "decisions/s"));
@@ -173,12 +175,12 @@ TEST_CASE("a game an agent cannot finish is an arena error, exit status 1", "[ar
 }
 
 TEST_CASE("kata simulate --agents is the same for any number of jobs and names each seat's agent", "[arena][cli]") {
-  std::string common = "simulate rules/kobayakawa.yaml --agents random,random,random --games 60 --seed 5 --json";
+  std::string common = "simulate rules/kobayakawa.yaml --agents random,random,random --games 3000 --seed 5 --json";
   auto one = run_kata(common + " --jobs 1");
   auto two = run_kata(common + " --jobs 2");
   REQUIRE(one.status == 0);
   CHECK(one.out == two.out);
-  auto j = nlohmann::json::parse(one.out);
+  auto j = nlohmann::json::parse(run_kata("simulate rules/kobayakawa.yaml -a random -p 3 -g 60 -s 5 --json").out);
   for (auto& seat : j["seats"]) {
     CHECK(seat["agent"] == "random");
     Interval ci = wilson_interval(seat["wins"].get<double>(), 60);
