@@ -452,7 +452,9 @@ Progress progress_bar(int games, bool show) {
     if (done == games) std::cerr << "\r\033[K" << std::flush;
     if (done == games || permille == shown) return;
     shown = permille;
-    std::cerr << fmt::format("\r[{}{}] {}/{} games", std::string(filled, '#'), std::string(width - filled, '.'), done, games) << std::flush;
+    std::cerr << fmt::format("\r[{}{}] {}/{} games", std::string(filled, '#'),
+                             std::string(width - filled, '.'), done, games)
+              << std::flush;
   };
 }
 
@@ -478,12 +480,16 @@ AgentMaker bot_maker(const std::string& command, const std::vector<std::string>&
   for (size_t seat = 0; seat < specs.size(); ++seat) {
     std::string why;
     Terminal t{std::cin, std::cout};
-    std::unique_ptr<Agent> agent = specs[seat] == "human" ? nullptr : make_agent(specs[seat], static_cast<int>(seat), 1, t, why);
+    std::unique_ptr<Agent> agent = specs[seat] == "human"
+                                       ? nullptr
+                                       : make_agent(specs[seat], static_cast<int>(seat), 1, t, why);
     if (agent && agent->person()) agent = nullptr;
     if (agent) continue;
     if (why.empty() || specs[seat] == "human")
-      why = fmt::format("agent '{}' cannot play in kata {}: no one is at the terminal to answer it; the bots are {}",
-                        specs[seat], command, bot_names());
+      why = fmt::format(
+          "agent '{}' cannot play in kata {}: no one is at the terminal to answer it; the bots are "
+          "{}",
+          specs[seat], command, bot_names());
     else if (auto at = why.find("the agents are "); at != std::string::npos)
       why = why.substr(0, at) + "the bots are " + bot_names();
     std::cerr << "kata: error: " << why << '\n';
@@ -510,12 +516,14 @@ int simulate(const SimulateArgs& a) {
   std::vector<std::string> agents = a.agents;
   if (agents.size() == 1) agents.assign(players, agents[0]);
   if (!agents.empty() && static_cast<int>(agents.size()) != players) {
-    std::cerr << fmt::format("kata: error: {} agents ({}) for {} players: give one per seat, or one for all\n",
-                             agents.size(), agent_list(agents), players);
+    std::cerr << fmt::format(
+        "kata: error: {} agents ({}) for {} players: give one per seat, or one for all\n",
+        agents.size(), agent_list(agents), players);
     return usage_error;
   }
   if (!agents.empty() && a.check_invariants) {
-    std::cerr << "kata: error: --check-invariants goes with the random bots of the fast path, not with --agents\n";
+    std::cerr << "kata: error: --check-invariants goes with the random bots of the fast path, not "
+                 "with --agents\n";
     return usage_error;
   }
   AgentMaker make;
@@ -529,9 +537,17 @@ int simulate(const SimulateArgs& a) {
     int done = st.games - st.errors;
     for (int p = 0; p < players; ++p) {
       Interval ci = wilson_interval(st.wins[p], done);
-      seats.push_back({{"seat", seat_name(p)}, {"agent", agent(p)}, {"wins", st.wins[p]}, {"win_rate", done ? st.wins[p] / done : 0},
-                       {"win_rate_95", {ci.low, ci.high}}, {"outright_wins", st.outright_wins[p]},
-                       {"score", {{"mean", st.score_mean[p]}, {"stdev", st.score_stdev[p]}, {"min", st.score_min[p]}, {"max", st.score_max[p]}}}});
+      seats.push_back({{"seat", seat_name(p)},
+                       {"agent", agent(p)},
+                       {"wins", st.wins[p]},
+                       {"win_rate", done ? st.wins[p] / done : 0},
+                       {"win_rate_95", {ci.low, ci.high}},
+                       {"outright_wins", st.outright_wins[p]},
+                       {"score",
+                        {{"mean", st.score_mean[p]},
+                         {"stdev", st.score_stdev[p]},
+                         {"min", st.score_min[p]},
+                         {"max", st.score_max[p]}}}});
     }
     nlohmann::json hist = nlohmann::json::array();  // in score order
     for (auto& [score, count] : st.score_histogram) hist.push_back({{"score", score}, {"count", count}});
@@ -544,7 +560,8 @@ int simulate(const SimulateArgs& a) {
     std::cout << fmt::format("{}: {} games, {} players, seed {}\n", g->name, st.games, players, a.seed);
     if (!agents.empty()) {
       std::string seated;
-      for (int p = 0; p < players; ++p) seated += fmt::format("{}{} {}", p ? ", " : "", seat_name(p), agents[p]);
+      for (int p = 0; p < players; ++p)
+        seated += fmt::format("{}{} {}", p ? ", " : "", seat_name(p), agents[p]);
       std::cout << "agents: " << seated << '\n';
     }
     std::cout << "seat   wins    win%  outright   score mean  stdev   min   max\n";
@@ -566,43 +583,62 @@ void print_arena_json(const Game& g, const ArenaArgs& a, const ArenaStats& st) {
   nlohmann::json agents = nlohmann::json::array();
   for (const ArenaEntry& e : st.entries) {
     Interval ci = wilson_interval(e.wins, e.games);
-    nlohmann::json j = {{"agent", e.spec}, {"games", e.games}, {"wins", e.wins}, {"outright_wins", e.outright_wins},
-                        {"win_rate", e.games ? e.wins / e.games : 0.0}, {"win_rate_95", {ci.low, ci.high}},
-                        {"score", {{"mean", e.score.mean()}, {"stdev", e.score.stdev()}, {"min", e.score.min}, {"max", e.score.max}}},
+    nlohmann::json j = {{"agent", e.spec},
+                        {"games", e.games},
+                        {"wins", e.wins},
+                        {"outright_wins", e.outright_wins},
+                        {"win_rate", e.games ? e.wins / e.games : 0.0},
+                        {"win_rate_95", {ci.low, ci.high}},
+                        {"score",
+                         {{"mean", e.score.mean()},
+                          {"stdev", e.score.stdev()},
+                          {"min", e.score.min},
+                          {"max", e.score.max}}},
                         {"decisions", e.decisions}};
     if (!a.no_timing) {
       j["seconds"] = e.seconds;
-      j["decisions_per_second"] = e.seconds > 0 ? nlohmann::json(e.decisions / e.seconds) : nlohmann::json();
+      j["decisions_per_second"] =
+          e.seconds > 0 ? nlohmann::json(e.decisions / e.seconds) : nlohmann::json();
     }
     agents.push_back(std::move(j));
   }
-  nlohmann::json out = {{"game", g.name}, {"games", st.games}, {"players", st.players}, {"seed", a.seed},
-                        {"rotate", st.rotate}, {"agents", agents},
-                        {"length", {{"mean", st.length.mean()}, {"min", st.length.min}, {"max", st.length.max}}},
-                        {"errors", st.errors}, {"error_messages", st.error_messages}};
+  nlohmann::json out = {
+      {"game", g.name},
+      {"games", st.games},
+      {"players", st.players},
+      {"seed", a.seed},
+      {"rotate", st.rotate},
+      {"agents", agents},
+      {"length", {{"mean", st.length.mean()}, {"min", st.length.min}, {"max", st.length.max}}},
+      {"errors", st.errors},
+      {"error_messages", st.error_messages}};
   std::cout << json_text(out) << '\n';
 }
 
 void print_arena(const Game& g, const ArenaArgs& a, const ArenaStats& st) {
-  std::cout << fmt::format("{}: {} games, {} players, seed {}, {}\n", g.name, st.games, st.players, a.seed,
-                           st.rotate ? "seats rotated" : "fixed seats");
+  std::cout << fmt::format("{}: {} games, {} players, seed {}, {}\n", g.name, st.games, st.players,
+                           a.seed, st.rotate ? "seats rotated" : "fixed seats");
   size_t width = 5;
   for (const ArenaEntry& e : st.entries) width = std::max(width, e.spec.size());
-  std::string header = fmt::format("{:>2} {:<{}} {:>6} {:>8} {:>9}  {:<16} {:>10} {:>10}", "#", "agent", width, "games", "wins",
-                                   "win rate", "95% interval", "score mean", "decisions");
+  std::string header =
+      fmt::format("{:>2} {:<{}} {:>6} {:>8} {:>9}  {:<16} {:>10} {:>10}", "#", "agent", width,
+                  "games", "wins", "win rate", "95% interval", "score mean", "decisions");
   std::cout << header << (a.no_timing ? "" : fmt::format(" {:>12}", "decisions/s")) << '\n';
   for (size_t i = 0; i < st.entries.size(); ++i) {
     const ArenaEntry& e = st.entries[i];
     Interval ci = wilson_interval(e.wins, e.games);
     std::string rate = e.games ? fmt::format("{:.1f}%", 100 * e.wins / e.games) : "-";
     std::string interval = fmt::format("[{:.1f}%, {:.1f}%]", 100 * ci.low, 100 * ci.high);
-    std::string line = fmt::format("{:>2} {:<{}} {:>6} {:>8.1f} {:>9}  {:<16} {:>10.2f} {:>10}", i + 1, e.spec, width, e.games,
-                                   e.wins, rate, interval, e.score.mean(), e.decisions);
-    if (!a.no_timing) line += e.seconds > 0 ? fmt::format(" {:>12.0f}", e.decisions / e.seconds) : fmt::format(" {:>12}", "-");
+    std::string line =
+        fmt::format("{:>2} {:<{}} {:>6} {:>8.1f} {:>9}  {:<16} {:>10.2f} {:>10}", i + 1, e.spec,
+                    width, e.games, e.wins, rate, interval, e.score.mean(), e.decisions);
+    if (!a.no_timing)
+      line += e.seconds > 0 ? fmt::format(" {:>12.0f}", e.decisions / e.seconds)
+                            : fmt::format(" {:>12}", "-");
     std::cout << line << '\n';
   }
-  std::cout << fmt::format("game length: {:.1f} decisions on average (min {}, max {})\n", st.length.mean(), st.length.min,
-                           st.length.max);
+  std::cout << fmt::format("game length: {:.1f} decisions on average (min {}, max {})\n",
+                           st.length.mean(), st.length.min, st.length.max);
   std::cout << fmt::format("errors: {}\n", st.errors);
   for (auto& m : st.error_messages) std::cout << "  " << m << '\n';
 }
@@ -612,8 +648,9 @@ void print_arena(const Game& g, const ArenaArgs& a, const ArenaStats& st) {
 int arena(const ArenaArgs& a) {
   int players = a.players ? a.players : static_cast<int>(a.agents.size());
   if (static_cast<int>(a.agents.size()) != players) {
-    std::cerr << fmt::format("kata: error: {} agents ({}) for {} players: an arena takes one agent per seat\n",
-                             a.agents.size(), agent_list(a.agents), players);
+    std::cerr << fmt::format(
+        "kata: error: {} agents ({}) for {} players: an arena takes one agent per seat\n",
+        a.agents.size(), agent_list(a.agents), players);
     return usage_error;
   }
   Setup setup;
@@ -624,11 +661,15 @@ int arena(const ArenaArgs& a) {
   if (a.compiled && !compile(setup)) return usage_error;
   if (a.rotate && a.games % players)
     std::cerr << fmt::format(
-        "kata: note: {} games are not a multiple of {} seats: each agent plays each seat {} or {} times\n", a.games,
-        players, a.games / players, a.games / players + 1);
-  ArenaStats st = arena(*g, a.games, a.seed, options, a.jobs, a.agents, a.rotate, make, progress_bar(a.games, !a.quiet));
-  if (a.json) print_arena_json(*g, a, st);
-  else print_arena(*g, a, st);
+        "kata: note: {} games are not a multiple of {} seats: each agent plays each seat {} or {} "
+        "times\n",
+        a.games, players, a.games / players, a.games / players + 1);
+  ArenaStats st = arena(*g, a.games, a.seed, options, a.jobs, a.agents, a.rotate, make,
+                        progress_bar(a.games, !a.quiet));
+  if (a.json)
+    print_arena_json(*g, a, st);
+  else
+    print_arena(*g, a, st);
   return st.errors ? input_error : ok;
 }
 

@@ -46,7 +46,8 @@ struct SimulateArgs {
   std::vector<std::string> options;
   bool check_invariants = false;
   bool compiled = false;  // run the rule file compiled to machine code (native/)
-  std::vector<std::string> agents;  // one spec per seat (or one for all); none: the fast random path
+  std::vector<std::string>
+      agents;  // one spec per seat (or one for all); none: the fast random path
 };
 
 struct ArenaArgs {
@@ -58,8 +59,9 @@ struct ArenaArgs {
   int jobs = 1;
   bool rotate = false;
   bool json = false;
-  bool quiet = false;      // no progress bar
-  bool no_timing = false;  // leave out seconds and decisions per second (the only figures that vary)
+  bool quiet = false;  // no progress bar
+  bool no_timing =
+      false;  // leave out seconds and decisions per second (the only figures that vary)
   bool compiled = false;
   std::vector<std::string> options;
 };

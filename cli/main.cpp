@@ -1,5 +1,5 @@
-// `kata`: check, play, simulate, arena, replay, test, perft and explain (rules) rule files. Argument
-// parsing with CLI11 (a well-kept library for exactly this: subcommands, --help for each,
+// `kata`: check, play, simulate, arena, replay, test, perft and explain (rules) rule files.
+// Argument parsing with CLI11 (a well-kept library for exactly this: subcommands, --help for each,
 // typed options); every command's work is in commands.cpp.
 #include <CLI/CLI.hpp>
 #include <cstdint>
@@ -95,7 +95,8 @@ int parse_error(const CLI::App& app, const CLI::ParseError& e) {
 int main(int argc, char** argv) {
   using namespace kata::cli;
   CLI::App app{
-      "kata: check, play, simulate, pit bots against each other (arena), replay, test, count the moves of and explain tabletop games "
+      "kata: check, play, simulate, pit bots against each other (arena), replay, test, count the "
+      "moves of and explain tabletop games "
       "written as rule files."};
   app.footer(exit_codes);
   app.set_version_flag("--version", std::string("kata ") + KATA_VERSION);
@@ -122,9 +123,11 @@ int main(int argc, char** argv) {
           ->check(unsigned_number);
   // One value per occurrence, so `-o x=1 FILE` leaves FILE to the positional argument.
   std::string agents;
-  play_cmd->add_option("-a,--agents", agents,
-                       std::string("Who plays each seat: human, random, script:FILE (comma-separated; one name for all seats). Default: human for P1, ") +
-                           default_opponent + " for the others");
+  play_cmd->add_option(
+      "-a,--agents", agents,
+      std::string("Who plays each seat: human, random, script:FILE (comma-separated; one name for "
+                  "all seats). Default: human for P1, ") +
+          default_opponent + " for the others");
   play_cmd
       ->add_option("-o,--option", pa.options,
                    "Set rule options: NAME=VALUE; several may follow one -o (-o a=1 b=2), and -o "
@@ -147,7 +150,8 @@ int main(int argc, char** argv) {
   play_cmd->footer(exit_codes);
 
   SimulateArgs sa;
-  auto* sim_cmd = app.add_subcommand("simulate", "Play many games with random bots (or --agents) and report statistics.");
+  auto* sim_cmd = app.add_subcommand(
+      "simulate", "Play many games with random bots (or --agents) and report statistics.");
   sim_cmd->add_option("file", sa.file, "Rule file")->required();
   sim_cmd->add_option("-g,--games", sa.games, "Number of games")->required()->check(CLI::Range(1, 100000000));
   sim_cmd->add_option("-p,--players", sa.players, "Number of players (default: the fewest the game allows)")->check(CLI::Range(1, 16));
@@ -159,9 +163,10 @@ int main(int argc, char** argv) {
                    "may be repeated")
       ->allow_extra_args(false);
   std::string sim_agents;
-  sim_cmd->add_option("-a,--agents", sim_agents,
-                      "Bots for the seats, comma-separated (one name for all seats): random, script:FILE, ... "
-                      "(not human). Default: random, on a faster path");
+  sim_cmd->add_option(
+      "-a,--agents", sim_agents,
+      "Bots for the seats, comma-separated (one name for all seats): random, script:FILE, ... "
+      "(not human). Default: random, on a faster path");
   sim_cmd->add_flag("--json", sa.json, "Print the statistics as JSON");
   sim_cmd->add_flag("--check-invariants", sa.check_invariants, "Check the file's invariants after every decision");
   sim_cmd->add_flag("--compiled", sa.compiled,
@@ -171,18 +176,29 @@ int main(int argc, char** argv) {
 
   ArenaArgs aa;
   std::string arena_agents;
-  auto* arena_cmd = app.add_subcommand(
-      "arena", "Play bots against each other and report each one's win rate (95% interval), mean score and speed.");
+  auto* arena_cmd = app.add_subcommand("arena",
+                                       "Play bots against each other and report each one's win "
+                                       "rate (95% interval), mean score and speed.");
   arena_cmd->add_option("file", aa.file, "Rule file")->required();
   arena_cmd
       ->add_option("-a,--agents", arena_agents,
                    "The bots, one per seat, comma-separated: random, script:FILE, ... (not human); "
                    "the same name twice is two entries")
       ->required();
-  arena_cmd->add_option("-g,--games", aa.games, "Number of games")->required()->check(CLI::Range(1, 100000000));
-  arena_cmd->add_option("-p,--players", aa.players, "Number of players (default: as many as agents; must match them)")->check(CLI::Range(1, 16));
-  arena_cmd->add_flag("--rotate", aa.rotate, "Game i seats the list of agents rotated by i, so that each plays each seat in turn");
-  arena_cmd->add_option("-s,--seed", aa.seed, "Seed (default 1); the same seed gives the same result for any --jobs")->check(unsigned_number);
+  arena_cmd->add_option("-g,--games", aa.games, "Number of games")
+      ->required()
+      ->check(CLI::Range(1, 100000000));
+  arena_cmd
+      ->add_option("-p,--players", aa.players,
+                   "Number of players (default: as many as agents; must match them)")
+      ->check(CLI::Range(1, 16));
+  arena_cmd->add_flag(
+      "--rotate", aa.rotate,
+      "Game i seats the list of agents rotated by i, so that each plays each seat in turn");
+  arena_cmd
+      ->add_option("-s,--seed", aa.seed,
+                   "Seed (default 1); the same seed gives the same result for any --jobs")
+      ->check(unsigned_number);
   arena_cmd->add_option("-j,--jobs", aa.jobs, "Threads (default 1)")->check(CLI::Range(1, 256));
   arena_cmd
       ->add_option("-o,--option", aa.options,
@@ -192,8 +208,10 @@ int main(int argc, char** argv) {
   arena_cmd->add_flag("--json", aa.json, "Print the statistics as JSON");
   arena_cmd->add_flag("-q,--quiet", aa.quiet, "No progress bar");
   arena_cmd->add_flag("--no-timing", aa.no_timing,
-                      "Leave out the seconds and decisions per second (the only figures that differ from run to run)");
-  arena_cmd->add_flag("--compiled", aa.compiled, "Run the rule file compiled to machine code (see simulate --compiled)");
+                      "Leave out the seconds and decisions per second (the only figures that "
+                      "differ from run to run)");
+  arena_cmd->add_flag("--compiled", aa.compiled,
+                      "Run the rule file compiled to machine code (see simulate --compiled)");
   arena_cmd->footer(exit_codes);
 
   ReplayArgs ra;

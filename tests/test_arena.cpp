@@ -54,7 +54,8 @@ TEST_CASE("a shared win is split and a summary keeps mean, spread and extremes",
   CHECK(s.max == 9);
 }
 
-TEST_CASE("arena rotation seats each agent at each seat once in any run of as many games as seats", "[arena]") {
+TEST_CASE("arena rotation seats each agent at each seat once in any run of as many games as seats",
+          "[arena]") {
   for (int players : {2, 3, 5}) {
     for (int first : {0, 7}) {
       std::vector<std::vector<int>> times(players, std::vector<int>(players, 0));  // agent, seat
@@ -78,7 +79,9 @@ TEST_CASE("arena rotation seats each agent at each seat once in any run of as ma
 }
 
 TEST_CASE("kata arena is the same for any number of jobs and adds up", "[arena][cli]") {
-  std::string common = "arena rules/kobayakawa.yaml --agents random,random,random --games 60 --seed 4 --rotate --no-timing";
+  std::string common =
+      "arena rules/kobayakawa.yaml --agents random,random,random --games 60 --seed 4 --rotate "
+      "--no-timing";
   auto one = run_kata(common + " --jobs 1 --json");
   auto two = run_kata(common + " --jobs 2 --json");
   REQUIRE(one.status == 0);
@@ -106,7 +109,8 @@ TEST_CASE("kata arena is the same for any number of jobs and adds up", "[arena][
   CHECK(static_cast<double>(decisions) == Approx(j["length"]["mean"].get<double>() * 60));
   // Enough games that both threads play some (a few dozen random games are over before the
   // second thread starts): each game's agents come from its seed, not from the thread.
-  std::string many = "arena rules/kobayakawa.yaml -a random,random,random -g 3000 --rotate --no-timing -q";
+  std::string many =
+      "arena rules/kobayakawa.yaml -a random,random,random -g 3000 --rotate --no-timing -q";
   CHECK(run_kata(many + " -j 1").out == run_kata(many + " -j 2").out);
   auto text = run_kata(common);
   CHECK(has(text.out, "Kobayakawa: 60 games, 3 players, seed 4, seats rotated\n"));
@@ -115,40 +119,54 @@ TEST_CASE("kata arena is the same for any number of jobs and adds up", "[arena][
   auto timed = run_kata("arena rules/kobayakawa.yaml -a random,random,random -g 6 --rotate");
   CHECK(timed.status == 0);
   CHECK(has(timed.out, "decisions/s"));
-  auto timed_json = nlohmann::json::parse(run_kata("arena rules/kobayakawa.yaml -a random,random,random -g 6 --json").out);
+  auto timed_json = nlohmann::json::parse(
+      run_kata("arena rules/kobayakawa.yaml -a random,random,random -g 6 --json").out);
   CHECK(timed_json["agents"][0].contains("decisions_per_second"));
 }
 
-TEST_CASE("kata arena without rotation keeps each agent at its seat, with notes and errors", "[arena][cli]") {
-  auto fixed = run_kata("arena rules/kobayakawa.yaml -a random,random,random,random -g 20 -s 2 --no-timing --json");
+TEST_CASE("kata arena without rotation keeps each agent at its seat, with notes and errors",
+          "[arena][cli]") {
+  auto fixed = run_kata(
+      "arena rules/kobayakawa.yaml -a random,random,random,random -g 20 -s 2 --no-timing --json");
   REQUIRE(fixed.status == 0);
-  auto sim = nlohmann::json::parse(run_kata("simulate rules/kobayakawa.yaml -a random -p 4 -g 20 -s 2 --json").out);
+  auto sim = nlohmann::json::parse(
+      run_kata("simulate rules/kobayakawa.yaml -a random -p 4 -g 20 -s 2 --json").out);
   auto j = nlohmann::json::parse(fixed.out);
   // The same games as simulate with the same agents: agent i is seat i's.
   for (int p = 0; p < 4; ++p) CHECK(j["agents"][p]["wins"] == sim["seats"][p]["wins"]);
   // Games that do not divide evenly among the seats get a note on standard error.
   auto uneven = run_kata("arena rules/kobayakawa.yaml -a random,random,random -g 7 --rotate -q");
   CHECK(uneven.status == 0);
-  CHECK(has(uneven.out, "kata: note: 7 games are not a multiple of 3 seats: each agent plays each seat 2 or 3 times\n"));
+  CHECK(has(uneven.out,
+            "kata: note: 7 games are not a multiple of 3 seats: each agent plays each seat 2 or 3 "
+            "times\n"));
 }
 
 TEST_CASE("kata arena and simulate refuse bad agents with the list of bots", "[arena][cli]") {
   auto human = run_kata("arena rules/kobayakawa.yaml -a random,human,random -g 2");
   CHECK(human.status == 2);
-  CHECK(has(human.out, "kata: error: agent 'human' cannot play in kata arena: no one is at the terminal to answer it; the bots are random, script:FILE"));
+  CHECK(has(human.out,
+            "kata: error: agent 'human' cannot play in kata arena: no one is at the terminal to "
+            "answer it; the bots are random, script:FILE"));
   auto unknown = run_kata("arena rules/kobayakawa.yaml -a random,randm,random -g 2");
   CHECK(unknown.status == 2);
-  CHECK(has(unknown.out, "kata: error: unknown agent 'randm'; did you mean 'random'? the bots are random, script:FILE"));
+  CHECK(has(unknown.out,
+            "kata: error: unknown agent 'randm'; did you mean 'random'? the bots are random, "
+            "script:FILE"));
   auto count = run_kata("arena rules/kobayakawa.yaml -a random,random -p 3 -g 2");
   CHECK(count.status == 2);
-  CHECK(has(count.out, "kata: error: 2 agents (random, random) for 3 players: an arena takes one agent per seat"));
+  CHECK(has(
+      count.out,
+      "kata: error: 2 agents (random, random) for 3 players: an arena takes one agent per seat"));
   // Without -p the agents say how many play, within the game's range.
   auto few = run_kata("arena rules/kobayakawa.yaml -a random,random -g 2");
   CHECK(few.status == 2);
   CHECK(has(few.out, "kata: error: "));
   CHECK(run_kata("arena rules/kobayakawa.yaml -g 2").status == 2);  // --agents is required
-  CHECK(run_kata("arena rules/kobayakawa.yaml -a random,random,random").status == 2);  // so is --games
-  CHECK(run_kata("arena rules/kobayakawa.yaml -a random,script:/no/such/file,random -g 2").status == 2);
+  CHECK(run_kata("arena rules/kobayakawa.yaml -a random,random,random").status ==
+        2);  // so is --games
+  CHECK(run_kata("arena rules/kobayakawa.yaml -a random,script:/no/such/file,random -g 2").status ==
+        2);
   auto empty = run_kata("arena rules/kobayakawa.yaml -a random,,random -g 2");
   CHECK(empty.status == 2);
   CHECK(has(empty.out, "unknown agent ''"));
@@ -157,7 +175,9 @@ TEST_CASE("kata arena and simulate refuse bad agents with the list of bots", "[a
   CHECK(has(sim_human.out, "kata: error: agent 'human' cannot play in kata simulate"));
   auto sim_count = run_kata("simulate rules/kobayakawa.yaml -a random,random -p 4 -g 2");
   CHECK(sim_count.status == 2);
-  CHECK(has(sim_count.out, "kata: error: 2 agents (random, random) for 4 players: give one per seat, or one for all"));
+  CHECK(has(
+      sim_count.out,
+      "kata: error: 2 agents (random, random) for 4 players: give one per seat, or one for all"));
   auto invariants = run_kata("simulate rules/kobayakawa.yaml -a random -g 2 --check-invariants");
   CHECK(invariants.status == 2);
   CHECK(has(invariants.out, "--check-invariants"));
@@ -167,20 +187,24 @@ TEST_CASE("kata arena and simulate refuse bad agents with the list of bots", "[a
 
 TEST_CASE("a game an agent cannot finish is an arena error, exit status 1", "[arena][cli]") {
   std::string script = temp("arena-script.txt", "no such decision\n");
-  auto r = run_kata("arena rules/kobayakawa.yaml -a random,random,script:" + script + " -g 3 --rotate --no-timing");
+  auto r = run_kata("arena rules/kobayakawa.yaml -a random,random,script:" + script +
+                    " -g 3 --rotate --no-timing");
   CHECK(r.status == 1);
   CHECK(has(r.out, "errors: 3\n"));
   CHECK(has(r.out, "  game 1: "));
   CHECK(has(r.out, "is refused"));
 }
 
-TEST_CASE("kata simulate --agents is the same for any number of jobs and names each seat's agent", "[arena][cli]") {
-  std::string common = "simulate rules/kobayakawa.yaml --agents random,random,random --games 3000 --seed 5 --json";
+TEST_CASE("kata simulate --agents is the same for any number of jobs and names each seat's agent",
+          "[arena][cli]") {
+  std::string common =
+      "simulate rules/kobayakawa.yaml --agents random,random,random --games 3000 --seed 5 --json";
   auto one = run_kata(common + " --jobs 1");
   auto two = run_kata(common + " --jobs 2");
   REQUIRE(one.status == 0);
   CHECK(one.out == two.out);
-  auto j = nlohmann::json::parse(run_kata("simulate rules/kobayakawa.yaml -a random -p 3 -g 60 -s 5 --json").out);
+  auto j = nlohmann::json::parse(
+      run_kata("simulate rules/kobayakawa.yaml -a random -p 3 -g 60 -s 5 --json").out);
   for (auto& seat : j["seats"]) {
     CHECK(seat["agent"] == "random");
     Interval ci = wilson_interval(seat["wins"].get<double>(), 60);
@@ -188,7 +212,8 @@ TEST_CASE("kata simulate --agents is the same for any number of jobs and names e
     CHECK(seat["win_rate_95"][1].get<double>() == ci.high);
   }
   // The fast path without agents plays other games, and says its seats are random.
-  auto fast = nlohmann::json::parse(run_kata("simulate rules/kobayakawa.yaml --games 60 --seed 5 --json").out);
+  auto fast = nlohmann::json::parse(
+      run_kata("simulate rules/kobayakawa.yaml --games 60 --seed 5 --json").out);
   CHECK(fast["seats"][0]["agent"] == "random");
   auto text = run_kata("simulate rules/kobayakawa.yaml -a random -p 3 -g 4");
   CHECK(text.status == 0);
@@ -206,13 +231,16 @@ TEST_CASE("kata arena's limits: games and jobs at their boundaries", "[arena][cl
   CHECK(run_kata(arena + "-g 1 -j 0").status == 2);
   CHECK(run_kata("simulate rules/kobayakawa.yaml -a random -g 1 -j 257").status == 2);
   // As many agents as the game allows players, and no more.
-  CHECK(run_kata("arena rules/kobayakawa.yaml -a random,random,random,random,random,random -g 1").status == 0);
-  auto seven = run_kata("arena rules/kobayakawa.yaml -a random,random,random,random,random,random,random -g 1");
+  CHECK(run_kata("arena rules/kobayakawa.yaml -a random,random,random,random,random,random -g 1")
+            .status == 0);
+  auto seven = run_kata(
+      "arena rules/kobayakawa.yaml -a random,random,random,random,random,random,random -g 1");
   CHECK(seven.status == 2);
   CHECK(has(seven.out, "kata: error: "));
   // The first five errors are listed, the others counted.
   std::string script = temp("arena-limit-script.txt", "no such decision\n");
-  auto errors = run_kata("arena rules/kobayakawa.yaml --no-timing -q -g 7 -a random,random,script:" + script);
+  auto errors =
+      run_kata("arena rules/kobayakawa.yaml --no-timing -q -g 7 -a random,random,script:" + script);
   CHECK(errors.status == 1);
   CHECK(has(errors.out, "errors: 7\n"));
   CHECK(has(errors.out, "  game 5: "));

@@ -87,7 +87,8 @@ bool play_once(const Game& g, int players, uint64_t seed, const std::vector<int6
   std::vector<Event> events;
   // Events are made only for someone to read: a log, or an agent that is told them. Bots
   // that need no view (random) then play without their cost.
-  bool told = log || std::any_of(agents.begin(), agents.end(), [](auto& a) { return a->needs_view(); });
+  bool told =
+      log || std::any_of(agents.begin(), agents.end(), [](auto& a) { return a->needs_view(); });
   Hooks hooks{told ? &events : nullptr, nullptr};
   r.chosen.assign(agents.size(), 0);
   r.seconds.assign(agents.size(), 0.0);
@@ -150,7 +151,8 @@ bool play_once(const Game& g, int players, uint64_t seed, const std::vector<int6
       while (n >= replay) {
         auto start = std::chrono::steady_clock::now();
         Choice c = agent.choose(g, view, labels, count);
-        r.seconds[seat] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        r.seconds[seat] +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (c.index == -2) {
           r.stopped_by = stop_requested ? stopped_by_signal() : fmt::format("{} ({}) stopped before the end", seat_name(seat), agent.kind());
           return true;
@@ -251,7 +253,7 @@ struct GameOutcome {
   std::vector<int64_t> scores;
   uint32_t winners = 0;
   int decisions = 0;
-  std::vector<int> chosen;       // by seat, with agents (MatchResult)
+  std::vector<int> chosen;  // by seat, with agents (MatchResult)
   std::vector<double> seconds;
 };
 
@@ -294,8 +296,9 @@ GameOutcome run_one(const Game& g, int players, uint64_t seed, const std::vector
 
 // One game with agents: `specs[p]` plays seat p. An agent that stops the game (a script
 // that runs out, a refused line) makes it an error, as a runtime error does.
-GameOutcome run_agents(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
-                       const std::vector<std::string>& specs, const AgentMaker& make) {
+GameOutcome run_agents(const Game& g, int players, uint64_t seed,
+                       const std::vector<int64_t>& options, const std::vector<std::string>& specs,
+                       const AgentMaker& make) {
   GameOutcome o;
   std::vector<std::unique_ptr<Agent>> agents;
   for (int seat = 0; seat < players; ++seat) {
@@ -330,7 +333,8 @@ GameOutcome run_agents(const Game& g, int players, uint64_t seed, const std::vec
 // not depend on `jobs`. Progress is reported every `step` games: fast random games in
 // groups, games with agents that think one by one.
 void play_games(int games, int jobs, const std::function<GameOutcome(int)>& play,
-                const std::function<void(int, const GameOutcome&)>& add, const Progress& progress, int step) {
+                const std::function<void(int, const GameOutcome&)>& add, const Progress& progress,
+                int step) {
   constexpr int batch = 4096;
   std::vector<GameOutcome> outcomes(std::min(games, batch));
   std::atomic<int> done{0};
@@ -414,9 +418,9 @@ int seated_agent(int i, int seat, int players, bool rotate) {
   return rotate ? static_cast<int>((static_cast<int64_t>(seat) + i) % players) : seat;
 }
 
-ArenaStats arena(const Game& g, int games, uint64_t seed, const std::vector<int64_t>& options, int jobs,
-                 const std::vector<std::string>& agents, bool rotate, const AgentMaker& make,
-                 const Progress& progress) {
+ArenaStats arena(const Game& g, int games, uint64_t seed, const std::vector<int64_t>& options,
+                 int jobs, const std::vector<std::string>& agents, bool rotate,
+                 const AgentMaker& make, const Progress& progress) {
   ArenaStats st;
   st.games = games;
   st.players = static_cast<int>(agents.size());
@@ -435,7 +439,8 @@ ArenaStats arena(const Game& g, int games, uint64_t seed, const std::vector<int6
   auto add = [&](int i, const GameOutcome& o) {
     if (o.error) {
       ++st.errors;
-      if (st.error_messages.size() < 5) st.error_messages.push_back(fmt::format("game {}: {}", i + 1, o.message));
+      if (st.error_messages.size() < 5)
+        st.error_messages.push_back(fmt::format("game {}: {}", i + 1, o.message));
       return;
     }
     for (int p = 0; p < players; ++p) {

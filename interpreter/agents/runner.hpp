@@ -70,8 +70,8 @@ State random_playout(const Game& g, int players, uint64_t seed, const std::vecto
 // has agents of its own: bots keep state, and each draws from a generator of its own
 // derived from the game's seed and its seat); null, and `error` set, if it cannot. Called
 // from several threads at once.
-using AgentMaker =
-    std::function<std::unique_ptr<Agent>(const std::string& spec, int seat, uint64_t seed, std::string& error)>;
+using AgentMaker = std::function<std::unique_ptr<Agent>(const std::string& spec, int seat,
+                                                        uint64_t seed, std::string& error)>;
 
 // `progress` (simulate, arena) is called from the worker threads, one at a time, with
 // counts of finished games that only grow; the last call has done == games.
@@ -101,12 +101,12 @@ SimulationStats simulate(const Game& g, int games, int players, uint64_t seed,
 // One agent of an arena's list, over all the games it played.
 struct ArenaEntry {
   std::string spec;
-  int games = 0;           // games it played that ended without error
-  double wins = 0;         // a shared win counts 1/k (win_share)
+  int games = 0;    // games it played that ended without error
+  double wins = 0;  // a shared win counts 1/k (win_share)
   int outright_wins = 0;
-  Summary score;           // its final score in each of those games
-  int64_t decisions = 0;   // decisions it made in them
-  double seconds = 0;      // time spent in its Agent::choose, in them
+  Summary score;          // its final score in each of those games
+  int64_t decisions = 0;  // decisions it made in them
+  double seconds = 0;     // time spent in its Agent::choose, in them
 };
 
 struct ArenaStats {
@@ -124,8 +124,8 @@ int seated_agent(int i, int seat, int players, bool rotate);
 
 // Plays `games` games among `agents` (one spec per seat; the same spec twice is two
 // entries), made with `make` for each game.
-ArenaStats arena(const Game& g, int games, uint64_t seed, const std::vector<int64_t>& options, int jobs,
-                 const std::vector<std::string>& agents, bool rotate, const AgentMaker& make,
-                 const Progress& progress = {});
+ArenaStats arena(const Game& g, int games, uint64_t seed, const std::vector<int64_t>& options,
+                 int jobs, const std::vector<std::string>& agents, bool rotate,
+                 const AgentMaker& make, const Progress& progress = {});
 
 }  // namespace kata

@@ -53,7 +53,8 @@ inline Interval wilson_interval(double successes, double trials, double z = z95)
   if (trials <= 0) return {};
   double p = std::clamp(successes / trials, 0.0, 1.0), z2 = z * z;
   double centre = (p + z2 / (2 * trials)) / (1 + z2 / trials);
-  double half = z / (1 + z2 / trials) * std::sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials));
+  double half =
+      z / (1 + z2 / trials) * std::sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials));
   // At 0 or at every success one end is exactly 0 or 1 (rounding would leave 0.9999...).
   return {p == 0 ? 0.0 : std::max(0.0, centre - half), p == 1 ? 1.0 : std::min(1.0, centre + half)};
 }
