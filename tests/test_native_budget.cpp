@@ -214,3 +214,17 @@ limits: {steps: 40}
   CHECK(said->said.at(0).value == 465);
   CHECK_FALSE(said->said.at(0).failed);
 }
+
+TEST_CASE("kata simulate --compiled reports the budget's errors as without it", "[native][budgets][cli]") {
+  test::use_test_cache();
+  for (int budget : {22, 30, 60}) {
+    INFO("limits.steps " << budget);
+    std::string file = test::temp("growing-" + std::to_string(budget) + ".yaml", with_budget(growing, budget));
+    test::Run a = test::run_kata("simulate " + file + " --games 40 --seed 3");
+    test::Run b = test::run_kata("simulate " + file + " --games 40 --seed 3 --compiled");
+    // Games stopped by the budget are counted as errors, and the first messages shown.
+    CHECK(test::has(a.out, "the expressions took more than") == (budget < 60));
+    CHECK(b.status == a.status);
+    CHECK(b.out == a.out);
+  }
+}
