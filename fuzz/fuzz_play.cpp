@@ -11,9 +11,10 @@
 // a name: a log names cards, and cannot tell such cards apart).
 //
 // The rule file's `limits.steps` is lowered to `max_steps` and a game is stopped after
-// `max_decisions` (as a person quitting stops it), so that an input stays within the fuzz
-// options' 10 seconds; a game stopped by a lowered limit is not replayed (the replay reads
-// the file's own limits and would go on).
+// `max_decisions`, or once `max_listed` decisions were offered (as a person quitting stops
+// it), so that an input stays within the fuzz options' 10 seconds. A game stopped by the
+// lowered budget is not replayed, and one with a message's value said "?" under it is not
+// compared: the replay reads the file's own limits and would go on.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -35,8 +36,9 @@ constexpr int64_t max_steps = 20000;
 constexpr int max_decisions = 300;
 // Views and menus are built for decisions with at most this many choices.
 constexpr int max_menu = 64;
-// A game is stopped at a choice of more decisions than this.
-constexpr int max_listed = 65536;
+// A game is stopped once its choices have offered this many decisions in all: the replay
+// finds each decision of the log by writing out the legal ones.
+constexpr int64_t max_listed = 100000;
 const std::string separator = "\n# decisions\n";
 
 // FNV-1a, then a mix: the input's fingerprint, for the choices it does not spell out.
@@ -54,23 +56,35 @@ uint64_t fingerprint(const std::string& bytes) {
 // Picks each decision with the next bytes of the tail (one for a short list, more for a
 // long one), then with its generator; the bytes also say whether the pick is typed in
 // notation (from the menu's labels) instead of given by number.
+// What the agents of a game share: the tail of the input, how much of it has been read,
+// and how many decisions have been offered and made.
+struct Feed {
+  std::string tail;
+  size_t at = 0;
+  int64_t listed = 0;
+  int decisions = 0;
+};
+
 class ByteAgent : public kata::Agent {
  public:
-  ByteAgent(const std::string& tail, size_t& at, uint64_t seed) : tail_(tail), at_(at), random_(seed) {}
+  ByteAgent(Feed& feed, uint64_t seed) : feed_(feed), random_(seed) {}
   std::string kind() const override { return "random"; }
   bool needs_view() const override { return looking_; }
   kata::Choice choose(const kata::Game& g, const kata::PlayerView& view, const std::vector<std::string>& labels,
                       int count) override {
-    // A long game, or a choice so large that listing it again and again would be slow.
-    if (++decisions_ > max_decisions || count > max_listed) return {-2, {}};
+    // A long game, or one whose choices are so large that replaying it would be slow.
+    feed_.listed += count;
+    if (++feed_.decisions > max_decisions || feed_.listed > max_listed) return {-2, {}};
     int pick = -1;
     bool typed = false;
-    if (at_ < tail_.size()) {
-      unsigned b = static_cast<unsigned char>(tail_[at_++]);
+    const std::string& tail = feed_.tail;
+    size_t& at = feed_.at;
+    if (at < tail.size()) {
+      unsigned b = static_cast<unsigned char>(tail[at++]);
       typed = b & 1;
       uint64_t v = b >> 1;
-      for (int room = 128; room < count && at_ < tail_.size(); room *= 256)
-        v = v * 256 + static_cast<unsigned char>(tail_[at_++]);
+      for (int64_t room = 128; room < count && at < tail.size(); room *= 256)
+        v = v * 256 + static_cast<unsigned char>(tail[at++]);
       pick = static_cast<int>(v % static_cast<uint64_t>(count));
     } else {
       kata::PlayerView none;
@@ -92,10 +106,8 @@ class ByteAgent : public kata::Agent {
   }
 
  private:
-  const std::string& tail_;
-  size_t& at_;
+  Feed& feed_;
   kata::RandomAgent random_;
-  int decisions_ = 0;
   bool looking_ = false;  // the first menu may be large
   size_t told_ = 0;
 };
@@ -151,7 +163,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string input(reinterpret_cast<const char*>(data), size);
   size_t cut = input.find(separator);
   std::string text = input.substr(0, cut);
-  std::string tail = cut == std::string::npos ? "" : input.substr(cut + separator.size());
+  Feed feed;
+  if (cut != std::string::npos) feed.tail = input.substr(cut + separator.size());
   const std::string& dir = kata::fuzz::scratch_dir();
   std::string rules = dir + "/input.yaml", log_path = dir + "/input.jsonl";
   kata::fuzz::write_file(rules, reinterpret_cast<const uint8_t*>(text.data()), text.size());
@@ -170,11 +183,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<int64_t> options;
   setup(g, h, players, options);
   uint64_t seed = h;
-  size_t at = 0;
   std::vector<std::unique_ptr<kata::Agent>> agents;
   std::vector<std::string> kinds;
   for (int seat = 0; seat < players; ++seat) {
-    agents.push_back(std::make_unique<ByteAgent>(tail, at, kata::game_seed(seed, static_cast<uint64_t>(seat) + 1)));
+    agents.push_back(std::make_unique<ByteAgent>(feed, kata::game_seed(seed, static_cast<uint64_t>(seat) + 1)));
     kinds.push_back("random");
   }
 
