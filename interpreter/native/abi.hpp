@@ -12,23 +12,25 @@
     kata_bad_player, kata_bad_card, kata_bad_zone, kata_bad_division, kata_bad_kind,          \
     kata_not_a_value, kata_nested, kata_nested_functions, kata_long_range, kata_long_loop,    \
     kata_steps, kata_too_large, kata_bad_position, kata_no_legal, kata_too_many_decisions,     \
-    kata_overflow, kata_too_many_legal                                                        \
+    kata_overflow, kata_too_many_legal, kata_work                                             \
   };                                                                                          \
   struct KataCtx {                                                                            \
     int32_t* s;         /* the state's slots */                                               \
     const void* host;   /* the Game, for the callbacks */                                     \
     int32_t n;          /* players */                                                         \
     int32_t args[5];    /* the chooser and parameters of the decision being checked */        \
+    int64_t work;       /* the expressions' budget left (limits.steps, Evaluator::spend) */  \
     int64_t env[256];   /* the evaluation frame (Program::frame_size) */                      \
   };                                                                                          \
   /* What compiled code calls back into the interpreter for, given once (kata_init). */       \
   struct KataHost {                                                                           \
     /* Throws the interpreter's RuntimeError for `kind`; never returns. */                    \
     void (*fail)(const void* host, const int32_t* s, int kind, int where, int64_t a, int64_t b); \
-    /* A node the generator leaves to the interpreter, with the frame as it stands. */        \
-    int64_t (*eval)(const void* host, const int32_t* s, const int32_t* args, const int64_t* env, int base, int node); \
+    /* A node the generator leaves to the interpreter, with the frame as it stands; what it  \
+       spends of the expressions' budget is taken from *work. */                              \
+    int64_t (*eval)(const void* host, const int32_t* s, const int32_t* args, const int64_t* env, int base, int node, int64_t* work); \
     /* A list node left to the interpreter: its elements into out (at most cap). */           \
-    int (*list)(const void* host, const int32_t* s, const int32_t* args, const int64_t* env, int base, int node, int32_t* out, int cap); \
+    int (*list)(const void* host, const int32_t* s, const int32_t* args, const int64_t* env, int base, int node, int32_t* out, int cap, int64_t* work); \
   };
 
 #define KATA_NATIVE_STR2(...) #__VA_ARGS__

@@ -48,6 +48,11 @@ static inline int chkZ(KataCtx& c, int n, int64_t z, int node) {
   if (__builtin_expect(z < 0 || z >= NI || IOWNER[z] >= n, 0)) fail(c, kata_bad_zone, node, z);
   return (int)z;
 }
+// One step of the expressions' budget (Evaluator::spend): each round of an aggregate and
+// each call of a function, counted from BUDGET anew for each run and each listing.
+static inline void spend(KataCtx& c, int node) {
+  if (__builtin_expect(--c.work < 0, 0)) fail(c, kata_work, node);
+}
 static inline int32_t narrow(KataCtx& c, int64_t v, int instr) {
   if (__builtin_expect(v < INT32_MIN || v > INT32_MAX, 0)) fail(c, kata_too_large, instr, v);
   return (int32_t)v;
@@ -337,7 +342,7 @@ class Generator {
     return fmt::format("({{ int {} = {}; int {} = {}; {} + ({} - {}) * {} + {}; }})", cv, CK(k.kid[0], v.kind), pv,
                        P(k.kid[1]), l_.card_vars + v.base, cv, kind.first_card, g_.max_players, pv);
   }
-  std::string host_eval(int n) { return fmt::format("H.eval(c.host, c.s, c.args, c.env, {}, {})", base_, n); }
+  std::string host_eval(int n) { return fmt::format("H.eval(c.host, c.s, c.args, c.env, {}, {}, &c.work)", base_, n); }
 
   // ---- expressions ----
   std::string e(int n) {
@@ -508,7 +513,7 @@ class Generator {
     // Left to the interpreter: walks, and turn order over a list other than `players`.
     std::string buf = tmp(), m = tmp();
     return fmt::format(
-        "{{ int32_t {0}[CC + 16]; int {1} = H.list(c.host, c.s, c.args, c.env, {2}, {3}, {0}, CC + 16); for (int {4} = 0; {4} < {1}; ++{4}) {{ int64_t {5} = {0}[{4}]; {6} }} }}",
+        "{{ int32_t {0}[CC + 16]; int {1} = H.list(c.host, c.s, c.args, c.env, {2}, {3}, {0}, CC + 16, &c.work); for (int {4} = 0; {4} < {1}; ++{4}) {{ int64_t {5} = {0}[{4}]; {6} }} }}",
         buf, m, base_, n, i, x, body);
   }
 
@@ -516,7 +521,7 @@ class Generator {
     const Node& k = node(n);
     int domain = k.kid[0], where = k.kid[1], value = k.kid[2];
     std::string slot = tmp(), acc = tmp(), found = tmp(), key = tmp(), x = tmp();
-    std::string body = fmt::format("c.env[{}] = {};", slot, x);
+    std::string body = fmt::format("spend(c, {}); c.env[{}] = {};", n, slot, x);
     // Over players, the variable is a seat: reads of it need no check.
     bool was_safe = safe_depths_.count(k.a) > 0;
     if (player_list(node(domain))) safe_depths_.insert(k.a);
@@ -557,8 +562,8 @@ class Generator {
     const Node& k = node(n);
     const Function& f = p_.functions[k.a];
     std::string nb = tmp();
-    std::string s = fmt::format("({{ int {0} = {1} + {2}; if ({0} + {3} + 1 >= 256) fail(c, kata_nested_functions, {4});", nb,
-                                base_, k.b, f.params, n);
+    std::string s = fmt::format("({{ int {0} = {1} + {2}; if ({0} + {3} + 1 >= 256) fail(c, kata_nested_functions, {4}); spend(c, {4});",
+                                nb, base_, k.b, f.params, n);
     std::vector<std::string> args;
     for (int i = 0; i < k.kid_count; ++i) {
       args.push_back(tmp());
@@ -639,7 +644,7 @@ class Generator {
     fused_ = fused;
     std::string body;
     if (!fused) {
-      body += "extern \"C\" KATA_EXPORT void kata_run(KataCtx* cp, const int32_t* d) {\n  KataCtx& c = *cp;\n  int32_t* s = c.s;\n  const int n = c.n;\n  int64_t steps = 0;\n  int pc = s[PC];\n  if (d) goto bind;\n  goto dispatch;\n";
+      body += "extern \"C\" KATA_EXPORT void kata_run(KataCtx* cp, const int32_t* d) {\n  KataCtx& c = *cp;\n  int32_t* s = c.s;\n  const int n = c.n;\n  int64_t steps = 0;\n  c.work = BUDGET;\n  int pc = s[PC];\n  if (d) goto bind;\n  goto dispatch;\n";
     } else {
       body += R"(extern "C" KATA_EXPORT void kata_playout(KataCtx* cp, uint64_t* rngp) {
   KataCtx& c = *cp;
@@ -665,6 +670,8 @@ class Generator {
   for (;;) {{
     cnt = 0;
     c.args[0] = s[CHOOSER];
+    c.work = BUDGET;
+    {4}
 {1}    if (cnt <= cap) break;
     large.resize(5 * (std::size_t)cnt);
     out = large.data();
@@ -677,8 +684,9 @@ class Generator {
   d = list + 5 * uniform(*rngp, (uint32_t)count);
   if (++s[{2}] > {3}) fail(c, kata_too_many_decisions, s[SITE]);
   steps = 0;  // counted afresh after each decision, as each apply counts them
+  c.work = BUDGET;
 )",
-                            site, site_listing(site), Layout::decisions, g_.max_decisions);
+                            site, site_listing(site), Layout::decisions, g_.max_decisions, when_start());
         // The site's few actions tested in turn: better predicted than one indirect jump.
         const std::vector<int32_t>& acts = p_.sites[site].actions;
         for (size_t i = 0; i + 1 < acts.size(); ++i) body += fmt::format("  if (d[0] == {0}) goto B{0};\n", acts[i]);
@@ -853,7 +861,7 @@ class Generator {
       if (player_list(node(act.params[j].domain_node))) safe_args_.insert(static_cast<int>(j) + 1);
     std::string s = "[&]() {";
     for (size_t i = 0; i < act.when_nodes.size(); ++i)
-      if (act.when_level[i] == static_cast<int32_t>(k)) s += fmt::format(" if (!({})) return;", e(act.when_nodes[i]));
+      if (act.when_level[i] == static_cast<int32_t>(k)) s += " " + when(act, i);
     if (k == act.params.size()) {
       s += fmt::format(" if (cnt < cap) {{ int32_t* o = out + 5 * cnt; o[0] = {}; o[1] = d[0]; o[2] = d[1]; o[3] = d[2]; o[4] = d[3]; }}"
                        " if (cnt == {}) fail(c, kata_too_many_legal, s[SITE]); ++cnt;", a, max_legal_decisions);
@@ -863,6 +871,29 @@ class Generator {
                       fmt::format("c.args[{}] = d[{}] = (int32_t){}; {};", k + 1, k, x, level(act, a, k + 1)));
     }
     return s + " }()";
+  }
+
+  // A `when` tested while decisions are listed: `return` if it fails. One that reads only its
+  // last parameter is worked out once for each value of it in a listing (cached() in
+  // machine.cpp), so that it spends the expressions' budget as the interpreter does; WV
+  // holds its values (2: not worked out yet).
+  std::string when(const Action& act, size_t i) {
+    std::string test = e(act.when_nodes[i]);
+    if (act.when_cache[i] < 0) return fmt::format("if (!({})) return;", test);
+    int32_t level = act.when_level[i];
+    int count = act.params[level - 1].type == Type::card ? g_.card_count : g_.max_players;
+    return fmt::format(
+        "{{ int32_t x = c.args[{0}]; if (x < 0 || x >= {1}) {{ if (!({2})) return; }} else {{ uint8_t& w = WV[{3} + x]; if (w == 2) w = ({2}) != 0; if (!w) return; }} }}",
+        level, count, test, act.when_cache[i]);
+  }
+  // The start of a listing: room for the values of the `when`s kept, none worked out. (On
+  // the stack, or the heap if large; not in thread_local storage, whose destructors would
+  // keep the library from being unloaded.)
+  std::string when_start() const {
+    int32_t size = p_.when_cache_size;
+    if (size == 0) return "";
+    if (size <= 16384) return fmt::format("uint8_t WV[{0}]; __builtin_memset(WV, 2, {0});", size);
+    return fmt::format("std::vector<uint8_t> WVV({}, 2); uint8_t* WV = WVV.data();", size);
   }
 
   // The decisions of one choice site, into `out` (room for `cap`), counted in `cnt` (which
@@ -879,7 +910,8 @@ class Generator {
 
   void legal() {
     std::string body =
-        "extern \"C\" KATA_EXPORT int kata_legal(KataCtx* cp, int32_t* out, int cap) {\n  KataCtx& c = *cp;\n  int32_t* s = c.s;\n  const int n = c.n;\n  int cnt = 0;\n  c.args[0] = s[CHOOSER];\n  switch (s[SITE]) {\n";
+        "extern \"C\" KATA_EXPORT int kata_legal(KataCtx* cp, int32_t* out, int cap) {\n  KataCtx& c = *cp;\n  int32_t* s = c.s;\n  const int n = c.n;\n  int cnt = 0;\n  c.args[0] = s[CHOOSER];\n  c.work = BUDGET;\n  " +
+        when_start() + "\n  switch (s[SITE]) {\n";
     for (size_t site = 0; site < p_.sites.size(); ++site)
       body += fmt::format("    case {}: {{\n{}      break;\n    }}\n", site, site_listing(site));
     body += "  }\n  return cnt;\n}\n";

@@ -65,6 +65,10 @@ class Evaluator {
   [[noreturn, gnu::cold, gnu::noinline]] void too_much_work(int node) const {
     fail(node, fmt::format("the expressions took more than {} steps (rounds of aggregates and function calls) without a decision; raise limits.steps if this is intended", g_.max_steps));
   }
+  // What is left of the budget: compiled code keeps its own count and hands it over with
+  // the nodes it leaves to the interpreter (native_eval), so both spend alike.
+  int64_t work_left() const { return work_left_; }
+  void set_work_left(int64_t left) { work_left_ = left; }
 
   static int kid(const Node& n, int i) { return n.kid[i]; }
 
@@ -687,9 +691,17 @@ class Machine : public Evaluator {
   // A message changes nothing in the game and is worked out only when someone listens. So
   // that a game goes the same way watched or not, a value that stops with a runtime error
   // is said as "?", and a `say to` a player who is none or not in the game tells nobody.
+  // What the values spend of the expressions' budget is given back afterwards: a game runs
+  // out of budget at the same point watched or not (compiled code does not work them out).
   [[gnu::noinline]] void say(const Instr& in) {
     const Message& m = p_.messages[in.a];
     int saved = base_;
+    int64_t work = work_left_;
+    struct GiveBack {
+      int64_t& left;
+      int64_t was;
+      ~GiveBack() { left = was; }
+    } give_back{work_left_, work};
     auto value = [&](int node, SaidValue& v) {
       try {
         v.value = eval(node);
@@ -940,30 +952,37 @@ class Machine : public Evaluator {
     case kata_no_legal: no_legal_action(g, s[Layout::chooser], g.program.sites[where]);
     case kata_too_many_decisions: too_many_decisions(g, g.program.sites[where]);
     case kata_too_many_legal: too_many_legal(g.program.sites[where]);
+    case kata_work: ev.too_much_work(where);
     default: ev.not_a_value(where);
   }
 }
 
-int64_t native_eval(const void* host, const int32_t* s, const int32_t* args, const int64_t* env, int base, int node) {
+int64_t native_eval(const void* host, const int32_t* s, const int32_t* args, const int64_t* env, int base, int node,
+                    int64_t* work) {
   const Game& g = *static_cast<const Game*>(host);
   Evaluator ev(g, s, s + g.layout.locals);
   ev.set_args(args);
   ev.set_frame(env, base);
-  return ev.eval(node);
+  ev.set_work_left(*work);
+  int64_t v = ev.eval(node);
+  *work = ev.work_left();
+  return v;
 }
 
 int native_list(const void* host, const int32_t* s, const int32_t* args, const int64_t* env, int base, int node,
-                int32_t* out, int cap) {
+                int32_t* out, int cap, int64_t* work) {
   const Game& g = *static_cast<const Game*>(host);
   Evaluator ev(g, s, s + g.layout.locals);
   ev.set_args(args);
   ev.set_frame(env, base);
+  ev.set_work_left(*work);
   int k = 0;
   ev.each(node, [&](int64_t x) {
     if (k >= cap) ev.fail(node, fmt::format("a list of more than {} elements", cap));
     out[k++] = static_cast<int32_t>(x);
     return true;
   });
+  *work = ev.work_left();
   return k;
 }
 
@@ -971,6 +990,7 @@ void native_context(const Game& g, int32_t* s, KataCtx& c) {
   c.s = s;
   c.host = &g;
   c.n = s[Layout::players];
+  c.work = g.max_steps;  // compiled code starts each run and listing with it anew, too
 }
 
 // Compiled code runs where nothing listens to events and no shuffle is fixed.

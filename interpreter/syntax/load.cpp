@@ -22,6 +22,7 @@ namespace fs = std::filesystem;
 
 constexpr size_t max_import_depth = 16;
 constexpr int max_yaml_depth = 100;  // mappings and lists, one inside another
+constexpr size_t max_alias_repeats = 1 << 20;  // nodes and characters repeated by aliases
 
 // ---- small scanners (std::regex recurses on long input) ----
 
@@ -886,20 +887,45 @@ class Loader {
 
   // Every key and value of the file, before any is read: mappings and lists at most
   // max_yaml_depth deep, text values at most max_text_length long, and no control
-  // characters (which YAML's escapes, "\e", can write). Iterative, and each node once
-  // (an alias repeats a node: `*a` ten times in a list ten times deep is not 10^10).
+  // characters (which YAML's escapes, "\e", can write). Iterative, in the file's order.
+  //
+  // An alias (`*name`) stands for the whole node its anchor (`&name`) names, and the loader
+  // reads it there again, so aliases are counted: each node reached again through one
+  // counts one, and a text value also its length, at most max_alias_repeats in all. Beyond,
+  // the file is refused at the mapping or list that holds the alias: a "billion laughs"
+  // (anchors naming lists of aliases of anchors) is a few lines that stand for 10^9 nodes,
+  // and a 1 MiB text named by thousands of aliases for gigabytes. A node is checked the
+  // first time only.
   static bool values_ok(const YAML::Node& root, int file, Diagnostics& diags) {
     auto at = [&](const YAML::Node& n) {
       auto m = n.Mark();
       return m.is_null() ? Pos{file, 1, 1} : Pos{file, m.line + 1, m.column + 1};
     };
-    std::vector<std::pair<YAML::Node, int>> stack = {{root, 1}};
+    struct Visit {
+      YAML::Node node;
+      int depth;
+      Pos written;  // the innermost mapping or list around it that the file writes out
+    };
+    std::vector<Visit> stack = {{root, 1, Pos{file, 1, 1}}};
     std::set<std::pair<int, int>> seen;  // by position and kind: an alias is its anchor's node
+    size_t repeated = 0;
+    std::vector<YAML::Node> kids;
     while (!stack.empty()) {
-      auto [n, depth] = stack.back();
+      Visit v = std::move(stack.back());
       stack.pop_back();
-      if (!seen.insert({n.Mark().pos, static_cast<int>(n.Type())}).second) continue;
+      const YAML::Node& n = v.node;
+      bool first = seen.insert({n.Mark().pos, static_cast<int>(n.Type())}).second;
+      if (!first) {
+        repeated += 1 + (n.IsScalar() ? n.Scalar().size() : 0);
+        if (repeated > max_alias_repeats) {
+          diags.error(v.written, fmt::format("aliases repeat too much: more than {} nodes and characters in all "
+                                             "(each '*name' counts all that its anchor names, each time)",
+                                             max_alias_repeats));
+          return false;
+        }
+      }
       if (n.IsScalar()) {
+        if (!first) continue;
         const std::string& s = n.Scalar();
         if (s.size() > max_text_length) {
           diags.error(at(n), "a text value longer than 1 MiB");
@@ -913,18 +939,23 @@ class Loader {
         continue;
       }
       if (!n.IsMap() && !n.IsSequence()) continue;
-      if (depth > max_yaml_depth) {
+      if (v.depth > max_yaml_depth) {
         diags.error(at(n), fmt::format("nested too deeply (at most {} levels of mappings and lists)", max_yaml_depth));
         return false;
       }
+      kids.clear();
       for (auto it = n.begin(); it != n.end(); ++it) {
         if (n.IsMap()) {
-          stack.push_back({it->first, depth + 1});
-          stack.push_back({it->second, depth + 1});
+          kids.push_back(it->first);
+          kids.push_back(it->second);
         } else {
-          stack.push_back({*it, depth + 1});
+          kids.push_back(*it);
         }
       }
+      Pos written = first ? at(n) : v.written;
+      // Pushed last first, so that they come off the stack in the file's order: an anchor is
+      // met before its aliases.
+      for (auto k = kids.rbegin(); k != kids.rend(); ++k) stack.push_back({*k, v.depth + 1, written});
     }
     return true;
   }
