@@ -93,6 +93,17 @@ TEST_CASE("a game between search bots is reproducible", "[search]") {
   }
 }
 
+TEST_CASE("an mcts made without the game stops a game that hides cards at its first decision", "[search]") {
+  auto l = kata::test::load_file("rules/kobayakawa.yaml");
+  REQUIRE(l.game);
+  std::vector<std::unique_ptr<Agent>> agents;
+  agents.push_back(bot("mcts:5", 0, 1));
+  for (int p = 1; p < 3; ++p) agents.push_back(bot("random", p, 1));
+  MatchResult r = play_match(*l.game, 3, 1, default_options(*l.game), agents);
+  CHECK(!r.completed);
+  CHECK(r.stopped_by == "P1 (mcts:5) stopped before the end");
+}
+
 TEST_CASE("mcts sees everything, so it is refused where cards are hidden unless it cheats",
           "[search]") {
   std::istringstream in;
