@@ -166,4 +166,40 @@ Loaded load_path(const std::string& path) {
   return l;
 }
 
+State rename(const Game& g, const State& s, const std::vector<int>& to) {
+  const Layout& l = g.layout;
+  State t = s;
+  for (size_t z = 0; z < g.instance_zone.size(); ++z) {
+    int32_t* cs = t.slots.data() + l.zone_cards + static_cast<int>(z) * g.card_count;
+    int n = s[l.zone_size + static_cast<int>(z)];
+    for (int i = 0; i < n; ++i) cs[i] = to[cs[i]];
+    if (g.instance_set[z]) std::sort(cs, cs + n);
+  }
+  for (int c = 0; c < g.card_count; ++c) {
+    t.slots[l.card_zone + to[c]] = s[l.card_zone + c];
+    t.slots[l.card_face + to[c]] = s[l.card_face + c];
+    t.slots[l.card_known + to[c]] = s[l.card_known + c];
+  }
+  auto card_value = [&](int slot) {
+    if (s[slot] >= 0 && s[slot] < g.card_count) t.slots[slot] = to[s[slot]];
+  };
+  for (size_t i = 0; i < g.globals.size(); ++i)
+    if (g.globals[i].type == VarType::card) card_value(l.globals + static_cast<int>(i));
+  for (size_t i = 0; i < g.player_vars.size(); ++i)
+    if (g.player_vars[i].type == VarType::card)
+      for (int p = 0; p < g.max_players; ++p) card_value(l.player_vars + static_cast<int>(i) * g.max_players + p);
+  for (const VarInfo& v : g.card_vars) {
+    const KindInfo& k = g.kinds[v.kind];
+    int seats = v.per_player ? g.max_players : 1;
+    for (int c = k.first_card; c < k.first_card + k.card_count; ++c)
+      for (int p = 0; p < seats; ++p) {
+        int from = l.card_vars + v.base + (c - k.first_card) * seats + p;
+        int into = l.card_vars + v.base + (to[c] - k.first_card) * seats + p;
+        int32_t x = s[from];
+        t.slots[into] = v.type == VarType::card && x >= 0 && x < g.card_count ? to[x] : x;
+      }
+  }
+  return t;
+}
+
 }  // namespace kata::test

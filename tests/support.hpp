@@ -63,4 +63,10 @@ std::string scratch_dir(const std::string& topic);
 // A rule file loaded from a path, as `kata check` loads it (imports resolved beside it).
 Loaded load_path(const std::string& path);
 
+// The state with every card c renamed to[c]: where it lies, its face, who knows it, its
+// component variables, and card-valued variables; a set is sorted again (card order). The
+// locals of running effects are left as they are (their types are not kept). Used to make
+// two states that differ only in what a seat cannot know (test_leaks, test_determinize).
+State rename(const Game& g, const State& s, const std::vector<int>& to);
+
 }  // namespace kata::test

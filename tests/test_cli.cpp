@@ -85,15 +85,16 @@ TEST_CASE("kata play with bots to the end - with a bad option or agent", "[cli]"
   auto robot = run_kata("play rules/kobayakawa.yaml --agents robot");
   CHECK(robot.status == 2);
   CHECK(robot.out ==
-        "kata: error: unknown agent 'robot'; the agents are human, random, script:FILE\n");
+        "kata: error: unknown agent 'robot'; the agents are human, random, script:FILE, ismcts[:N], "
+        "mcts[:N], greedy\n");
   auto randm = run_kata("play rules/kobayakawa.yaml --agents human,randm,random");
   CHECK(randm.status == 2);
   CHECK(randm.out ==
         "kata: error: unknown agent 'randm'; did you mean 'random'? the agents are human, random, "
-        "script:FILE\n");
+        "script:FILE, ismcts[:N], mcts[:N], greedy\n");
   CHECK(run_kata("play rules/kobayakawa.yaml -a scrpt:moves.txt").out ==
         "kata: error: unknown agent 'scrpt:moves.txt'; did you mean 'script:moves.txt'? the agents "
-        "are human, random, script:FILE\n");
+        "are human, random, script:FILE, ismcts[:N], mcts[:N], greedy\n");
   CHECK(run_kata("play rules/kobayakawa.yaml -a script").out ==
         "kata: error: agent 'script' needs a file: script:FILE\n");
 }

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "agents/search.hpp"
 #include "agents/typed.hpp"
 #include "reference/reference.hpp"
 #include "syntax/diagnostics.hpp"
@@ -73,11 +74,11 @@ constexpr const char* clear_sequence = "\033[H\033[2J\033[3J";
 
 // "unknown agent 'randm'; did you mean 'random'? the agents are human, random, script:FILE"
 std::string unknown_agent(const std::string& spec) {
-  constexpr const char* agents = "the agents are human, random, script:FILE";
+  constexpr const char* agents = "the agents are human, random, script:FILE, ismcts[:N], mcts[:N], greedy";
   size_t colon = spec.find(':');
   std::string name = spec.substr(0, colon);
   if (name == "script") return fmt::format("agent 'script' needs a file: script:FILE");
-  std::string near = closest_name(name, {"human", "random", "script"});
+  std::string near = closest_name(name, {"human", "random", "script", "ismcts", "mcts", "greedy"});
   if (near == "script") near += colon == std::string::npos ? ":FILE" : spec.substr(colon);
   return fmt::format("unknown agent '{}'; {}{}", spec,
                      near.empty() ? "" : fmt::format("did you mean '{}'? ", near), agents);
@@ -284,7 +285,7 @@ void HumanAgent::game_over(const Game& g, const PlayerView& view) {
 }
 
 std::unique_ptr<Agent> make_agent(const std::string& spec, int seat, uint64_t seed, Terminal& t,
-                                  std::string& error) {
+                                  std::string& error, const Game* game) {
   if (spec == "human") {
     ++t.humans;
     return std::make_unique<HumanAgent>(t, seat);
@@ -295,6 +296,7 @@ std::unique_ptr<Agent> make_agent(const std::string& spec, int seat, uint64_t se
     return std::make_unique<RandomAgent>(s);
   }
   if (spec.rfind("script:", 0) == 0) return ScriptAgent::load(spec.substr(7), error);
+  if (auto bot = make_search_agent(spec, seat, seed, game, error); bot || !error.empty()) return bot;
   error = unknown_agent(spec);
   return nullptr;
 }

@@ -17,6 +17,8 @@
 
 namespace kata {
 
+class InfoSet;  // runtime/determinize.hpp
+
 // An agent's answer: an index into the legal decisions, or text in the notation (short
 // forms too: agents/typed.hpp); -2 to stop the game, undo to take back its last decision.
 struct Choice {
@@ -31,6 +33,11 @@ class Agent {
   virtual std::string kind() const = 0;
   // False for agents that need neither view nor labels (the runner then gives empty ones).
   virtual bool needs_view() const { return true; }
+  // Search bots (agents/search.hpp) decide from their seat's information set: 1 asks for
+  // one, 2 for one that shows the true state (mcts:cheat); 0, the others, for none. The
+  // runner then calls inform() before each choose() with it, valid during that call.
+  virtual int wants_info_set() const { return 0; }
+  virtual void inform(const InfoSet* info) { (void)info; }
   virtual Choice choose(const Game& g, const PlayerView& view, const std::vector<std::string>& labels,
                         int count) = 0;
   // The last choice was text that names no legal decision; `why` says why. Return false
@@ -144,8 +151,11 @@ class HumanAgent : public Agent {
   bool retry_ = false;  // the last answer was refused: the same decision is asked again
 };
 
-// Makes an agent from its name on the command line: human, random, script:FILE.
+// Makes an agent from its name on the command line: human, random, script:FILE, and the
+// search bots ismcts[:N|:Nms], mcts[:N|:Nms][:cheat] and greedy (agents/search.hpp,
+// docs/agents.md). With the game, an mcts that would see hidden cards is refused here
+// (without it, it stops the game at its first decision).
 std::unique_ptr<Agent> make_agent(const std::string& spec, int seat, uint64_t seed, Terminal& t,
-                                  std::string& error);
+                                  std::string& error, const Game* game = nullptr);
 
 }  // namespace kata

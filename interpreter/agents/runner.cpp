@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "agents/typed.hpp"
+#include "runtime/determinize.hpp"
 
 namespace kata {
 
@@ -142,6 +143,11 @@ bool play_once(const Game& g, int players, uint64_t seed, const std::vector<int6
       if (agent.needs_view() && !(n < replay && agent.person())) {
         view = make_view(g, s, seat);
         for (auto& d : legal) labels.push_back(decision_text(g, s, d));
+      }
+      std::optional<InfoSet> info;
+      if (int wants = agent.wants_info_set()) {
+        info.emplace(g, s, seat, wants == 2);
+        agent.inform(&*info);
       }
       if (n < replay) {
         chosen = made[n].decision;
