@@ -222,7 +222,7 @@ namespace {
 
 // One agent per seat from their names: none given is human for P1 and default_opponent
 // for the others, one name is every seat's.
-int make_agents(std::vector<std::string>& specs, int players, uint64_t seed, Terminal& terminal,
+int make_agents(const Game& g, std::vector<std::string>& specs, int players, uint64_t seed, Terminal& terminal,
                 std::vector<std::unique_ptr<Agent>>& agents) {
   if (specs.empty()) {
     specs.assign(players, default_opponent);
@@ -236,7 +236,7 @@ int make_agents(std::vector<std::string>& specs, int players, uint64_t seed, Ter
   }
   for (int seat = 0; seat < players; ++seat) {
     std::string why;
-    auto agent = make_agent(specs[seat], seat, seed, terminal, why);
+    auto agent = make_agent(specs[seat], seat, seed, terminal, why, &g);
     if (!agent) {
       std::cerr << "kata: error: " << why << '\n';
       return usage_error;
@@ -315,7 +315,7 @@ int play(const PlayArgs& args) {
   // The bots' generators are derived from the seed: draw it before making them.
   if (!a.seed_given && !fresh_seed(a.seed)) return usage_error;
   std::vector<std::unique_ptr<Agent>> agents;
-  if (int status = make_agents(specs, players, a.seed, terminal, agents)) return status;
+  if (int status = make_agents(*g, specs, players, a.seed, terminal, agents)) return status;
   std::ofstream log_file;
   std::unique_ptr<LogWriter> log;
   if (!a.log.empty()) {
@@ -422,7 +422,7 @@ int resume(const PlayArgs& args) {
   Terminal terminal{std::cin, std::cout};
   terminal.clear_screen = !a.no_clear && isatty(STDOUT_FILENO);
   std::vector<std::unique_ptr<Agent>> agents;
-  if (int status = make_agents(specs, players, r.seed, terminal, agents)) return status;
+  if (int status = make_agents(g, specs, players, r.seed, terminal, agents)) return status;
   if (recorded) continue_scripts(r, agents);
   ResumedLog file;
   if (!file.open(a, r.stop_line)) return usage_error;
@@ -458,31 +458,16 @@ Progress progress_bar(int games, bool show) {
   };
 }
 
-// The bots make_agent knows, from its own message for a name it does not know ("... the
-// agents are human, random, script:FILE"), without human: the list stays that of
-// make_agent as agents are added there.
-std::string bot_names() {
-  Terminal t{std::cin, std::cout};
-  std::string why;
-  make_agent("?", 0, 0, t, why);
-  const std::string lead = "the agents are ";
-  auto at = why.find(lead);
-  std::string list = at == std::string::npos ? "random, script:FILE" : why.substr(at + lead.size());
-  for (std::string human : {"human, ", ", human"})
-    if (auto h = list.find(human); h != std::string::npos) list.erase(h, human.size());
-  return list;
-}
-
 // The agents of a game no one watches (simulate --agents, arena), checked once before any
 // game: each spec is made for its seat (a script's file is read), and `human` is refused,
 // since no one is there to answer. Returns the maker the games use, or null (and a message).
-AgentMaker bot_maker(const std::string& command, const std::vector<std::string>& specs) {
+AgentMaker bot_maker(const std::string& command, const Game& g, const std::vector<std::string>& specs) {
   for (size_t seat = 0; seat < specs.size(); ++seat) {
     std::string why;
     Terminal t{std::cin, std::cout};
     std::unique_ptr<Agent> agent = specs[seat] == "human"
                                        ? nullptr
-                                       : make_agent(specs[seat], static_cast<int>(seat), 1, t, why);
+                                       : make_agent(specs[seat], static_cast<int>(seat), 1, t, why, &g);
     if (agent && agent->person()) agent = nullptr;
     if (agent) continue;
     if (why.empty() || specs[seat] == "human")
@@ -495,9 +480,9 @@ AgentMaker bot_maker(const std::string& command, const std::vector<std::string>&
     std::cerr << "kata: error: " << why << '\n';
     return {};
   }
-  return [](const std::string& spec, int seat, uint64_t seed, std::string& error) {
+  return [&g](const std::string& spec, int seat, uint64_t seed, std::string& error) {
     Terminal t{std::cin, std::cout};
-    return make_agent(spec, seat, seed, t, error);
+    return make_agent(spec, seat, seed, t, error, &g);
   };
 }
 
@@ -527,7 +512,7 @@ int simulate(const SimulateArgs& a) {
     return usage_error;
   }
   AgentMaker make;
-  if (!agents.empty() && !(make = bot_maker("simulate", agents))) return usage_error;
+  if (!agents.empty() && !(make = bot_maker("simulate", *g, agents))) return usage_error;
   if (a.compiled && !compile(setup)) return usage_error;
   SimulationStats st = simulate(*g, a.games, players, a.seed, options, a.jobs, a.check_invariants,
                                 progress_bar(a.games, true), agents, make);
@@ -656,7 +641,7 @@ int arena(const ArenaArgs& a) {
   Setup setup;
   if (int status = prepare(a.file, players, a.options, setup)) return status;
   auto& [sources, g, seats, options] = setup;
-  AgentMaker make = bot_maker("arena", a.agents);
+  AgentMaker make = bot_maker("arena", *g, a.agents);
   if (!make) return usage_error;
   if (a.compiled && !compile(setup)) return usage_error;
   if (a.rotate && a.games % players)

@@ -74,17 +74,18 @@ constexpr const char* clear_sequence = "\033[H\033[2J\033[3J";
 
 // "unknown agent 'randm'; did you mean 'random'? the agents are human, random, script:FILE"
 std::string unknown_agent(const std::string& spec) {
-  constexpr const char* agents = "the agents are human, random, script:FILE, ismcts[:N], mcts[:N], greedy";
   size_t colon = spec.find(':');
   std::string name = spec.substr(0, colon);
   if (name == "script") return fmt::format("agent 'script' needs a file: script:FILE");
   std::string near = closest_name(name, {"human", "random", "script", "ismcts", "mcts", "greedy"});
   if (near == "script") near += colon == std::string::npos ? ":FILE" : spec.substr(colon);
-  return fmt::format("unknown agent '{}'; {}{}", spec,
-                     near.empty() ? "" : fmt::format("did you mean '{}'? ", near), agents);
+  return fmt::format("unknown agent '{}'; {}the agents are human, {}", spec,
+                     near.empty() ? "" : fmt::format("did you mean '{}'? ", near), bot_names());
 }
 
 }  // namespace
+
+std::string bot_names() { return "random, script:FILE, ismcts[:N], mcts[:N], greedy"; }
 
 void HumanAgent::hand_over() {
   if (t_.humans > 1 && t_.last_seat != seat_) {

@@ -155,6 +155,10 @@ class HumanAgent : public Agent {
 // search bots ismcts[:N|:Nms], mcts[:N|:Nms][:cheat] and greedy (agents/search.hpp,
 // docs/agents.md). With the game, an mcts that would see hidden cards is refused here
 // (without it, it stops the game at its first decision).
+// The agents that need no one at the terminal, as a message lists them: "random,
+// script:FILE, ...". make_agent's message for an unknown name lists these and human.
+std::string bot_names();
+
 std::unique_ptr<Agent> make_agent(const std::string& spec, int seat, uint64_t seed, Terminal& t,
                                   std::string& error, const Game* game = nullptr);
 
