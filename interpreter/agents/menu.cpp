@@ -117,8 +117,14 @@ struct Seen {
     const ZoneView* z = nullptr;
     for (const ZoneView& zv : view.zones)
       if (zv.instance == zone) z = &zv;
-    std::string k = fmt::format("{} {} {} {} {}", kind, g.card_owner[c], zone,
-                                z->cards[place].face_up, g.instance_set[zone] ? 0 : place);
+    // Where a card lies tells it apart in a row (a place on the table) and on top of a
+    // stack (what the top is); below the top of a stack, or in a set, it does not.
+    ZoneOrder order = g.zones[g.instance_zone[zone]].order;
+    size_t at = order == ZoneOrder::row ? place
+                : order == ZoneOrder::stack ? (place + 1 == z->cards.size() ? 1 : 0)
+                                            : 0;
+    std::string k = fmt::format("{} {} {} {} {} {}", kind, g.card_owner[c], zone,
+                                z->cards[place].face_up, static_cast<int>(order), at);
     for (size_t p = 0; p < g.properties.size(); ++p)
       k += fmt::format(" {}", g.card_props[p * g.card_count + c]);
     k += " links";
@@ -214,11 +220,13 @@ std::vector<MenuItem> menu_items(const Game& g, const PlayerView& view,
     for (size_t k = 0; k < named.size(); ++k)
       if (named[k] >= 0) cards[at->second][k].push_back(named[k]);
   }
-  // A card that stands for several is named without its copy number, if they share that.
+  // A card is named without its copy number ("P1 Peasant", also for the last Peasant in
+  // hand: its number tells nothing), and so is a card that stands for several, if they
+  // share that name.
   for (size_t i = 0; i < items.size(); ++i)
     for (size_t k = 0; k < cards[i].size(); ++k) {
       const std::vector<int>& cs = cards[i][k];
-      if (cs.size() < 2) continue;
+      if (cs.empty()) continue;
       const std::string& plain = g.card_plain_names[cs[0]];
       if (std::all_of(cs.begin(), cs.end(), [&](int c) { return g.card_plain_names[c] == plain; }))
         items[i].parts[k] = plain;

@@ -18,9 +18,9 @@ namespace kata {
 std::optional<std::vector<std::string>> label_parts(const Game& g, const std::string& label);
 
 struct MenuItem {
-  // The action's name, then each value as the menu shows it: a card that stands for
-  // several is named without its copy number ("P1 Guard") when the rule file's names
-  // allow it. A label that cannot be read is one part.
+  // The action's name, then each value as the menu shows it: a card is named without its
+  // copy number ("P1 Guard", for one Guard or several interchangeable ones) unless two
+  // items would then read alike. A label that cannot be read is one part.
   std::vector<std::string> parts;
   std::vector<std::string> params;  // the action's parameter names, as far as known
   // Beside each part, what the viewer sees on it when it is a point of the board (the top
@@ -40,7 +40,8 @@ struct MenuItem {
 // the same but for cards that are interchangeable: cards that the viewer sees (the label
 // names them) of the same kind and owner, with the same properties and links, the same
 // component variables as the view shows them, in the same zone, the same way up, at the
-// same place unless the zone is a set, owning no zone and held by no variable. A card
+// same place in a row, both the top of a stack or both below it (a stack's order below
+// its top and a set's order tell nothing), owning no zone and held by no variable. A card
 // named by its place (hidden from the chooser) is never merged with another.
 std::vector<MenuItem> menu_items(const Game& g, const PlayerView& view,
                                  const std::vector<std::string>& labels);
