@@ -30,6 +30,10 @@ struct MenuItem {
   // The legal decisions (indices into the labels) the item stands for; the first is the
   // one chosen.
   std::vector<int> decisions;
+  // The heading of the item's action where a menu lists several actions: the first
+  // sentence of its `doc:` and its name ("Take an offered battlefield. (take)"), or its
+  // name alone.
+  std::string heading;
   // The parts, then the pieces on its points ("(P1 Guard on 4/5)") and " (x4)" when the
   // item stands for four decisions.
   std::string text() const;
@@ -46,7 +50,8 @@ struct MenuItem {
 std::vector<MenuItem> menu_items(const Game& g, const PlayerView& view,
                                  const std::vector<std::string>& labels);
 
-// A walk through a menu: when more than `page` items remain, the person first chooses the
+// A walk through a menu: when more than `page` lines remain (the items, and a heading per
+// action when there are several), the person first chooses the
 // action, then each parameter's value in turn (only values that lead to a legal decision),
 // each step a short numbered list; a step with one value is taken without asking, and a
 // value with one item under it is listed as that item. A value that is a board point
@@ -56,7 +61,8 @@ class Menu {
   explicit Menu(std::vector<MenuItem> items, size_t page = 20);
 
   // The current step: a line saying what is chosen (empty for the whole list of a short
-  // menu), then the numbered entries.
+  // menu), then the numbered entries; where they are decisions of several actions, under
+  // a heading per action (MenuItem::heading), the numbers running on.
   std::string show() const;
   size_t size() const { return entries_.size(); }
   // Picks entry k (0-based): the decision chosen, or -1 when it leads to another step.
