@@ -7,6 +7,7 @@
 #include <set>
 
 #include "agents/menu.hpp"
+#include "agents/typed.hpp"
 #include "support.hpp"
 
 namespace {
@@ -163,4 +164,52 @@ TEST_CASE("identical cards are one choice in a set and below the top of a stack 
   }
   CHECK(texts(*set.game, s) == V{"deploy P1 Lord North", "deploy P1 Lord South", "deploy P1 Guard North",
                                  "deploy P1 Guard South"});
+}
+
+TEST_CASE("a parameter's doc in long form is told with the values allowed when a typed value is refused",
+          "[prompt][notation]") {
+  std::string text = guards("set");
+  const std::string short_params = "params: {c: player.hand, t: table}";
+  text.replace(text.find(short_params), short_params.size(),
+               "params:\n      c: {from: player.hand, doc: the unit from your hand}\n      t: {from: table}");
+  auto l = kata::test::load_text(text);
+  REQUIRE(l.messages().empty());
+  const kata::Game& g = *l.game;
+  CHECK(g.program.actions[0].params[0].doc == "the unit from your hand");
+  CHECK(g.program.actions[0].params[1].doc.empty());
+  kata::State s = kata::new_game(g, 2, 1, kata::default_options(g));
+  std::string why;
+  // Interchangeable cards once, as the menu names them, and the doc.
+  CHECK_FALSE(kata::read_decision(g, s, "deploy 0/0 North", why));
+  CHECK(why == "'0/0' is not a choice for c, the unit from your hand (choices: P1 Lord, P1 Guard)");
+  CHECK_FALSE(kata::read_decision(g, s, "deploy P1 Guard2 East", why));
+  CHECK(why == "'east' is not a choice for t (choices: North, South)");
+  CHECK_FALSE(kata::read_decision(g, s, "deploy guard east", why));
+  CHECK(why == "'east' is not a choice for t (choices: North, South)");
+
+  // Written wrong, the long form is an error.
+  auto bad = kata::test::load_text(
+      kata::test::has(text, "t: {from: table}") ? text.replace(text.find("t: {from: table}"), 16, "t: {form: table}") : text);
+  CHECK(bad.messages() == std::vector<std::string>{
+                              "28:10: error: parameter 't' needs 'from:', the list it is chosen from",
+                              "28:11: error: unknown key 'form' in a parameter; did you mean 'from'?"});
+}
+
+TEST_CASE("a refusal tells a long list of values by their number and a few of them", "[prompt][notation]") {
+  auto l = kata::test::load_text(R"(game: Numbers
+players: 2
+flow: |
+  for p in players { choose p: pick }
+actions:
+  pick:
+    params: {n: {from: 1..30, doc: how many}}
+scoring:
+  score: 0
+)");
+  REQUIRE(l.messages().empty());
+  const kata::Game& g = *l.game;
+  kata::State s = kata::new_game(g, 2, 1, kata::default_options(g));
+  std::string why;
+  CHECK_FALSE(kata::read_decision(g, s, "pick 31", why));
+  CHECK(why == "'31' is not a choice for n, how many (30 choices, for example: 1, 2, 3, 4, 5, 6)");
 }

@@ -372,11 +372,12 @@ TEST_CASE("short forms: without the shared words, case and spaces - interchangea
   CHECK_FALSE(kata::read_decision(g, k.state, "deploy lord village", why));
   CHECK(why == "You do not fight on Village: it lies between two other players.");
   CHECK_FALSE(kata::read_decision(g, k.state, "deploy lord bridge", why));
-  CHECK(why == "'bridge' is not a choice for t (choices: RiceField, Palace, Port, Sanctuary)");
+  CHECK(why == "'bridge' is not a choice for t, the battlefield where you fight that gets it (choices: RiceField, "
+               "Palace, Port, Sanctuary)");
   CHECK_FALSE(kata::read_decision(g, k.state, "deploy nobody palace", why));
-  CHECK(why == "'nobody' is not a choice for c (choices: P1 Lord, P1 Peasant1, P1 Peasant2, P1 Peasant3, "
-               "P1 Peasant4, P1 Brute, P1 Archer, P1 Samurai, P1 Scout, P1 Shugenja, P1 General, "
-               "P1 Assassin, P1 Ashigaru)");
+  // The values as the menu names them (the four Peasants once), and the parameter's doc.
+  CHECK(why == "'nobody' is not a choice for c, the card from your hand (choices: P1 Lord, P1 Peasant, P1 Brute, "
+               "P1 Archer, P1 Samurai, P1 Scout, P1 Shugenja, P1 General, P1 Assassin, P1 Ashigaru)");
 }
 
 TEST_CASE("short forms: cards that are not interchangeable are ambiguous by their plain name",
