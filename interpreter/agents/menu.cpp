@@ -242,7 +242,7 @@ std::vector<MenuItem> menu_items(const Game& g, const PlayerView& view,
     for (size_t k = 0; k < named.size(); ++k)
       if (named[k] >= 0) cards[at->second][k].push_back(named[k]);
   }
-  // A card is named without its copy number ("P1 Peasant", also for the last Peasant in
+  // A card is named without its copy number ("P1 Guard", also for the last Guard in
   // hand: its number tells nothing), and so is a card that stands for several, if they
   // share that name.
   for (size_t i = 0; i < items.size(); ++i)

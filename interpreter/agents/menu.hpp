@@ -31,7 +31,7 @@ struct MenuItem {
   // one chosen.
   std::vector<int> decisions;
   // The heading of the item's action where a menu lists several actions: the first
-  // sentence of its `doc:` and its name ("Take an offered battlefield. (take)"), or its
+  // sentence of its `doc:` and its name ("Take an offered tile. (take)"), or its
   // name alone.
   std::string heading;
   // The parts, then the pieces on its points ("(P1 Guard on 4/5)") and " (x4)" when the

@@ -221,7 +221,7 @@ std::optional<std::string> full_reason(const Game& g, const State& s, const Read
 // The longest list of values a refusal spells out; beyond it, how many and the first few.
 constexpr size_t listed_values = 12, example_values = 6;
 
-// "'0/0' is not a choice for t, the battlefield you deploy on (choices: North, South)":
+// "'0/0' is not a choice for t, the tile you play on (choices: North, South)":
 // the values of parameter k that the legal decisions `reached` (indices into labels) take,
 // as the chooser's menu names them (interchangeable cards once), and the parameter's doc.
 std::string not_a_choice(const Game& g, const PlayerView& view, const std::vector<std::string>& labels,
