@@ -63,7 +63,8 @@ TEST_CASE("no menu of any game lists two entries that read the same", "[prompt][
           std::string problem;
           std::set<std::string> texts;
           for (const auto& item : items)
-            if (!texts.insert(item.text()).second && problem.empty()) problem = "item twice: " + item.text();
+            if (!texts.insert(item.text()).second && problem.empty())
+              problem = "item twice: " + item.text();
           // Two copies of one card ("Peasant1", "Peasant4") side by side: choices that
           // the menu should have listed once.
           std::map<std::string, std::set<std::string>> copies;
@@ -71,9 +72,11 @@ TEST_CASE("no menu of any game lists two entries that read the same", "[prompt][
             for (size_t k = 1; k < item.parts.size(); ++k)
               for (int c = 0; c < g.card_count; ++c)
                 if (g.card_names[c] == item.parts[k] && g.card_plain_names[c] != g.card_names[c])
-                  copies[item.parts[0] + " " + std::to_string(k) + " " + g.card_plain_names[c]].insert(item.parts[k]);
+                  copies[item.parts[0] + " " + std::to_string(k) + " " + g.card_plain_names[c]]
+                      .insert(item.parts[k]);
           for (const auto& [where, names] : copies)
-            if (names.size() > 1 && problem.empty()) problem = "copies listed apart: " + *names.begin() + ", " + *names.rbegin();
+            if (names.size() > 1 && problem.empty())
+              problem = "copies listed apart: " + *names.begin() + ", " + *names.rbegin();
           kata::Menu m(items);
           walk(m, 0, problem);
           INFO(g.name << " with " << players << " players, seed " << seed << ", decision " << step);
@@ -128,50 +131,56 @@ std::vector<std::string> texts(const kata::Game& g, const kata::State& s) {
   std::vector<std::string> labels;
   for (auto& d : legal) labels.push_back(kata::decision_text(g, s, d));
   std::vector<std::string> out;
-  for (auto& item : kata::menu_items(g, kata::make_view(g, s, s.chooser()), labels)) out.push_back(item.text());
+  for (auto& item : kata::menu_items(g, kata::make_view(g, s, s.chooser()), labels))
+    out.push_back(item.text());
   return out;
 }
 
 }  // namespace
 
-TEST_CASE("identical cards are one choice in a set and below the top of a stack - the last copy by its plain name",
-          "[prompt][menu]") {
+TEST_CASE(
+    "identical cards are one choice in a set and below the top of a stack - the last copy by its "
+    "plain name",
+    "[prompt][menu]") {
   using V = std::vector<std::string>;
   auto set = kata::test::load_text(guards("set"));
   REQUIRE(set.game);
   kata::State s = kata::new_game(*set.game, 2, 1, kata::default_options(*set.game));
-  CHECK(texts(*set.game, s) == V{"deploy P1 Lord North", "deploy P1 Lord South", "deploy P1 Guard North (x3)",
-                                 "deploy P1 Guard South (x3)"});
+  CHECK(texts(*set.game, s) == V{"deploy P1 Lord North", "deploy P1 Lord South",
+                                 "deploy P1 Guard North (x3)", "deploy P1 Guard South (x3)"});
   // In a stack the top Guard (Guard3) is the top: the two below it are one choice.
   auto stack = kata::test::load_text(guards("stack"));
   REQUIRE(stack.game);
   kata::State t = kata::new_game(*stack.game, 2, 1, kata::default_options(*stack.game));
-  CHECK(texts(*stack.game, t) == V{"deploy P1 Lord North", "deploy P1 Lord South", "deploy P1 Guard1 North (x2)",
-                                   "deploy P1 Guard1 South (x2)", "deploy P1 Guard3 North", "deploy P1 Guard3 South"});
+  CHECK(texts(*stack.game, t) == V{"deploy P1 Lord North", "deploy P1 Lord South",
+                                   "deploy P1 Guard1 North (x2)", "deploy P1 Guard1 South (x2)",
+                                   "deploy P1 Guard3 North", "deploy P1 Guard3 South"});
   // In a row each Guard has its place.
   auto row = kata::test::load_text(guards("row"));
   REQUIRE(row.game);
   kata::State r = kata::new_game(*row.game, 2, 1, kata::default_options(*row.game));
   CHECK(texts(*row.game, r).size() == 8);
   // The last Guard in a set hand: by its plain name, and typed so.
-  for (const char* d : {"deploy P1 Guard1 North", "deploy P2 Guard1 North", "deploy P1 Guard2 North",
-                        "deploy P2 Guard2 North"}) {
+  for (const char* d : {"deploy P1 Guard1 North", "deploy P2 Guard1 North",
+                        "deploy P1 Guard2 North", "deploy P2 Guard2 North"}) {
     std::string why;
     auto decision = kata::parse_decision(*set.game, s, d, why);
     INFO(d << ": " << why);
     REQUIRE(decision);
     kata::apply(*set.game, s, *decision);
   }
-  CHECK(texts(*set.game, s) == V{"deploy P1 Lord North", "deploy P1 Lord South", "deploy P1 Guard North",
-                                 "deploy P1 Guard South"});
+  CHECK(texts(*set.game, s) == V{"deploy P1 Lord North", "deploy P1 Lord South",
+                                 "deploy P1 Guard North", "deploy P1 Guard South"});
 }
 
-TEST_CASE("a parameter's doc in long form is told with the values allowed when a typed value is refused",
-          "[prompt][notation]") {
+TEST_CASE(
+    "a parameter's doc in long form is told with the values allowed when a typed value is refused",
+    "[prompt][notation]") {
   std::string text = guards("set");
   const std::string short_params = "params: {c: player.hand, t: table}";
   text.replace(text.find(short_params), short_params.size(),
-               "params:\n      c: {from: player.hand, doc: the unit from your hand}\n      t: {from: table}");
+               "params:\n      c: {from: player.hand, doc: the unit from your hand}\n      t: "
+               "{from: table}");
   auto l = kata::test::load_text(text);
   REQUIRE(l.messages().empty());
   const kata::Game& g = *l.game;
@@ -189,13 +198,17 @@ TEST_CASE("a parameter's doc in long form is told with the values allowed when a
 
   // Written wrong, the long form is an error.
   auto bad = kata::test::load_text(
-      kata::test::has(text, "t: {from: table}") ? text.replace(text.find("t: {from: table}"), 16, "t: {form: table}") : text);
-  CHECK(bad.messages() == std::vector<std::string>{
-                              "28:10: error: parameter 't' needs 'from:', the list it is chosen from",
-                              "28:11: error: unknown key 'form' in a parameter; did you mean 'from'?"});
+      kata::test::has(text, "t: {from: table}")
+          ? text.replace(text.find("t: {from: table}"), 16, "t: {form: table}")
+          : text);
+  CHECK(bad.messages() ==
+        std::vector<std::string>{
+            "28:10: error: parameter 't' needs 'from:', the list it is chosen from",
+            "28:11: error: unknown key 'form' in a parameter; did you mean 'from'?"});
 }
 
-TEST_CASE("a refusal tells a long list of values by their number and a few of them", "[prompt][notation]") {
+TEST_CASE("a refusal tells a long list of values by their number and a few of them",
+          "[prompt][notation]") {
   auto l = kata::test::load_text(R"(game: Numbers
 players: 2
 flow: |

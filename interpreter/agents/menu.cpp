@@ -120,7 +120,7 @@ struct Seen {
     // Where a card lies tells it apart in a row (a place on the table) and on top of a
     // stack (what the top is); below the top of a stack, or in a set, it does not.
     ZoneOrder order = g.zones[g.instance_zone[zone]].order;
-    size_t at = order == ZoneOrder::row ? place
+    size_t at = order == ZoneOrder::row     ? place
                 : order == ZoneOrder::stack ? (place + 1 == z->cards.size() ? 1 : 0)
                                             : 0;
     std::string k = fmt::format("{} {} {} {} {} {}", kind, g.card_owner[c], zone,

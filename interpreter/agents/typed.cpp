@@ -224,8 +224,9 @@ constexpr size_t listed_values = 12, example_values = 6;
 // "'0/0' is not a choice for t, the tile you play on (choices: North, South)":
 // the values of parameter k that the legal decisions `reached` (indices into labels) take,
 // as the chooser's menu names them (interchangeable cards once), and the parameter's doc.
-std::string not_a_choice(const Game& g, const PlayerView& view, const std::vector<std::string>& labels,
-                         const Action& a, size_t k, const std::vector<int>& reached, const std::string& word) {
+std::string not_a_choice(const Game& g, const PlayerView& view,
+                         const std::vector<std::string>& labels, const Action& a, size_t k,
+                         const std::vector<int>& reached, const std::string& word) {
   std::vector<MenuItem> items = menu_items(g, view, labels);
   std::vector<int> item_of(labels.size(), -1);
   for (size_t i = 0; i < items.size(); ++i)
@@ -248,14 +249,16 @@ std::string not_a_choice(const Game& g, const PlayerView& view, const std::vecto
     choices = fmt::format("{} choices, for example: {}", n, fmt::join(values, ", "));
   }
   std::string doc = a.params[k].doc;
-  while (!doc.empty() && (doc.back() == '.' || std::isspace(static_cast<unsigned char>(doc.back())))) doc.pop_back();
+  while (!doc.empty() &&
+         (doc.back() == '.' || std::isspace(static_cast<unsigned char>(doc.back()))))
+    doc.pop_back();
   return fmt::format("'{}' is not a choice for {}{} ({})", word, a.params[k].name,
                      doc.empty() ? "" : ", " + doc, choices);
 }
 
 // The labels of action `a` whose first k values, in full, begin `text` (normal()).
-std::vector<int> begun(const Game& g, const std::vector<std::string>& labels, const Action& a, size_t k,
-                       const std::string& text) {
+std::vector<int> begun(const Game& g, const std::vector<std::string>& labels, const Action& a,
+                       size_t k, const std::string& text) {
   std::vector<int> out;
   std::string want = normal(text) + " ";
   for (size_t i = 0; i < labels.size(); ++i) {
@@ -263,7 +266,8 @@ std::vector<int> begun(const Game& g, const std::vector<std::string>& labels, co
     if (!p || (*p)[0] != a.name || p->size() < k + 2) continue;
     std::string start;
     for (size_t j = 0; j <= k; ++j) start += (j ? " " : "") + (*p)[j];
-    if (k == 0 ? normal(a.name) == normal(want.substr(0, want.find(' '))) : want.rfind(normal(start) + " ", 0) == 0)
+    if (k == 0 ? normal(a.name) == normal(want.substr(0, want.find(' ')))
+               : want.rfind(normal(start) + " ", 0) == 0)
       out.push_back(static_cast<int>(i));
   }
   return out;
@@ -333,10 +337,12 @@ std::optional<Decision> read_decision(const Game& g, const State& s, const std::
   Reading r = read_short(g, labels, text);
   const std::string mark = "' is not a choice for ";
   size_t at = why.find(mark), open = why.find(" (", at);
-  if (!r.action || why.empty() || why[0] != '\'' || at == std::string::npos || open == std::string::npos)
+  if (!r.action || why.empty() || why[0] != '\'' || at == std::string::npos ||
+      open == std::string::npos)
     return std::nullopt;
   const Action& a = *r.action;
-  std::string word = why.substr(1, at - 1), name = why.substr(at + mark.size(), open - at - mark.size());
+  std::string word = why.substr(1, at - 1),
+              name = why.substr(at + mark.size(), open - at - mark.size());
   size_t k = 0;
   while (k < a.params.size() && a.params[k].name != name) ++k;
   if (k == a.params.size()) return std::nullopt;
@@ -346,7 +352,8 @@ std::optional<Decision> read_decision(const Game& g, const State& s, const std::
   // or too many.
   if (r.typed.size() >= 2 && word == squashed(r.typed[1]) && k == 0) {
     bool stopped = r.stop < r.typed.size() && r.depth < a.params.size();
-    if (auto reason = stopped ? full_reason(g, s, r) : std::nullopt) return why = *reason, std::nullopt;
+    if (auto reason = stopped ? full_reason(g, s, r) : std::nullopt)
+      return why = *reason, std::nullopt;
     if (r.depth > 0 && !stopped) {
       std::string params;
       for (const Param& p : a.params) params += " " + p.name;

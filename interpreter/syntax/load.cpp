@@ -614,8 +614,10 @@ class Loader {
       return p;
     }
     check_keys(n, {"from", "doc"}, "a parameter");
-    if (auto x = n["from"]) p.domain = text(x);
-    else error(n, fmt::format("parameter '{}' needs 'from:', the list it is chosen from", p.name));
+    if (auto x = n["from"])
+      p.domain = text(x);
+    else
+      error(n, fmt::format("parameter '{}' needs 'from:', the list it is chosen from", p.name));
     if (auto x = n["doc"]) p.doc = scalar(x, "a description");
     return p;
   }
