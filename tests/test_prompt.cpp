@@ -372,11 +372,16 @@ TEST_CASE("short forms: without the shared words, case and spaces - interchangea
   CHECK_FALSE(kata::read_decision(g, k.state, "deploy lord village", why));
   CHECK(why == "You do not fight on Village: it lies between two other players.");
   CHECK_FALSE(kata::read_decision(g, k.state, "deploy lord bridge", why));
-  CHECK(why == "'bridge' is not a choice for t (choices: RiceField, Palace, Port, Sanctuary)");
+  CHECK(why ==
+        "'bridge' is not a choice for t, the battlefield where you fight that gets it (choices: "
+        "RiceField, "
+        "Palace, Port, Sanctuary)");
   CHECK_FALSE(kata::read_decision(g, k.state, "deploy nobody palace", why));
-  CHECK(why == "'nobody' is not a choice for c (choices: P1 Lord, P1 Peasant1, P1 Peasant2, P1 Peasant3, "
-               "P1 Peasant4, P1 Brute, P1 Archer, P1 Samurai, P1 Scout, P1 Shugenja, P1 General, "
-               "P1 Assassin, P1 Ashigaru)");
+  // The values as the menu names them (the four Peasants once), and the parameter's doc.
+  CHECK(why ==
+        "'nobody' is not a choice for c, the card from your hand (choices: P1 Lord, P1 Peasant, P1 "
+        "Brute, "
+        "P1 Archer, P1 Samurai, P1 Scout, P1 Shugenja, P1 General, P1 Assassin, P1 Ashigaru)");
 }
 
 TEST_CASE("short forms: cards that are not interchangeable are ambiguous by their plain name",
@@ -469,8 +474,10 @@ TEST_CASE("a step of a long menu shows a value with one item under it as that it
   // Three actions, one of them with a single decision: listed whole, so the person sees
   // what it plays before choosing it (not "strike (1 choice)").
   std::vector<kata::MenuItem> items;
-  for (int i = 0; i < 3; ++i) items.push_back({{"play", "P1 Guard" + std::to_string(i + 1), "North"}, {"c", "t"}, {}, {i}});
-  items.push_back({{"strike", "P2 Spy", "South"}, {"v", "t"}, {}, {3}});
+  for (int i = 0; i < 3; ++i)
+    items.push_back(
+        {{"play", "P1 Guard" + std::to_string(i + 1), "North"}, {"c", "t"}, {}, {i}, "play"});
+  items.push_back({{"strike", "P2 Spy", "South"}, {"v", "t"}, {}, {3}, "strike"});
   kata::Menu m(items, 2);
   std::string shown = m.show();
   INFO(shown);
@@ -500,4 +507,35 @@ TEST_CASE("a signal stops the game as quit does, and the held log is written", "
     CHECK(has(text, std::string("{\"message\":\"stopped by a signal (") + (ctrl_c ? "SIGINT" : "SIGTERM") + ")\",\"type\":\"error\"}"));
     std::remove(log.c_str());
   }
+}
+
+TEST_CASE("a menu of several actions lists each action's decisions under its heading",
+          "[prompt][menu]") {
+  // Kobayakawa's turn: flip or draw, each under the first sentence of its doc.
+  Start y("rules/kobayakawa.yaml", 3, 1);
+  kata::Menu whole(kata::menu_items(*y.loaded.game, y.view, y.labels));
+  std::string shown = whole.show();
+  INFO(shown);
+  CHECK(has(shown,
+            "  Turn the deck's top card face up onto the kobayakawa pile, unseen... (flip):\n     "
+            "1) flip\n"
+            "  Take the deck's top card, then discard one of your two cards face up. (draw):\n     "
+            "2) draw\n"));
+  // Without a doc, the action's name; one action alone has no heading.
+  std::vector<kata::MenuItem> items;
+  for (int i = 0; i < 2; ++i)
+    items.push_back({{"play", "P1 Guard" + std::to_string(i + 1)}, {"c"}, {}, {i}, "play"});
+  CHECK(kata::Menu(items).show() == "   1) play P1 Guard1\n   2) play P1 Guard2\n");
+  items.push_back({{"pass"}, {}, {}, {2}, "pass"});
+  CHECK(kata::Menu(items).show() ==
+        "  play:\n     1) play P1 Guard1\n     2) play P1 Guard2\n  pass:\n     3) pass\n");
+  // The headings count as lines of the page: two actions and 19 items are 21 lines, more
+  // than a page of 20, and the action is chosen first.
+  items.clear();
+  for (int i = 0; i < 18; ++i)
+    items.push_back({{"play", "P1 Guard" + std::to_string(i + 1)}, {"c"}, {}, {i}, "play"});
+  items.push_back({{"pass"}, {}, {}, {18}, "pass"});
+  CHECK(has(kata::Menu(items).show(), "Choose an action:\n   1) play  (18 choices)\n   2) pass\n"));
+  items.pop_back();
+  CHECK(has(kata::Menu(items).show(), "   1) play P1 Guard1\n"));
 }

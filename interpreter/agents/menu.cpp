@@ -117,8 +117,14 @@ struct Seen {
     const ZoneView* z = nullptr;
     for (const ZoneView& zv : view.zones)
       if (zv.instance == zone) z = &zv;
-    std::string k = fmt::format("{} {} {} {} {}", kind, g.card_owner[c], zone,
-                                z->cards[place].face_up, g.instance_set[zone] ? 0 : place);
+    // Where a card lies tells it apart in a row (a place on the table) and on top of a
+    // stack (what the top is); below the top of a stack, or in a set, it does not.
+    ZoneOrder order = g.zones[g.instance_zone[zone]].order;
+    size_t at = order == ZoneOrder::row     ? place
+                : order == ZoneOrder::stack ? (place + 1 == z->cards.size() ? 1 : 0)
+                                            : 0;
+    std::string k = fmt::format("{} {} {} {} {} {}", kind, g.card_owner[c], zone,
+                                z->cards[place].face_up, static_cast<int>(order), at);
     for (size_t p = 0; p < g.properties.size(); ++p)
       k += fmt::format(" {}", g.card_props[p * g.card_count + c]);
     k += " links";
@@ -157,6 +163,26 @@ std::vector<std::string> board_notes(const Game& g, const PlayerView& view, cons
       break;
     }
   return notes;
+}
+
+// The first sentence of a `doc:` text, on one line and at most about 70 characters (cut
+// at a word, with "..."), then the action's name in brackets; the name alone without a doc.
+std::string heading(const Action& a) {
+  std::string doc;
+  for (char c : a.doc) doc += c == '\n' ? ' ' : c;
+  while (!doc.empty() && doc.back() == ' ') doc.pop_back();
+  if (doc.empty()) return a.name;
+  for (size_t i = 0; i + 1 < doc.size(); ++i)
+    if ((doc[i] == '.' || doc[i] == ';' || doc[i] == ':') && doc[i + 1] == ' ') {
+      doc.erase(doc[i] == '.' ? i + 1 : i);
+      break;
+    }
+  constexpr size_t longest = 70;
+  if (doc.size() > longest) {
+    size_t cut = doc.rfind(' ', longest);
+    doc = doc.substr(0, cut == std::string::npos || cut < 20 ? longest : cut) + "...";
+  }
+  return fmt::format("{} ({})", doc, a.name);
 }
 
 }  // namespace
@@ -203,10 +229,12 @@ std::vector<MenuItem> menu_items(const Game& g, const PlayerView& view,
     if (fresh) {
       MenuItem item;
       item.parts = *parts;
-      if (parts->size() > 1)
-        for (const Action& a : g.program.actions)
-          if (a.name == (*parts)[0])
+      for (const Action& a : g.program.actions)
+        if (a.name == (*parts)[0]) {
+          item.heading = heading(a);
+          if (parts->size() > 1)
             for (const Param& p : a.params) item.params.push_back(p.name);
+        }
       items.push_back(std::move(item));
       cards.emplace_back(parts->size());
     }
@@ -214,11 +242,13 @@ std::vector<MenuItem> menu_items(const Game& g, const PlayerView& view,
     for (size_t k = 0; k < named.size(); ++k)
       if (named[k] >= 0) cards[at->second][k].push_back(named[k]);
   }
-  // A card that stands for several is named without its copy number, if they share that.
+  // A card is named without its copy number ("P1 Guard", also for the last Guard in
+  // hand: its number tells nothing), and so is a card that stands for several, if they
+  // share that name.
   for (size_t i = 0; i < items.size(); ++i)
     for (size_t k = 0; k < cards[i].size(); ++k) {
       const std::vector<int>& cs = cards[i][k];
-      if (cs.size() < 2) continue;
+      if (cs.empty()) continue;
       const std::string& plain = g.card_plain_names[cs[0]];
       if (std::all_of(cs.begin(), cs.end(), [&](int c) { return g.card_plain_names[c] == plain; }))
         items[i].parts[k] = plain;
@@ -259,9 +289,14 @@ void Menu::settle() {
     size_t level = path_.size();
     std::vector<Entry> values;
     std::vector<int> first;  // the first item under each value
+    // A list shown whole takes a line for each item, and one for each action's heading
+    // when there are several actions.
+    std::set<std::string> actions;
+    for (int i : cands) actions.insert(items_[i].parts.empty() ? "" : items_[i].parts[0]);
+    size_t lines = cands.size() + (actions.size() > 1 ? actions.size() : 0);
     for (int i : cands) {
       const auto& parts = items_[i].parts;
-      if (cands.size() <= page_ || parts.size() == level) {
+      if (lines <= page_ || parts.size() == level) {
         entries_.push_back({{}, i, 1, {}});
         continue;
       }
@@ -306,10 +341,20 @@ std::string Menu::show() const {
   } else if (!at_start()) {
     out += fmt::format("{} — choose:\n", joined(chosen, chosen.size()));
   }
+  // Headings when the entries are decisions of more than one action.
+  std::set<std::string> actions;
+  for (const Entry& e : entries_)
+    actions.insert(e.item >= 0 && !items_[e.item].parts.empty() ? items_[e.item].parts[0] : "");
+  bool headed = !values && actions.size() > 1;
+  std::string last;
   for (size_t i = 0; i < entries_.size(); ++i) {
     const Entry& e = entries_[i];
+    if (headed && items_[e.item].parts[0] != last) {
+      last = items_[e.item].parts[0];
+      out += fmt::format("  {}:\n", items_[e.item].heading.empty() ? last : items_[e.item].heading);
+    }
     if (e.item >= 0)
-      out += fmt::format("  {:>2}) {}\n", i + 1, items_[e.item].text());
+      out += fmt::format("{}{:>2}) {}\n", headed ? "    " : "  ", i + 1, items_[e.item].text());
     else if (!e.note.empty())
       out += fmt::format("  {:>2}) {} ({}, {} choice{})\n", i + 1, e.value, e.note, e.count,
                          e.count == 1 ? "" : "s");

@@ -18,9 +18,9 @@ namespace kata {
 std::optional<std::vector<std::string>> label_parts(const Game& g, const std::string& label);
 
 struct MenuItem {
-  // The action's name, then each value as the menu shows it: a card that stands for
-  // several is named without its copy number ("P1 Guard") when the rule file's names
-  // allow it. A label that cannot be read is one part.
+  // The action's name, then each value as the menu shows it: a card is named without its
+  // copy number ("P1 Guard", for one Guard or several interchangeable ones) unless two
+  // items would then read alike. A label that cannot be read is one part.
   std::vector<std::string> parts;
   std::vector<std::string> params;  // the action's parameter names, as far as known
   // Beside each part, what the viewer sees on it when it is a point of the board (the top
@@ -30,6 +30,10 @@ struct MenuItem {
   // The legal decisions (indices into the labels) the item stands for; the first is the
   // one chosen.
   std::vector<int> decisions;
+  // The heading of the item's action where a menu lists several actions: the first
+  // sentence of its `doc:` and its name ("Take an offered tile. (take)"), or its
+  // name alone.
+  std::string heading;
   // The parts, then the pieces on its points ("(P1 Guard on 4/5)") and " (x4)" when the
   // item stands for four decisions.
   std::string text() const;
@@ -40,12 +44,14 @@ struct MenuItem {
 // the same but for cards that are interchangeable: cards that the viewer sees (the label
 // names them) of the same kind and owner, with the same properties and links, the same
 // component variables as the view shows them, in the same zone, the same way up, at the
-// same place unless the zone is a set, owning no zone and held by no variable. A card
+// same place in a row, both the top of a stack or both below it (a stack's order below
+// its top and a set's order tell nothing), owning no zone and held by no variable. A card
 // named by its place (hidden from the chooser) is never merged with another.
 std::vector<MenuItem> menu_items(const Game& g, const PlayerView& view,
                                  const std::vector<std::string>& labels);
 
-// A walk through a menu: when more than `page` items remain, the person first chooses the
+// A walk through a menu: when more than `page` lines remain (the items, and a heading per
+// action when there are several), the person first chooses the
 // action, then each parameter's value in turn (only values that lead to a legal decision),
 // each step a short numbered list; a step with one value is taken without asking, and a
 // value with one item under it is listed as that item. A value that is a board point
@@ -55,7 +61,8 @@ class Menu {
   explicit Menu(std::vector<MenuItem> items, size_t page = 20);
 
   // The current step: a line saying what is chosen (empty for the whole list of a short
-  // menu), then the numbered entries.
+  // menu), then the numbered entries; where they are decisions of several actions, under
+  // a heading per action (MenuItem::heading), the numbers running on.
   std::string show() const;
   size_t size() const { return entries_.size(); }
   // Picks entry k (0-based): the decision chosen, or -1 when it leads to another step.

@@ -142,7 +142,7 @@ struct Reading {
   std::vector<int> matched;
   const Action* action = nullptr;
   size_t depth = 0, stop = 0;
-  std::vector<std::string> choices;
+  std::vector<int> reached;  // the labels read as far as `depth`, when it is not their end
 };
 
 Reading read_short(const Game& g, const std::vector<std::string>& labels, const std::string& text) {
@@ -165,11 +165,9 @@ Reading read_short(const Game& g, const std::vector<std::string>& labels, const 
     if (depth > r.depth) {
       r.depth = depth;
       r.stop = stop;
-      r.choices.clear();
+      r.reached.clear();
     }
-    if (depth == r.depth && depth < forms.size() &&
-        std::find(r.choices.begin(), r.choices.end(), (*p)[depth + 1]) == r.choices.end())
-      r.choices.push_back((*p)[depth + 1]);
+    if (depth == r.depth && depth < forms.size()) r.reached.push_back(static_cast<int>(i));
   }
   return r;
 }
@@ -218,6 +216,61 @@ std::optional<std::string> full_reason(const Game& g, const State& s, const Read
       return why;
   }
   return std::nullopt;
+}
+
+// The longest list of values a refusal spells out; beyond it, how many and the first few.
+constexpr size_t listed_values = 12, example_values = 6;
+
+// "'0/0' is not a choice for t, the tile you play on (choices: North, South)":
+// the values of parameter k that the legal decisions `reached` (indices into labels) take,
+// as the chooser's menu names them (interchangeable cards once), and the parameter's doc.
+std::string not_a_choice(const Game& g, const PlayerView& view,
+                         const std::vector<std::string>& labels, const Action& a, size_t k,
+                         const std::vector<int>& reached, const std::string& word) {
+  std::vector<MenuItem> items = menu_items(g, view, labels);
+  std::vector<int> item_of(labels.size(), -1);
+  for (size_t i = 0; i < items.size(); ++i)
+    for (int d : items[i].decisions) item_of[d] = static_cast<int>(i);
+  std::vector<std::string> values;
+  for (int d : reached) {
+    const MenuItem& item = items[item_of[d]];
+    if (item.parts.size() > k + 1 &&
+        std::find(values.begin(), values.end(), item.parts[k + 1]) == values.end())
+      values.push_back(item.parts[k + 1]);
+  }
+  std::string choices;
+  if (values.empty()) {
+    choices = "no choice now";
+  } else if (values.size() <= listed_values) {
+    choices = "choices: " + fmt::format("{}", fmt::join(values, ", "));
+  } else {
+    size_t n = values.size();
+    values.resize(example_values);
+    choices = fmt::format("{} choices, for example: {}", n, fmt::join(values, ", "));
+  }
+  std::string doc = a.params[k].doc;
+  while (!doc.empty() &&
+         (doc.back() == '.' || std::isspace(static_cast<unsigned char>(doc.back()))))
+    doc.pop_back();
+  return fmt::format("'{}' is not a choice for {}{} ({})", word, a.params[k].name,
+                     doc.empty() ? "" : ", " + doc, choices);
+}
+
+// The labels of action `a` whose first k values, in full, begin `text` (normal()).
+std::vector<int> begun(const Game& g, const std::vector<std::string>& labels, const Action& a,
+                       size_t k, const std::string& text) {
+  std::vector<int> out;
+  std::string want = normal(text) + " ";
+  for (size_t i = 0; i < labels.size(); ++i) {
+    auto p = label_parts(g, labels[i]);
+    if (!p || (*p)[0] != a.name || p->size() < k + 2) continue;
+    std::string start;
+    for (size_t j = 0; j <= k; ++j) start += (j ? " " : "") + (*p)[j];
+    if (k == 0 ? normal(a.name) == normal(want.substr(0, want.find(' ')))
+               : want.rfind(normal(start) + " ", 0) == 0)
+      out.push_back(static_cast<int>(i));
+  }
+  return out;
 }
 
 }  // namespace
@@ -278,30 +331,42 @@ std::optional<Decision> read_decision(const Game& g, const State& s, const std::
   legal_decisions(g, s, legal);
   std::vector<std::string> labels;
   for (const Decision& d : legal) labels.push_back(decision_text(g, s, d));
-  if (auto k = short_form(g, make_view(g, s, s.chooser()), labels, text, why)) return legal[*k];
+  PlayerView view = make_view(g, s, s.chooser());
+  if (auto k = short_form(g, view, labels, text, why)) return legal[*k];
+  // The notation in full said "'W' is not a choice for NAME": which parameter, and W.
+  Reading r = read_short(g, labels, text);
+  const std::string mark = "' is not a choice for ";
+  size_t at = why.find(mark), open = why.find(" (", at);
+  if (!r.action || why.empty() || why[0] != '\'' || at == std::string::npos ||
+      open == std::string::npos)
+    return std::nullopt;
+  const Action& a = *r.action;
+  std::string word = why.substr(1, at - 1),
+              name = why.substr(at + mark.size(), open - at - mark.size());
+  size_t k = 0;
+  while (k < a.params.size() && a.params[k].name != name) ++k;
+  if (k == a.params.size()) return std::nullopt;
   // The notation in full stopped at the first value, which a short form reads: the reason
   // is the full notation's for the cards the words name (full_reason), or where the short
   // form stops ("deploy lord village" without a Village), or that the values are too few
   // or too many.
-  Reading r = read_short(g, labels, text);
-  if (!r.action || r.typed.size() < 2 ||
-      why.rfind(fmt::format("'{}' is not a choice for ", squashed(r.typed[1])), 0) != 0)
-    return std::nullopt;
-  const Action& a = *r.action;
-  bool stopped = r.stop < r.typed.size() && r.depth < a.params.size();
-  if (auto reason = stopped ? full_reason(g, s, r) : std::nullopt) return why = *reason, std::nullopt;
-  if (r.depth == 0) return std::nullopt;
-  if (!stopped) {
-    std::string params;
-    for (const Param& p : a.params) params += " " + p.name;
-    why = fmt::format("'{}' takes {} value{}: {}{}", a.name, a.params.size(),
-                      a.params.size() == 1 ? "" : "s", a.name, params);
-  } else {
-    std::string choices;
-    for (const std::string& c : r.choices) choices += (choices.empty() ? "" : ", ") + c;
-    why = fmt::format("'{}' is not a choice for {} (choices: {})", squashed(r.typed[r.stop]),
-                      a.params[r.depth].name, choices);
+  if (r.typed.size() >= 2 && word == squashed(r.typed[1]) && k == 0) {
+    bool stopped = r.stop < r.typed.size() && r.depth < a.params.size();
+    if (auto reason = stopped ? full_reason(g, s, r) : std::nullopt)
+      return why = *reason, std::nullopt;
+    if (r.depth > 0 && !stopped) {
+      std::string params;
+      for (const Param& p : a.params) params += " " + p.name;
+      why = fmt::format("'{}' takes {} value{}: {}{}", a.name, a.params.size(),
+                        a.params.size() == 1 ? "" : "s", a.name, params);
+      return std::nullopt;
+    }
+    if (r.depth > 0) {
+      why = not_a_choice(g, view, labels, a, r.depth, r.reached, squashed(r.typed[r.stop]));
+      return std::nullopt;
+    }
   }
+  why = not_a_choice(g, view, labels, a, k, begun(g, labels, a, k, text), word);
   return std::nullopt;
 }
 

@@ -839,7 +839,7 @@ class Compiler {
       const auto& pd = decl.params[k];
       int id = s_.action_param_locals[i][k];
       a.params.push_back({pd.name, local_slot_[id], pd.domain_expr ? expr(*pd.domain_expr) : -1,
-                          s_.local_types[id], pd.domain.text});
+                          s_.local_types[id], pd.domain.text, pd.doc});
       as_arg_[id] = static_cast<int>(k) + 1;
     }
     for (size_t k = 0; k < decl.when_exprs.size(); ++k) {

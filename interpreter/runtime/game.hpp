@@ -114,6 +114,7 @@ struct Param {
   int32_t domain_node;  // with the chooser and earlier parameters as `arg` nodes
   Type type;
   std::string domain_text;  // as the rule file writes it, for the game's reference
+  std::string doc;          // the parameter's `doc:`, or ""
 };
 
 struct Action {

@@ -607,6 +607,22 @@ class Loader {
     replace(rf_.variables, std::move(v));
   }
 
+  // `name: LIST`, or in long form `name: {from: LIST, doc: TEXT}`.
+  ParamDecl param(const YAML::Node& key, const YAML::Node& n) {
+    ParamDecl p{key.Scalar(), pos(key), {}, nullptr, {}};
+    if (!n.IsMap()) {
+      p.domain = text(n);
+      return p;
+    }
+    check_keys(n, {"from", "doc"}, "a parameter");
+    if (auto x = n["from"])
+      p.domain = text(x);
+    else
+      error(n, fmt::format("parameter '{}' needs 'from:', the list it is chosen from", p.name));
+    if (auto x = n["doc"]) p.doc = scalar(x, "a description");
+    return p;
+  }
+
   void action(const YAML::Node& key, const YAML::Node& n) {
     ActionDecl a;
     a.name = key.Scalar();
@@ -620,7 +636,7 @@ class Loader {
         if (!x.IsMap()) error(x, "'params' maps each parameter to the list it is chosen from");
         else
           for (auto it = x.begin(); it != x.end(); ++it)
-            a.params.push_back({it->first.Scalar(), pos(it->first), text(it->second), nullptr});
+            a.params.push_back(param(it->first, it->second));
       }
       if (auto x = n["when"]) {
         if (x.IsSequence()) {

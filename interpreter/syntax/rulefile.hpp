@@ -115,6 +115,7 @@ struct ParamDecl {
   Pos pos;
   Text domain;
   ExprPtr domain_expr;
+  std::string doc;  // what the value means, for a refused player (long form's `doc:`)
 };
 
 struct ActionDecl {
