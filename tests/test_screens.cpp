@@ -5,6 +5,9 @@
 
 #include <fmt/format.h>
 
+#include <fmt/ranges.h>
+
+#include "reference/reference.hpp"
 #include "support.hpp"
 
 using namespace kata;
@@ -39,4 +42,59 @@ TEST_CASE("the screens of Kenjin leave out its bookkeeping variables", "[screens
     // What a player reads stays: the victory points.
     CHECK(kata::test::has(all, "vp="));
   }
+}
+
+namespace {
+
+std::shared_ptr<const Game> game(const std::string& yaml) {
+  auto l = kata::test::load_text(yaml);
+  INFO(fmt::format("{}", fmt::join(l.messages(), "\n")));
+  REQUIRE(l.game);
+  return l.game;
+}
+
+}  // namespace
+
+TEST_CASE("a component kind's show: puts properties beside the components a viewer sees", "[screens]") {
+  auto g = game(R"(game: Places
+players: 2
+components:
+  place:
+    list: [{name: North, worth: 4, sx: 1}, {name: South, worth: 6, sx: 2}]
+    in: table
+    show: {worth: true, sx: false}
+  token: {each: {value: 1..2}, in: bag}
+zones:
+  table: {visibility: everyone, order: row}
+  bag: {visibility: nobody}
+flow: |
+  choose P1: go
+actions:
+  go: ""
+)");
+  State s = new_game(*g, 2, 1, default_options(*g));
+  std::string page = describe_view(*g, make_view(*g, s, 0));
+  CHECK(kata::test::has(page, "table          North (worth 4) South (worth 6)\n"));
+  CHECK_FALSE(kata::test::has(page, "sx"));
+  // Hidden cards show nothing of their properties.
+  CHECK(kata::test::has(page, "bag            2 cards face down\n"));
+}
+
+TEST_CASE("a component kind's show: names the kind's properties, each true or false", "[screens][check]") {
+  auto l = kata::test::load_text(R"(game: Places
+players: 2
+components:
+  place:
+    list: [{name: North, worth: 4}]
+    show: {wroth: true, worth: maybe}
+flow: ""
+)");
+  CHECK(l.messages() ==
+        std::vector<std::string>{"6:12: error: 'wroth' is not a property of place; its properties are name, worth",
+                                 "6:32: error: expected show (true or false), found 'maybe'"});
+}
+
+TEST_CASE("Kenjin's screens show each battlefield's victory points", "[screens]") {
+  std::string all = pages("rules/kenjin.yaml", 2, 1);
+  CHECK(kata::test::has(all, "Palace (vp 6)"));
 }

@@ -351,6 +351,18 @@ std::string describe_component_vars(const Game& g, const PlayerView& v) {
   return out;
 }
 
+// A card the viewer sees, by name and with the properties its kind's `show:` puts on
+// screens: "Port (vp 4)". The properties are printed on the card: whoever sees it may read
+// them.
+std::string shown_card(const Game& g, int32_t card, const char* mark) {
+  const KindInfo& kind = g.kinds[g.card_kind[card]];
+  std::string props;
+  for (int32_t p : kind.shown)
+    props += fmt::format("{}{} {}", props.empty() ? "" : ", ", g.properties[p].name,
+                         g.symbol_name(g.card_props[static_cast<size_t>(p) * g.card_count + card]));
+  return props.empty() ? g.card_names[card] + mark : fmt::format("{}{} ({})", g.card_names[card], mark, props);
+}
+
 // Sets the flags for the page's legend: a card marked `*`, a card written `?`. The cards
 // of the viewer's own `owner` zone (a hand) are not marked: being seen by their owner is
 // what such a zone is, and "face down" read oddly of a hand.
@@ -364,7 +376,7 @@ std::string describe_zone(const Game& g, const ZoneView& z, int viewer, bool& kn
   std::string shown, in_order;
   for (const CardView& c : z.cards) {
     bool marked = c.card >= 0 && !c.face_up && !own;
-    std::string name = c.card < 0 ? "?" : g.card_names[c.card] + (marked ? "*" : "");
+    std::string name = c.card < 0 ? "?" : shown_card(g, c.card, marked ? "*" : "");
     known_face_down |= marked;
     in_order += " " + name;
     if (c.card < 0)
