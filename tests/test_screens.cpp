@@ -94,6 +94,54 @@ flow: ""
                                  "6:32: error: expected show (true or false), found 'maybe'"});
 }
 
+TEST_CASE("the reference leaves out the properties a kind's show: marks as bookkeeping", "[screens][reference]") {
+  auto g = game(R"(game: Places
+players: 2
+components:
+  piece:
+    list: [{name: Guard, steps: 2, sx: 1}, {name: Guard, steps: 2, sx: 2}, {name: Scout, steps: 3, sx: 3}]
+    show: {sx: false}
+flow: ""
+)");
+  std::string ref = write_reference(make_reference(*g), ReferenceFormat::text);
+  // Without sx the two Guards are one row.
+  CHECK(kata::test::has(ref, "      name   steps  count\n      Guard  2      2\n      Scout  3      1\n"));
+  CHECK_FALSE(kata::test::has(ref, "sx"));
+}
+
+TEST_CASE("the reference describes a board by its points, not as cards", "[screens][reference]") {
+  auto g = game(R"(game: Grid
+players: 2
+components:
+  point:
+    doc: The crossings of the grid.
+    each: {x: 0..2, y: 0..1}
+    name: "{x}/{y}"
+    in: board
+  stone: {each: {value: 1..2}, in: bag}
+zones:
+  board: {visibility: everyone}
+  spot: {per: point, visibility: everyone}
+  bag: {visibility: nobody}
+board:
+  points: point
+  x: "x"
+  y: "y"
+  zone: spot
+  marked: "x == 1 and y == 1"
+  marked_name: goal
+  coordinates: [x, y]
+flow: ""
+)");
+  std::string ref = write_reference(make_reference(*g), ReferenceFormat::text);
+  CHECK_FALSE(kata::test::has(ref, "point: 6 cards"));
+  CHECK(kata::test::has(ref, "\nBoard\n  6 points in 2 rows of 3\n      The crossings of the grid.\n"
+                             "      A point is named by its coordinates (x from 0 to 2, y from 0 to 1), as in 1/1.\n"
+                             "      goal: 1/1\n"));
+  CHECK(kata::test::has(write_reference(make_reference(*g), ReferenceFormat::markdown), "## Board\n\n6 points in 2 rows of 3.\n"));
+  CHECK(kata::test::has(write_reference(make_reference(*g), ReferenceFormat::json), "\"shape\": \"6 points in 2 rows of 3\""));
+}
+
 TEST_CASE("Kenjin's screens show each battlefield's victory points", "[screens]") {
   std::string all = pages("rules/kenjin.yaml", 2, 1);
   CHECK(kata::test::has(all, "Palace (vp 6)"));
