@@ -43,7 +43,7 @@ struct GameReference {
   struct Board {
     std::string shape;   // "55 points in 17 rows of 1 to 6, joined by lines"
     std::string naming;  // "a point is named by its x and y (x from -8 to 8, ...), as in 4/-5"
-    std::vector<std::string> marked;  // "palace: 0/0"
+    std::vector<std::string> marked;  // "goal: 1/1"
     std::string doc;
   };
   struct Zone {
@@ -89,8 +89,10 @@ GameReference make_reference(const Game& g);
 
 enum class ReferenceFormat { text, markdown, json };
 
-// The reference as text to print: plain (lines of at most about 88 columns), Markdown
-// (headings and tables), or JSON (an object with the fields of GameReference).
-std::string write_reference(const GameReference& r, ReferenceFormat format);
+// The reference as text to print: plain (its descriptions wrapped to `width` columns, a
+// terminal's), Markdown (headings and tables), or JSON (an object with the fields of
+// GameReference). Only the plain text is wrapped.
+constexpr size_t reference_width = 88;
+std::string write_reference(const GameReference& r, ReferenceFormat format, size_t width = reference_width);
 
 }  // namespace kata
