@@ -7,6 +7,8 @@
 
 #include <fmt/ranges.h>
 
+#include <sstream>
+
 #include "reference/reference.hpp"
 #include "support.hpp"
 
@@ -145,4 +147,38 @@ flow: ""
 TEST_CASE("Kenjin's screens show each battlefield's victory points", "[screens]") {
   std::string all = pages("rules/kenjin.yaml", 2, 1);
   CHECK(kata::test::has(all, "Palace (vp 6)"));
+}
+
+TEST_CASE("a face-down card every seat knows is named plainly, one only the viewer knows is marked", "[screens][views]") {
+  auto g = game(R"(game: Reveal
+players: 2
+components:
+  card: {each: {value: 1..3}, in: deck}
+zones:
+  deck: {visibility: nobody}
+  hand: {per_player: true, visibility: owner, order: set}
+  pile: {visibility: nobody}
+flow: |
+  move top(deck) to P2.hand
+  reveal top(P2.hand)
+  move top(deck) to pile
+  look P1 at top(pile)
+  choose P1: go
+actions:
+  go: ""
+)");
+  State s = new_game(*g, 2, 1, default_options(*g));
+  std::string me = describe_view(*g, make_view(*g, s, 0));
+  INFO(me);
+  // Revealed to all: P2's card is as public as a face-up one.
+  CHECK(kata::test::has(me, "  P2.hand        3\n"));
+  // Looked at by P1 alone.
+  CHECK(kata::test::has(me, "  pile           2*\n"));
+  CHECK(kata::test::has(me, "  (* face down: you know it, not every player does)\n"));
+  std::string all = describe_view(*g, make_view(*g, s, -1));
+  INFO(all);
+  CHECK(kata::test::has(all, "  P2.hand        3\n"));
+  CHECK(kata::test::has(all, "  pile           2*\n"));
+  CHECK(kata::test::has(all, "  deck           1*\n"));
+  CHECK(kata::test::has(all, "  (* face down: not every player knows it)\n"));
 }
