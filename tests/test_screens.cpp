@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "reference/reference.hpp"
+#include "runtime/wrap.hpp"
 #include "support.hpp"
 
 using namespace kata;
@@ -181,4 +182,68 @@ actions:
   CHECK(kata::test::has(all, "  pile           2*\n"));
   CHECK(kata::test::has(all, "  deck           1*\n"));
   CHECK(kata::test::has(all, "  (* face down: not every player knows it)\n"));
+}
+
+TEST_CASE("screen lines wrap between words with a hanging indent that keeps their shape", "[screens][wrap]") {
+  // A listed zone goes on under its first entry.
+  CHECK(wrap_line("  P1.hand        North South East West", 36) ==
+        "  P1.hand        North South East\n                 West");
+  // A menu entry goes on under its text.
+  CHECK(wrap_line("  12) deploy P1 Guard North (x4)", 20) == "  12) deploy P1\n      Guard North\n      (x4)");
+  // Any other line two columns in from its indent.
+  CHECK(wrap_line("  a card moves from deck to P2.hand", 20) == "  a card moves from\n    deck to P2.hand");
+  // Never inside a word: a word longer than the line stands alone.
+  CHECK(wrap_line("go Averyveryverylongword x", 10) == "go\n  Averyveryverylongword\n  x");
+  // Characters count, not bytes; short lines and width 0 are left alone.
+  CHECK(wrap_line("a — b — c", 9) == "a — b — c");
+  CHECK(wrap_line("a b c d e f g h", 0) == "a b c d e f g h");
+  CHECK(wrap_text("x y z\n\nx y z\n", 4) == "x y\n  z\n\nx y\n  z\n");
+}
+
+TEST_CASE("a wrapping stream wraps each line and writes a prompt at a flush", "[screens][wrap]") {
+  std::ostringstream out;
+  {
+    WrappingStream screen(out, 12);
+    screen << "one two three four\nP1> " << std::flush;
+    CHECK(out.str() == "one two\n  three four\nP1> ");
+    screen << "last";
+  }
+  CHECK(out.str() == "one two\n  three four\nP1> last");
+}
+
+TEST_CASE("kata wraps screens at COLUMNS, and not when output goes to a pipe without it", "[screens][wrap][cli]") {
+  auto plain = kata::test::run_kata("play rules/kenjin.yaml -p 3 -a random -s 1");
+  setenv("COLUMNS", "50", 1);
+  auto wrapped = kata::test::run_kata("play rules/kenjin.yaml -p 3 -a random -s 1");
+  auto rules = kata::test::run_kata("rules rules/kendo.yaml");
+  auto json = kata::test::run_kata("rules rules/kendo.yaml --json");
+  setenv("COLUMNS", "0", 1);
+  auto off = kata::test::run_kata("rules rules/kendo.yaml");
+  unsetenv("COLUMNS");
+  REQUIRE(plain.status == 0);
+  REQUIRE(wrapped.status == 0);
+  auto longest = [](const std::string& text) {
+    size_t most = 0, from = 0;
+    for (size_t nl; (nl = text.find('\n', from)) != std::string::npos; from = nl + 1) {
+      std::string line = text.substr(from, nl - from);
+      size_t n = 0;
+      for (unsigned char c : line) n += (c & 0xC0) != 0x80;
+      // A single word longer than the width may stand alone.
+      if (line.find(' ', line.find_first_not_of(' ')) != std::string::npos) most = std::max(most, n);
+    }
+    return most;
+  };
+  CHECK(longest(plain.out) > 50);
+  CHECK(longest(wrapped.out) <= 50);
+  // The same words, only laid out again.
+  auto words = [](const std::string& text) {
+    std::istringstream in(text);
+    std::string all;
+    for (std::string w; in >> w;) all += w + ' ';
+    return all;
+  };
+  CHECK(words(plain.out) == words(wrapped.out));
+  CHECK(longest(rules.out) <= 50);
+  CHECK(longest(off.out) > 50);
+  CHECK(longest(json.out) > 50);
 }

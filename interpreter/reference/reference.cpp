@@ -12,13 +12,14 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "runtime/wrap.hpp"
+
 namespace kata {
 
 namespace {
 
 // Kinds with more different cards than this are summed up by ranges, not tabled.
 constexpr size_t most_rows = 24;
-constexpr size_t text_width = 88;
 
 // ---- building ----
 
@@ -271,7 +272,7 @@ namespace {
 // ---- writing ----
 
 // Words wrapped to the text width, each line indented.
-std::string wrapped(const std::string& text, size_t indent) {
+std::string wrapped(const std::string& text, size_t indent, size_t text_width) {
   std::istringstream in(text);
   std::string word, out, line;
   while (in >> word) {
@@ -346,48 +347,48 @@ std::string table_text(const std::vector<std::string>& columns,
 
 // A heading, then each entry's line with its doc beneath.
 template <class T, class Line>
-std::string section_text(const std::string& heading, const std::vector<T>& items, Line line) {
+std::string section_text(const std::string& heading, const std::vector<T>& items, Line line, size_t width) {
   if (items.empty()) return "";
   std::string out = "\n" + heading + "\n";
   for (auto& item : items) {
     out += "  " + line(item) + "\n";
-    out += wrapped(item.doc, 6);
+    out += wrapped(item.doc, 6, width);
   }
   return out;
 }
 
-std::string kinds_text(const GameReference& r) {
+std::string kinds_text(const GameReference& r, size_t width) {
   if (r.kinds.empty()) return "";
   std::string out = "\nComponents\n";
   for (auto& k : r.kinds) {
-    out += "  " + kind_text(k) + "\n" + wrapped(k.doc, 6);
-    if (!k.list.empty()) out += wrapped(k.columns[0] + ": " + k.list, 6);
+    out += "  " + kind_text(k) + "\n" + wrapped(k.doc, 6, width);
+    if (!k.list.empty()) out += wrapped(k.columns[0] + ": " + k.list, 6, width);
     for (auto& range : k.ranges) out += "      " + range + "\n";
     if (!k.rows.empty()) out += table_text(k.columns, k.rows, 6);
   }
   return out;
 }
 
-std::string board_text(const GameReference& r) {
+std::string board_text(const GameReference& r, size_t width) {
   if (!r.board) return "";
   const GameReference::Board& b = *r.board;
-  std::string out = "\nBoard\n  " + b.shape + "\n" + wrapped(b.doc, 6) + wrapped(b.naming, 6);
-  for (auto& m : b.marked) out += wrapped(m, 6);
+  std::string out = "\nBoard\n  " + b.shape + "\n" + wrapped(b.doc, 6, width) + wrapped(b.naming, 6, width);
+  for (auto& m : b.marked) out += wrapped(m, 6, width);
   return out;
 }
 
-std::string write_text(const GameReference& r) {
+std::string write_text(const GameReference& r, size_t width) {
   std::string out = fmt::format("{}: {}\n", r.name, players_text(r));
-  if (!r.doc.empty()) out += "\n" + wrapped(r.doc, 0);
-  out += section_text("Options (kata play FILE -o NAME=VALUE)", r.options, option_text);
-  out += kinds_text(r);
-  out += board_text(r);
-  out += section_text("Zones", r.zones, zone_text);
-  out += section_text("Variables", r.variables, variable_text);
+  if (!r.doc.empty()) out += "\n" + wrapped(r.doc, 0, width);
+  out += section_text("Options (kata play FILE -o NAME=VALUE)", r.options, option_text, width);
+  out += kinds_text(r, width);
+  out += board_text(r, width);
+  out += section_text("Zones", r.zones, zone_text, width);
+  out += section_text("Variables", r.variables, variable_text, width);
   out += section_text("Actions", r.actions, [](const GameReference::Action& a) {
     return a.params.empty() ? notation(a) : fmt::format("{}  ({})", notation(a), params_text(a));
-  });
-  out += section_text("Phases", r.phases, [](const GameReference::Phase& p) { return p.name; });
+  }, width);
+  out += section_text("Phases", r.phases, [](const GameReference::Phase& p) { return p.name; }, width);
   return out;
 }
 
@@ -534,9 +535,13 @@ std::string write_json(const GameReference& r) {
 
 }  // namespace
 
-std::string write_reference(const GameReference& r, ReferenceFormat format) {
+std::string write_reference(const GameReference& r, ReferenceFormat format, size_t width) {
   switch (format) {
-    case ReferenceFormat::text: return write_text(r);
+    case ReferenceFormat::text: {
+      // The lines the descriptions are not part of (a long action's parameters) are wrapped
+      // as a screen is.
+      return wrap_text(write_text(r, width), width);
+    }
     case ReferenceFormat::markdown: return write_markdown(r);
     case ReferenceFormat::json: return write_json(r);
   }
