@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -20,6 +21,7 @@
 #include "native/native.hpp"
 #include "reference/reference.hpp"
 #include "runtime/view.hpp"
+#include "runtime/wrap.hpp"
 #include "scenario/scenario.hpp"
 
 namespace kata::cli {
@@ -33,6 +35,22 @@ namespace {
 constexpr int ok = 0, input_error = 1, usage_error = 2;
 
 bool color_stderr() { return isatty(STDERR_FILENO) && !std::getenv("NO_COLOR"); }
+
+// The width screens are wrapped at (docs/cli.md, "Screen width"): COLUMNS when it is set
+// (0: no wrapping), else the terminal's when standard output is one (80 if it does not
+// say), else none: a file or a pipe is read by scripts. At least 20.
+size_t screen_width() {
+  constexpr size_t fewest = 20, fallback = 80;
+  if (const char* columns = std::getenv("COLUMNS"); columns && *columns) {
+    char* end = nullptr;
+    long n = std::strtol(columns, &end, 10);
+    if (*end == '\0' && n >= 0) return n == 0 ? 0 : std::max<size_t>(fewest, std::min<long>(n, 10000));
+  }
+  if (!isatty(STDOUT_FILENO)) return 0;
+  winsize ws{};
+  if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return std::max<size_t>(fewest, ws.ws_col);
+  return fallback;
+}
 
 void print_diags(const Sources& sources, const Diagnostics& diags, int max_errors = default_max_errors) {
   std::cerr << format_diagnostics(sources, diags, color_stderr(), max_errors);
@@ -257,9 +275,9 @@ int run_match(const PlayArgs& a, const Game& g, int players, uint64_t seed,
       if (log) log->error(r.stopped_by);
       return input_error;
     }
-    if (terminal.humans == 0 && !a.quiet) std::cout << describe_view(g, make_view(g, r.final, -1));
+    if (terminal.humans == 0 && !a.quiet) terminal.out << describe_view(g, make_view(g, r.final, -1));
     // Humans sharing the terminal each saw their own screen; the end is shown to all at once.
-    if (terminal.humans > 1) std::cout << describe_public_view(g, r.final);
+    if (terminal.humans > 1) terminal.out << describe_public_view(g, r.final);
     // A picture for people at the table shows what they all may see; bots' games, all.
     if (!a.svg.empty() &&
         !write_svg(a.svg, board_svg(g, terminal.humans > 0 ? public_view(g, r.final)
@@ -270,8 +288,9 @@ int run_match(const PlayArgs& a, const Game& g, int players, uint64_t seed,
     for (size_t p = 0; p < sc.size(); ++p) line += fmt::format("{}{}={}", p ? " " : "", seat_name(static_cast<int>(p)), sc[p]);
     // A game without scores (won only by `win`) says only who won: "no scores" read as an
     // error to players.
-    std::cout << fmt::format("Result after {} decisions: {}winners: {}\n", r.final.decisions(),
-                             line.empty() ? "" : line + "; ", winners_text(r.final));
+    terminal.out << fmt::format("Result after {} decisions: {}winners: {}\n", r.final.decisions(),
+                                line.empty() ? "" : line + "; ", winners_text(r.final))
+                 << std::flush;
     // Several humans: the screen (and the seed line at its top) was cleared; say it again.
     if (!a.seed_given && terminal.humans > 1 && terminal.clear_screen)
       std::cerr << seed_line(a, seed);
@@ -310,7 +329,9 @@ int play(const PlayArgs& args) {
   auto& [sources, g, players, options] = setup;
   if (!can_draw(*g, a.svg)) return usage_error;
   std::vector<std::string> specs = a.agents;
-  Terminal terminal{std::cin, std::cout};
+  WrappingStream screen(std::cout, screen_width());
+  Terminal terminal{std::cin, screen};
+  terminal.width = screen_width();
   terminal.clear_screen = !a.no_clear && isatty(STDOUT_FILENO);
   // The bots' generators are derived from the seed: draw it before making them.
   if (!a.seed_given && !fresh_seed(a.seed)) return usage_error;
@@ -419,7 +440,9 @@ int resume(const PlayArgs& args) {
         specs.size(), players);
     return usage_error;
   }
-  Terminal terminal{std::cin, std::cout};
+  WrappingStream screen(std::cout, screen_width());
+  Terminal terminal{std::cin, screen};
+  terminal.width = screen_width();
   terminal.clear_screen = !a.no_clear && isatty(STDOUT_FILENO);
   std::vector<std::unique_ptr<Agent>> agents;
   if (int status = make_agents(g, specs, players, r.seed, terminal, agents)) return status;
@@ -677,8 +700,9 @@ int replay(const ReplayArgs& a) {
   if (ran && !can_draw(*r.game, a.svg)) return usage_error;
   if (ran && !a.svg.empty() && !write_svg(a.svg, board_svg(*r.game, make_view(*r.game, r.final, viewer)))) return usage_error;
   if (!a.quiet) {
-    for (auto& line : r.shown) std::cout << line << '\n';
-    if (ran) std::cout << describe_view(*r.game, make_view(*r.game, r.final, viewer));
+    WrappingStream screen(std::cout, screen_width());
+    for (auto& line : r.shown) screen << line << '\n';
+    if (ran) screen << describe_view(*r.game, make_view(*r.game, r.final, viewer));
   }
   if (!r.ok) {
     std::cerr << "kata: replay failed: " << r.error << '\n';
@@ -757,7 +781,9 @@ int rules(const RulesArgs& a) {
   auto format = a.json       ? ReferenceFormat::json
                 : a.markdown ? ReferenceFormat::markdown
                              : ReferenceFormat::text;
-  std::cout << write_reference(make_reference(*g), format);
+  // Plain text fits the screen (or the reference's own width where nothing is wrapped).
+  size_t width = screen_width();
+  std::cout << write_reference(make_reference(*g), format, width ? width : reference_width);
   return ok;
 }
 

@@ -715,10 +715,11 @@ Phases
   CHECK(has(
       json.out,
       "\"rows\": [\n        [\n          \"red\",\n          \"1\",\n          \"1\"\n        ],"));
-  // The seed games: every one has a reference; a big kind is summed up.
+  // The seed games: every one has a reference; a board is described, not tabled.
   auto kendo = run_kata("rules rules/kendo.yaml");
   CHECK(kendo.status == 0);
-  CHECK(has(kendo.out, "      x: -8 to 8\n      y: -8 to 8\n"));
+  CHECK(has(kendo.out, "\nBoard\n  55 points in 13 rows of 1 to 6, joined by lines\n"));
+  CHECK(has(kendo.out, "(x from -8 to 8, y from -8 to 8)"));
   auto kenjin = run_kata("rules rules/kenjin.yaml --markdown");
   CHECK(has(kenjin.out, "| Peasant | secret | 0 | 4 |\n"));
   // Errors: the file's, an unreadable file, two formats.

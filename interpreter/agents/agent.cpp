@@ -211,7 +211,7 @@ std::optional<Choice> HumanAgent::answer(const Game& g, const PlayerView& view,
     else t_.out << fmt::format("The last {} lines you were told:\n", told_.size());
     for (auto& n : told_) t_.out << "  " << n << '\n';
   } else if (word == "rules") {
-    t_.out << write_reference(make_reference(g), ReferenceFormat::text);
+    t_.out << write_reference(make_reference(g), ReferenceFormat::text, t_.width ? t_.width : reference_width);
   } else if (word == "undo") {
     if (t_.humans <= 1) return Choice{Choice::undo, {}};
     t_.out << "There is no undo with several people at this terminal: it would take back "

@@ -114,6 +114,9 @@ struct Terminal {
   int humans = 0;
   int last_seat = -1;
   bool clear_screen = true;
+  // The columns `out` wraps at (runtime/wrap.hpp), 0 if it does not: `rules` lays the
+  // reference out to fit.
+  size_t width = 0;
 };
 
 // Before each decision the person sees what happened since their last turn, their view

@@ -232,10 +232,10 @@ MatchResult play_match(const Game& g, int players, uint64_t seed, const std::vec
 
 std::string describe_public_view(const Game& g, const State& s) {
   std::string text = describe_view(g, public_view(g, s));
-  // describe_view titles a view without a seat "everything"; this one is less.
-  std::string title = g.name + " — everything", note = "(* face down, but known to you)";
+  // describe_view titles a view without a seat "everything"; this one is less. Every card
+  // it names is known to every seat, so none is marked '*'.
+  std::string title = g.name + " — everything";
   if (text.rfind(title, 0) == 0) text.replace(0, title.size(), g.name + " — as everyone sees it");
-  if (auto at = text.find(note); at != std::string::npos) text.replace(at, note.size(), "(* face down, but known to everyone)");
   return text;
 }
 

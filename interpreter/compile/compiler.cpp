@@ -203,8 +203,12 @@ class Compiler {
                     0,
                     -1,
                     {},
-                    c.doc};
+                    c.doc,
+                    {},
+                    {}};
       for (auto& p : c.properties) kind.properties.push_back(s_.properties.at(p));
+      for (auto& p : c.shown) kind.shown.push_back(s_.properties.at(p));
+      for (auto& p : c.bookkeeping) kind.bookkeeping.push_back(s_.properties.at(p));
       if (!c.start_zone.empty()) kind.start_zone = s_.zones.at(c.start_zone);
       if (kind.name_template.empty()) {
         bool has_name = std::find(c.properties.begin(), c.properties.end(), "name") != c.properties.end();

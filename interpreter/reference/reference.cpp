@@ -8,8 +8,11 @@
 
 #include <algorithm>
 #include <climits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+
+#include "runtime/wrap.hpp"
 
 namespace kata {
 
@@ -17,7 +20,6 @@ namespace {
 
 // Kinds with more different cards than this are summed up by ranges, not tabled.
 constexpr size_t most_rows = 24;
-constexpr size_t text_width = 88;
 
 // ---- building ----
 
@@ -57,10 +59,19 @@ GameReference::Option option(const Game& g, const OptionInfo& o) {
   return {o.name, option_value(g, o, o.default_value), option_values(g, o), players, o.doc};
 }
 
+// The properties a player reads: the kind's, in its order, less its bookkeeping ones
+// (`show: {hx: false}`).
+std::vector<int> read_properties(const KindInfo& k) {
+  std::vector<int> out;
+  for (int p : k.properties)
+    if (std::find(k.bookkeeping.begin(), k.bookkeeping.end(), p) == k.bookkeeping.end()) out.push_back(p);
+  return out;
+}
+
 // The words of one card's properties, in the kind's order.
 std::vector<std::string> card_row(const Game& g, const KindInfo& k, int card) {
   std::vector<std::string> row;
-  for (int p : k.properties)
+  for (int p : read_properties(k))
     row.push_back(g.symbol_name(g.card_props[static_cast<size_t>(p) * g.card_count + card]));
   return row;
 }
@@ -68,7 +79,7 @@ std::vector<std::string> card_row(const Game& g, const KindInfo& k, int card) {
 // "x: -8 to 8" for numbers, "clan: Minamoto, Taira" for symbols, in order of first use.
 std::vector<std::string> property_ranges(const Game& g, const KindInfo& k, int cards) {
   std::vector<std::string> out;
-  for (int p : k.properties) {
+  for (int p : read_properties(k)) {
     std::vector<int64_t> values;
     for (int c = k.first_card; c < k.first_card + cards; ++c) {
       int64_t v = g.card_props[static_cast<size_t>(p) * g.card_count + c];
@@ -101,21 +112,22 @@ void card_table(const Game& g, const KindInfo& k, GameReference::Kind& out) {
       counts.push_back(1);
     }
   }
-  if (k.properties.empty()) return;
+  std::vector<int> properties = read_properties(k);
+  if (properties.empty()) return;
   if (rows.size() > most_rows) {
     out.ranges = property_ranges(g, k, out.count);
     return;
   }
   bool repeated = std::any_of(counts.begin(), counts.end(), [](int n) { return n > 1; });
-  if (k.properties.size() == 1) {
+  if (properties.size() == 1) {
     std::vector<std::string> items;
     for (size_t i = 0; i < rows.size(); ++i)
       items.push_back(rows[i][0] + (counts[i] > 1 ? fmt::format(" (x{})", counts[i]) : ""));
-    out.columns = {g.properties[k.properties[0]].name};
+    out.columns = {g.properties[properties[0]].name};
     out.list = fmt::format("{}", fmt::join(items, ", "));
     return;
   }
-  for (int p : k.properties) out.columns.push_back(g.properties[p].name);
+  for (int p : properties) out.columns.push_back(g.properties[p].name);
   if (repeated) out.columns.push_back("count");
   for (size_t i = 0; i < rows.size(); ++i) {
     if (repeated) rows[i].push_back(std::to_string(counts[i]));
@@ -134,6 +146,47 @@ GameReference::Kind kind(const Game& g, const KindInfo& k) {
     out.start = z.per_player ? (k.per_player ? "its owner's " : "each player's ") + z.name : z.name;
   }
   card_table(g, k, out);
+  return out;
+}
+
+// "x from -8 to 8": the values a coordinate takes on the board.
+std::string coordinate_range(const Game& g, int32_t property) {
+  const KindInfo& k = g.kinds[g.board.kind];
+  int64_t low = INT64_MAX, high = INT64_MIN;
+  for (int c = k.first_card; c < k.first_card + k.card_count; ++c) {
+    int64_t v = g.card_props[static_cast<size_t>(property) * g.card_count + c];
+    low = std::min(low, v), high = std::max(high, v);
+  }
+  return fmt::format("{} from {} to {}", g.properties[property].name, g.symbol_name(low), g.symbol_name(high));
+}
+
+// The board as players see it: its points counted by rows (a row is a line of the
+// drawing: the points with one y), how a point is named, and the marked points. The
+// points' coordinates are geometry: they appear only as the names of points.
+GameReference::Board board(const Game& g) {
+  const BoardInfo& b = g.board;
+  const KindInfo& k = g.kinds[b.kind];
+  GameReference::Board out;
+  std::map<int32_t, int> rows;
+  for (int32_t y : b.y) ++rows[y];
+  int fewest = INT32_MAX, most = 0;
+  for (auto& [y, n] : rows) fewest = std::min(fewest, n), most = std::max(most, n);
+  bool linked = false;
+  for (int c = k.first_card; c < k.first_card + k.card_count && !linked; ++c)
+    linked = g.link_start.size() > static_cast<size_t>(c) + 1 && g.link_start[c + 1] > g.link_start[c];
+  out.shape = fmt::format("{} point{} in {} row{}{}{}", k.card_count, k.card_count == 1 ? "" : "s", rows.size(),
+                          rows.size() == 1 ? "" : "s",
+                          rows.size() > 1 ? fewest == most ? fmt::format(" of {}", most) : fmt::format(" of {} to {}", fewest, most) : "",
+                          linked ? ", joined by lines" : "");
+  std::vector<std::string> ranges;
+  for (int32_t p : b.coordinates) ranges.push_back(coordinate_range(g, p));
+  if (!ranges.empty() && k.card_count > 0)
+    out.naming = fmt::format("A point is named by its coordinates ({}), as in {}.", fmt::join(ranges, ", "),
+                             g.card_names[k.first_card + k.card_count / 2]);
+  std::string what = b.marked_name.empty() ? "marked" : b.marked_name;
+  for (size_t i = 0; i < b.marked.size(); ++i)
+    if (b.marked[i]) out.marked.push_back(fmt::format("{}: {}", what, g.card_names[k.first_card + static_cast<int>(i)]));
+  out.doc = k.doc;
   return out;
 }
 
@@ -183,6 +236,7 @@ void normalise_docs(GameReference& r) {
   normalise(r.variables);
   normalise(r.actions);
   normalise(r.phases);
+  if (r.board) r.board->doc = one_line(r.board->doc);
   for (auto& a : r.actions)
     for (auto& p : a.params) p.domain = one_line(p.domain);
 }
@@ -196,7 +250,9 @@ GameReference make_reference(const Game& g) {
   r.min_players = g.min_players;
   r.max_players = g.max_players;
   for (auto& o : g.options) r.options.push_back(option(g, o));
-  for (auto& k : g.kinds) r.kinds.push_back(kind(g, k));
+  for (size_t k = 0; k < g.kinds.size(); ++k)
+    if (static_cast<int32_t>(k) != g.board.kind) r.kinds.push_back(kind(g, g.kinds[k]));
+  if (g.board.kind >= 0) r.board = board(g);
   for (auto& z : g.zones) r.zones.push_back(zone(g, z));
   for (auto* vars : {&g.globals, &g.player_vars, &g.card_vars})
     for (auto& v : *vars) r.variables.push_back(variable(g, v));
@@ -216,7 +272,7 @@ namespace {
 // ---- writing ----
 
 // Words wrapped to the text width, each line indented.
-std::string wrapped(const std::string& text, size_t indent) {
+std::string wrapped(const std::string& text, size_t indent, size_t text_width) {
   std::istringstream in(text);
   std::string word, out, line;
   while (in >> word) {
@@ -291,39 +347,48 @@ std::string table_text(const std::vector<std::string>& columns,
 
 // A heading, then each entry's line with its doc beneath.
 template <class T, class Line>
-std::string section_text(const std::string& heading, const std::vector<T>& items, Line line) {
+std::string section_text(const std::string& heading, const std::vector<T>& items, Line line, size_t width) {
   if (items.empty()) return "";
   std::string out = "\n" + heading + "\n";
   for (auto& item : items) {
     out += "  " + line(item) + "\n";
-    out += wrapped(item.doc, 6);
+    out += wrapped(item.doc, 6, width);
   }
   return out;
 }
 
-std::string kinds_text(const GameReference& r) {
+std::string kinds_text(const GameReference& r, size_t width) {
   if (r.kinds.empty()) return "";
   std::string out = "\nComponents\n";
   for (auto& k : r.kinds) {
-    out += "  " + kind_text(k) + "\n" + wrapped(k.doc, 6);
-    if (!k.list.empty()) out += wrapped(k.columns[0] + ": " + k.list, 6);
+    out += "  " + kind_text(k) + "\n" + wrapped(k.doc, 6, width);
+    if (!k.list.empty()) out += wrapped(k.columns[0] + ": " + k.list, 6, width);
     for (auto& range : k.ranges) out += "      " + range + "\n";
     if (!k.rows.empty()) out += table_text(k.columns, k.rows, 6);
   }
   return out;
 }
 
-std::string write_text(const GameReference& r) {
+std::string board_text(const GameReference& r, size_t width) {
+  if (!r.board) return "";
+  const GameReference::Board& b = *r.board;
+  std::string out = "\nBoard\n  " + b.shape + "\n" + wrapped(b.doc, 6, width) + wrapped(b.naming, 6, width);
+  for (auto& m : b.marked) out += wrapped(m, 6, width);
+  return out;
+}
+
+std::string write_text(const GameReference& r, size_t width) {
   std::string out = fmt::format("{}: {}\n", r.name, players_text(r));
-  if (!r.doc.empty()) out += "\n" + wrapped(r.doc, 0);
-  out += section_text("Options (kata play FILE -o NAME=VALUE)", r.options, option_text);
-  out += kinds_text(r);
-  out += section_text("Zones", r.zones, zone_text);
-  out += section_text("Variables", r.variables, variable_text);
+  if (!r.doc.empty()) out += "\n" + wrapped(r.doc, 0, width);
+  out += section_text("Options (kata play FILE -o NAME=VALUE)", r.options, option_text, width);
+  out += kinds_text(r, width);
+  out += board_text(r, width);
+  out += section_text("Zones", r.zones, zone_text, width);
+  out += section_text("Variables", r.variables, variable_text, width);
   out += section_text("Actions", r.actions, [](const GameReference::Action& a) {
     return a.params.empty() ? notation(a) : fmt::format("{}  ({})", notation(a), params_text(a));
-  });
-  out += section_text("Phases", r.phases, [](const GameReference::Phase& p) { return p.name; });
+  }, width);
+  out += section_text("Phases", r.phases, [](const GameReference::Phase& p) { return p.name; }, width);
   return out;
 }
 
@@ -386,6 +451,12 @@ std::string write_markdown(const GameReference& r) {
   if (!r.doc.empty()) out += "\n" + r.doc + "\n";
   out += options_markdown(r);
   out += kinds_markdown(r);
+  if (r.board) {
+    out += "\n## Board\n\n" + r.board->shape + ".\n";
+    if (!r.board->doc.empty()) out += "\n" + r.board->doc + "\n";
+    if (!r.board->naming.empty()) out += "\n" + r.board->naming + "\n";
+    for (auto& m : r.board->marked) out += "\n- " + m + "\n";
+  }
   std::vector<std::vector<std::string>> rows;
   for (auto& z : r.zones)
     rows.push_back({code(z.name), z.each.empty() ? "shared" : "each " + z.each, z.order, z.seen_by,
@@ -450,6 +521,11 @@ std::string write_json(const GameReference& r) {
               {"max_players", r.max_players},
               {"options", options},
               {"components", kinds},
+              {"board", r.board ? json{{"shape", r.board->shape},
+                                       {"naming", r.board->naming},
+                                       {"marked", r.board->marked},
+                                       {"doc", r.board->doc}}
+                                : json(nullptr)},
               {"zones", zones},
               {"variables", variables},
               {"actions", actions},
@@ -459,9 +535,13 @@ std::string write_json(const GameReference& r) {
 
 }  // namespace
 
-std::string write_reference(const GameReference& r, ReferenceFormat format) {
+std::string write_reference(const GameReference& r, ReferenceFormat format, size_t width) {
   switch (format) {
-    case ReferenceFormat::text: return write_text(r);
+    case ReferenceFormat::text: {
+      // The lines the descriptions are not part of (a long action's parameters) are wrapped
+      // as a screen is.
+      return wrap_text(write_text(r, width), width);
+    }
     case ReferenceFormat::markdown: return write_markdown(r);
     case ReferenceFormat::json: return write_json(r);
   }

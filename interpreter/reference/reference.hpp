@@ -1,12 +1,13 @@
 // A game's reference: what a player may read about the rules before and during a game,
 // made from the loaded Game alone (its `doc:` texts and its declarations): the game's
 // description and player counts, its options, its components with a table of each kind's
-// cards, its zones and who sees them, its variables, its actions and their parameters,
+// cards (less the properties `show:` marks as bookkeeping), its board, its zones and who sees them, its variables, its actions and their parameters,
 // and its phases. It is built once into GameReference, whose fields are the words to show,
 // and written out as plain text (`kata rules`, and the terminal's `rules` command during
 // a game), Markdown, or JSON. Nothing here prints, and nothing here names a game.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,15 @@ struct GameReference {
     std::vector<std::vector<std::string>> rows;
     std::string list;
     std::vector<std::string> ranges;
+  };
+  // A board's points are places, not cards: the reference describes the board in
+  // players' words (how many points, in how many rows, how a point is named, the points
+  // the rule file marks) and leaves the points out of the components.
+  struct Board {
+    std::string shape;   // "55 points in 17 rows of 1 to 6, joined by lines"
+    std::string naming;  // "a point is named by its x and y (x from -8 to 8, ...), as in 4/-5"
+    std::vector<std::string> marked;  // "goal: 1/1"
+    std::string doc;
   };
   struct Zone {
     std::string name;
@@ -68,6 +78,7 @@ struct GameReference {
   int min_players = 0, max_players = 0;
   std::vector<Option> options;
   std::vector<Kind> kinds;
+  std::optional<Board> board;
   std::vector<Zone> zones;
   std::vector<Variable> variables;
   std::vector<Action> actions;
@@ -78,8 +89,10 @@ GameReference make_reference(const Game& g);
 
 enum class ReferenceFormat { text, markdown, json };
 
-// The reference as text to print: plain (lines of at most about 88 columns), Markdown
-// (headings and tables), or JSON (an object with the fields of GameReference).
-std::string write_reference(const GameReference& r, ReferenceFormat format);
+// The reference as text to print: plain (its descriptions wrapped to `width` columns, a
+// terminal's), Markdown (headings and tables), or JSON (an object with the fields of
+// GameReference). Only the plain text is wrapped.
+constexpr size_t reference_width = 88;
+std::string write_reference(const GameReference& r, ReferenceFormat format, size_t width = reference_width);
 
 }  // namespace kata

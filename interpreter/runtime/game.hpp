@@ -212,6 +212,9 @@ struct KindInfo {
   int32_t start_zone = -1;  // zone declaration the cards start in, or -1 (out of play)
   std::vector<int32_t> properties;  // the properties its declaration gives, in its order
   std::string doc;
+  // `show:` the properties a screen writes beside each of these components where the
+  // viewer sees it ("Port (vp 4)"), and the bookkeeping ones, left out of the reference.
+  std::vector<int32_t> shown, bookkeeping;
 };
 
 struct ZoneInfo {

@@ -12,6 +12,13 @@ namespace kata {
 
 namespace {
 
+// Whether every seat sees the card.
+bool seen_by_all(const Game& g, const State& s, int card) {
+  for (int p = 0; p < s.players(); ++p)
+    if (!visible(g, s, p, card)) return false;
+  return true;
+}
+
 // A view of the cards that `sees` lets through. A set's cards are listed as the viewer
 // may know them: the cards it sees (in card order), then the others, hidden. Listed where
 // they lie, hidden cards would tell how they rank against the seen ones.
@@ -56,7 +63,10 @@ PlayerView build_view(const Game& g, const State& s, int viewer, const Sees& see
     zv.instance = static_cast<int>(z);
     int size = s[l.zone_size + static_cast<int>(z)];
     const int32_t* cs = s.slots.data() + l.zone_cards + static_cast<int>(z) * g.card_count;
-    for (int i = 0; i < size; ++i) zv.cards.push_back({sees(cs[i]) ? cs[i] : -1, s[l.card_face + cs[i]] != 0});
+    for (int i = 0; i < size; ++i) {
+      bool seen = sees(cs[i]);
+      zv.cards.push_back({seen ? cs[i] : -1, s[l.card_face + cs[i]] != 0, seen && seen_by_all(g, s, cs[i])});
+    }
     if (g.instance_set[z])
       std::stable_partition(zv.cards.begin(), zv.cards.end(), [](const CardView& c) { return c.card >= 0; });
     v.zones.push_back(std::move(zv));
@@ -351,9 +361,24 @@ std::string describe_component_vars(const Game& g, const PlayerView& v) {
   return out;
 }
 
-// Sets the flags for the page's legend: a card marked `*`, a card written `?`. The cards
-// of the viewer's own `owner` zone (a hand) are not marked: being seen by their owner is
-// what such a zone is, and "face down" read oddly of a hand.
+// A card the viewer sees, by name and with the properties its kind's `show:` puts on
+// screens: "Port (vp 4)". The properties are printed on the card: whoever sees it may read
+// them.
+std::string shown_card(const Game& g, int32_t card, const char* mark) {
+  const KindInfo& kind = g.kinds[g.card_kind[card]];
+  std::string props;
+  for (int32_t p : kind.shown)
+    props += fmt::format("{}{} {}", props.empty() ? "" : ", ", g.properties[p].name,
+                         g.symbol_name(g.card_props[static_cast<size_t>(p) * g.card_count + card]));
+  return props.empty() ? g.card_names[card] + mark : fmt::format("{}{} ({})", g.card_names[card], mark, props);
+}
+
+// Sets the flags for the page's legend: a card marked `*`, a card written `?`. A card is
+// marked when it lies face down and not every seat knows it: one that every seat knows
+// (revealed, or seen face up before it was turned down) is as public as a face-up card,
+// and is named plainly. The cards of the viewer's own `owner` zone (a hand) are not
+// marked: being seen by their owner is what such a zone is, and "face down" read oddly
+// of a hand.
 std::string describe_zone(const Game& g, const ZoneView& z, int viewer, bool& known_face_down,
                           bool& unknown_shown) {
   const ZoneInfo& info = g.zones[g.instance_zone[z.instance]];
@@ -363,8 +388,8 @@ std::string describe_zone(const Game& g, const ZoneView& z, int viewer, bool& kn
   int hidden = 0;
   std::string shown, in_order;
   for (const CardView& c : z.cards) {
-    bool marked = c.card >= 0 && !c.face_up && !own;
-    std::string name = c.card < 0 ? "?" : g.card_names[c.card] + (marked ? "*" : "");
+    bool marked = c.card >= 0 && !c.face_up && !c.public_ && !own;
+    std::string name = c.card < 0 ? "?" : shown_card(g, c.card, marked ? "*" : "");
     known_face_down |= marked;
     in_order += " " + name;
     if (c.card < 0)
@@ -491,7 +516,8 @@ std::string describe_view(const Game& g, const PlayerView& v) {
   bool known_face_down = false, unknown_shown = false;
   for (const ZoneView& z : v.zones)
     if (zone_listed(g, z)) out += describe_zone(g, z, v.viewer, known_face_down, unknown_shown);
-  if (known_face_down) out += "  (* face down, but known to you)\n";
+  if (known_face_down)
+    out += v.viewer < 0 ? "  (* face down: not every player knows it)\n" : "  (* face down: you know it, not every player does)\n";
   if (unknown_shown) out += "  (? a face-down card you do not know, in its place in the pile)\n";
   if (v.status == Status::over)
     out += describe_end(g, v);

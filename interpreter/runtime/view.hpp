@@ -15,6 +15,9 @@ namespace kata {
 struct CardView {
   int32_t card = -1;  // -1: hidden from this viewer
   bool face_up = false;
+  // The viewer sees the card and so does every seat (face up, revealed, or seen by all
+  // before it was turned down): it is public even if it lies face down.
+  bool public_ = false;
   bool operator==(const CardView&) const = default;
 };
 

@@ -457,7 +457,7 @@ class Loader {
       error(n, "a component kind is a mapping with 'each:' or 'list:'");
       return;
     }
-    check_keys(n, {"each", "list", "where", "per_player", "name", "in", "doc"}, "a component kind");
+    check_keys(n, {"each", "list", "where", "per_player", "name", "in", "show", "doc"}, "a component kind");
     if (auto v = n["where"]) {
       c.where = text(v);
       if (c.where.present()) c.where_expr = parse_expression(c.where.text, c.where.where, diags_);
@@ -474,7 +474,27 @@ class Loader {
       error(key, fmt::format("component kind '{}' needs 'each:' or 'list:'", c.kind));
     }
     if (c.rows.size() > 1024) error(key, "at most 1024 components of one kind");
+    if (auto v = n["show"]) property_show(v, c);
     replace(rf_.components, std::move(c), &ComponentDecl::kind);
+  }
+
+  // `show: {vp: true, hx: false}`: each of the kind's properties that a screen shows, or
+  // that is bookkeeping.
+  void property_show(const YAML::Node& n, ComponentDecl& c) {
+    if (!n.IsMap()) {
+      error(n, "'show' of a component kind maps its properties to true or false ({vp: true})");
+      return;
+    }
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      std::string name = it->first.Scalar();
+      if (std::find(c.properties.begin(), c.properties.end(), name) == c.properties.end()) {
+        error(it->first, fmt::format("'{}' is not a property of {}; its properties are {}", name, c.kind,
+                                     c.properties.empty() ? std::string("none") : fmt::format("{}", fmt::join(c.properties, ", "))));
+        continue;
+      }
+      std::optional<bool> on = boolean(it->second, "show");
+      if (on) (*on ? c.shown : c.bookkeeping).push_back(name);
+    }
   }
 
   // `each: {clan: [a, b], rank: 1..4}`: one component per combination.

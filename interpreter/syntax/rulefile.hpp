@@ -55,6 +55,10 @@ struct ComponentDecl {
   std::string name_template;  // "{clan} {rank}"; default: the kind and a number
   Pos name_pos;
   std::vector<std::string> properties;
+  // `show: {vp: true, hx: false}`: the properties a screen writes beside each component
+  // (true), and those that are the rule file's bookkeeping, left out of the reference too
+  // (false). A property not named is in the reference only.
+  std::vector<std::string> shown, bookkeeping;
   // One row a component: its property values, in `properties` order.
   std::vector<std::vector<Value>> rows;
   std::string start_zone;  // `in:` the zone they start in (the owner's, if per player)

@@ -1,0 +1,113 @@
+// Wrapping lines of screen text. The hanging indent is read from the line itself, so
+// that every writer of screens (views, events, menus, the reference) is wrapped alike
+// without knowing the width.
+#include "runtime/wrap.hpp"
+
+#include <cctype>
+
+namespace kata {
+
+namespace {
+
+// Characters, not bytes: a UTF-8 continuation byte adds nothing.
+size_t columns(const std::string& s, size_t from = 0, size_t to = std::string::npos) {
+  size_t n = 0;
+  for (size_t i = from; i < s.size() && i < to; ++i) n += (static_cast<unsigned char>(s[i]) & 0xC0) != 0x80;
+  return n;
+}
+
+// Where a continued line starts: after a menu entry's number ("  12) "), after the first
+// gap of two or more blanks that follows the line's first text (a listed zone's name), or
+// two columns in from the line's indent. Never past half the width.
+size_t hanging_indent(const std::string& line, size_t width) {
+  size_t lead = line.find_first_not_of(' ');
+  if (lead == std::string::npos) return 0;
+  size_t hang = lead + 2;
+  size_t i = lead;
+  while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i]))) ++i;
+  if (i > lead && i + 1 < line.size() && line[i] == ')' && line[i + 1] == ' ') {
+    hang = line.find_first_not_of(' ', i + 1);
+  } else if (size_t gap = line.find("  ", lead); gap != std::string::npos) {
+    size_t next = line.find_first_not_of(' ', gap);
+    if (next != std::string::npos) hang = columns(line, 0, next);
+  }
+  if (hang == std::string::npos || hang > width / 2) hang = std::min(lead + 2, width / 2);
+  return hang;
+}
+
+}  // namespace
+
+std::string wrap_line(const std::string& line, size_t width) {
+  if (width == 0 || columns(line) <= width) return line;
+  std::string indent(hanging_indent(line, width), ' ');
+  std::string out;
+  // The line's own indent and its first word start the first line whatever their width.
+  size_t start = line.find_first_not_of(' ');
+  if (start == std::string::npos) return line;
+  size_t end = line.find(' ', start);
+  std::string current = line.substr(0, end);
+  size_t used = columns(current);  // columns in `current`
+  size_t i = end;
+  while (i < line.size()) {
+    size_t word = line.find_first_not_of(' ', i);
+    if (word == std::string::npos) break;
+    size_t stop = line.find(' ', word);
+    if (stop == std::string::npos) stop = line.size();
+    size_t gap = columns(line, i, word), size = columns(line, word, stop);
+    if (used + gap + size > width) {
+      out += current + '\n';
+      current = indent + line.substr(word, stop - word);
+      used = indent.size() + size;
+    } else {
+      current += line.substr(i, stop - i);
+      used += gap + size;
+    }
+    i = stop;
+  }
+  return out + current;
+}
+
+std::string wrap_text(const std::string& text, size_t width) {
+  if (width == 0) return text;
+  std::string out;
+  size_t from = 0;
+  while (from < text.size()) {
+    size_t nl = text.find('\n', from);
+    if (nl == std::string::npos) return out + wrap_line(text.substr(from), width);
+    out += wrap_line(text.substr(from, nl - from), width) + '\n';
+    from = nl + 1;
+  }
+  return out;
+}
+
+WrappingStream::WrappingStream(std::ostream& out, size_t width) : std::ostream(&buffer_), buffer_(out, width) {}
+
+WrappingStream::~WrappingStream() { flush(); }
+
+WrappingStream::Buffer::int_type WrappingStream::Buffer::overflow(int_type c) {
+  if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+  char ch = traits_type::to_char_type(c);
+  xsputn(&ch, 1);
+  return c;
+}
+
+std::streamsize WrappingStream::Buffer::xsputn(const char* s, std::streamsize n) {
+  for (std::streamsize k = 0; k < n; ++k) {
+    if (s[k] != '\n') {
+      line_ += s[k];
+      continue;
+    }
+    out_ << wrap_line(line_, width_) << '\n';
+    line_.clear();
+  }
+  return n;
+}
+
+int WrappingStream::Buffer::sync() {
+  out_ << line_;
+  line_.clear();
+  out_.flush();
+  return out_ ? 0 : -1;
+}
+
+}  // namespace kata

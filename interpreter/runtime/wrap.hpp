@@ -1,0 +1,46 @@
+// Text for a terminal, wrapped to its width: the screens of `kata play` and `kata replay`
+// and the reference of `kata rules`. Lines longer than the width are broken between words,
+// never inside one (a word longer than the line is left whole), and go on under a hanging
+// indent that keeps the line's shape: under the entries of a listed zone ("  P1.hand
+// Guard ..."), under a menu entry's text ("  12) ..."), else two columns in from the line's
+// own indent. Whoever prints decides the width; 0 wraps nothing (output that scripts read:
+// JSON, logs, a pipe). Widths count characters (UTF-8 code points), not bytes.
+#pragma once
+
+#include <ostream>
+#include <streambuf>
+#include <string>
+
+namespace kata {
+
+// One line (no '\n') wrapped to `width`: lines joined by '\n', without a final one.
+std::string wrap_line(const std::string& line, size_t width);
+// Each line of `text` wrapped.
+std::string wrap_text(const std::string& text, size_t width);
+
+// An output stream that wraps what is written through it, line by line, into `out`. A
+// line not yet ended is held until its '\n'; a flush writes it as it is (a prompt).
+class WrappingStream : public std::ostream {
+ public:
+  WrappingStream(std::ostream& out, size_t width);
+  ~WrappingStream() override;
+
+ private:
+  class Buffer : public std::streambuf {
+   public:
+    Buffer(std::ostream& out, size_t width) : out_(out), width_(width) {}
+
+   protected:
+    int_type overflow(int_type c) override;
+    std::streamsize xsputn(const char* s, std::streamsize n) override;
+    int sync() override;
+
+   private:
+    std::ostream& out_;
+    size_t width_;
+    std::string line_;
+  };
+  Buffer buffer_;
+};
+
+}  // namespace kata

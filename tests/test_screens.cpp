@@ -1,0 +1,249 @@
+// What the rule files in rules/ put on a player's screen: the page of a view
+// (describe_view), played through whole games. The rules of what a page may show are in
+// docs/language.md §2.5.1; these tests hold the four games to them.
+#include <catch2/catch.hpp>
+
+#include <fmt/format.h>
+
+#include <fmt/ranges.h>
+
+#include <sstream>
+
+#include "reference/reference.hpp"
+#include "runtime/wrap.hpp"
+#include "support.hpp"
+
+using namespace kata;
+
+namespace {
+
+// Every page P1 is shown in a random game of `file` with `players`, from the start to the
+// end, joined.
+std::string pages(const std::string& file, int players, uint64_t seed) {
+  auto l = kata::test::load_file(file);
+  REQUIRE(l.game);
+  const Game& g = *l.game;
+  State s = new_game(g, players, seed, default_options(g));
+  std::string out;
+  std::vector<Decision> legal;
+  uint64_t rng = seed;
+  while (s.status() == Status::waiting) {
+    out += describe_view(g, make_view(g, s, 0));
+    legal_decisions(g, s, legal);
+    apply(g, s, legal[uniform(rng, static_cast<uint32_t>(legal.size()))]);
+  }
+  return out + describe_view(g, make_view(g, s, 0));
+}
+
+}  // namespace
+
+TEST_CASE("the screens of Kenjin leave out its bookkeeping variables", "[screens]") {
+  for (uint64_t seed : {1, 2}) {
+    std::string all = pages("rules/kenjin.yaml", 3, seed);
+    for (const char* name : {"seat_a", "seat_b", "conqueror", "port_bonus", "camp_bonus", "supplied"})
+      CHECK_FALSE(kata::test::has(all, name));
+    // What a player reads stays: the victory points.
+    CHECK(kata::test::has(all, "vp="));
+  }
+}
+
+namespace {
+
+std::shared_ptr<const Game> game(const std::string& yaml) {
+  auto l = kata::test::load_text(yaml);
+  INFO(fmt::format("{}", fmt::join(l.messages(), "\n")));
+  REQUIRE(l.game);
+  return l.game;
+}
+
+}  // namespace
+
+TEST_CASE("a component kind's show: puts properties beside the components a viewer sees", "[screens]") {
+  auto g = game(R"(game: Places
+players: 2
+components:
+  place:
+    list: [{name: North, worth: 4, sx: 1}, {name: South, worth: 6, sx: 2}]
+    in: table
+    show: {worth: true, sx: false}
+  token: {each: {value: 1..2}, in: bag}
+zones:
+  table: {visibility: everyone, order: row}
+  bag: {visibility: nobody}
+flow: |
+  choose P1: go
+actions:
+  go: ""
+)");
+  State s = new_game(*g, 2, 1, default_options(*g));
+  std::string page = describe_view(*g, make_view(*g, s, 0));
+  CHECK(kata::test::has(page, "table          North (worth 4) South (worth 6)\n"));
+  CHECK_FALSE(kata::test::has(page, "sx"));
+  // Hidden cards show nothing of their properties.
+  CHECK(kata::test::has(page, "bag            2 cards face down\n"));
+}
+
+TEST_CASE("a component kind's show: names the kind's properties, each true or false", "[screens][check]") {
+  auto l = kata::test::load_text(R"(game: Places
+players: 2
+components:
+  place:
+    list: [{name: North, worth: 4}]
+    show: {wroth: true, worth: maybe}
+flow: ""
+)");
+  CHECK(l.messages() ==
+        std::vector<std::string>{"6:12: error: 'wroth' is not a property of place; its properties are name, worth",
+                                 "6:32: error: expected show (true or false), found 'maybe'"});
+}
+
+TEST_CASE("the reference leaves out the properties a kind's show: marks as bookkeeping", "[screens][reference]") {
+  auto g = game(R"(game: Places
+players: 2
+components:
+  piece:
+    list: [{name: Guard, steps: 2, sx: 1}, {name: Guard, steps: 2, sx: 2}, {name: Scout, steps: 3, sx: 3}]
+    show: {sx: false}
+flow: ""
+)");
+  std::string ref = write_reference(make_reference(*g), ReferenceFormat::text);
+  // Without sx the two Guards are one row.
+  CHECK(kata::test::has(ref, "      name   steps  count\n      Guard  2      2\n      Scout  3      1\n"));
+  CHECK_FALSE(kata::test::has(ref, "sx"));
+}
+
+TEST_CASE("the reference describes a board by its points, not as cards", "[screens][reference]") {
+  auto g = game(R"(game: Grid
+players: 2
+components:
+  point:
+    doc: The crossings of the grid.
+    each: {x: 0..2, y: 0..1}
+    name: "{x}/{y}"
+    in: board
+  stone: {each: {value: 1..2}, in: bag}
+zones:
+  board: {visibility: everyone}
+  spot: {per: point, visibility: everyone}
+  bag: {visibility: nobody}
+board:
+  points: point
+  x: "x"
+  y: "y"
+  zone: spot
+  marked: "x == 1 and y == 1"
+  marked_name: goal
+  coordinates: [x, y]
+flow: ""
+)");
+  std::string ref = write_reference(make_reference(*g), ReferenceFormat::text);
+  CHECK_FALSE(kata::test::has(ref, "point: 6 cards"));
+  CHECK(kata::test::has(ref, "\nBoard\n  6 points in 2 rows of 3\n      The crossings of the grid.\n"
+                             "      A point is named by its coordinates (x from 0 to 2, y from 0 to 1), as in 1/1.\n"
+                             "      goal: 1/1\n"));
+  CHECK(kata::test::has(write_reference(make_reference(*g), ReferenceFormat::markdown), "## Board\n\n6 points in 2 rows of 3.\n"));
+  CHECK(kata::test::has(write_reference(make_reference(*g), ReferenceFormat::json), "\"shape\": \"6 points in 2 rows of 3\""));
+}
+
+TEST_CASE("Kenjin's screens show each battlefield's victory points", "[screens]") {
+  std::string all = pages("rules/kenjin.yaml", 2, 1);
+  CHECK(kata::test::has(all, "Palace (vp 6)"));
+}
+
+TEST_CASE("a face-down card every seat knows is named plainly, one only the viewer knows is marked", "[screens][views]") {
+  auto g = game(R"(game: Reveal
+players: 2
+components:
+  card: {each: {value: 1..3}, in: deck}
+zones:
+  deck: {visibility: nobody}
+  hand: {per_player: true, visibility: owner, order: set}
+  pile: {visibility: nobody}
+flow: |
+  move top(deck) to P2.hand
+  reveal top(P2.hand)
+  move top(deck) to pile
+  look P1 at top(pile)
+  choose P1: go
+actions:
+  go: ""
+)");
+  State s = new_game(*g, 2, 1, default_options(*g));
+  std::string me = describe_view(*g, make_view(*g, s, 0));
+  INFO(me);
+  // Revealed to all: P2's card is as public as a face-up one.
+  CHECK(kata::test::has(me, "  P2.hand        3\n"));
+  // Looked at by P1 alone.
+  CHECK(kata::test::has(me, "  pile           2*\n"));
+  CHECK(kata::test::has(me, "  (* face down: you know it, not every player does)\n"));
+  std::string all = describe_view(*g, make_view(*g, s, -1));
+  INFO(all);
+  CHECK(kata::test::has(all, "  P2.hand        3\n"));
+  CHECK(kata::test::has(all, "  pile           2*\n"));
+  CHECK(kata::test::has(all, "  deck           1*\n"));
+  CHECK(kata::test::has(all, "  (* face down: not every player knows it)\n"));
+}
+
+TEST_CASE("screen lines wrap between words with a hanging indent that keeps their shape", "[screens][wrap]") {
+  // A listed zone goes on under its first entry.
+  CHECK(wrap_line("  P1.hand        North South East West", 36) ==
+        "  P1.hand        North South East\n                 West");
+  // A menu entry goes on under its text.
+  CHECK(wrap_line("  12) deploy P1 Guard North (x4)", 20) == "  12) deploy P1\n      Guard North\n      (x4)");
+  // Any other line two columns in from its indent.
+  CHECK(wrap_line("  a card moves from deck to P2.hand", 20) == "  a card moves from\n    deck to P2.hand");
+  // Never inside a word: a word longer than the line stands alone.
+  CHECK(wrap_line("go Averyveryverylongword x", 10) == "go\n  Averyveryverylongword\n  x");
+  // Characters count, not bytes; short lines and width 0 are left alone.
+  CHECK(wrap_line("a — b — c", 9) == "a — b — c");
+  CHECK(wrap_line("a b c d e f g h", 0) == "a b c d e f g h");
+  CHECK(wrap_text("x y z\n\nx y z\n", 4) == "x y\n  z\n\nx y\n  z\n");
+}
+
+TEST_CASE("a wrapping stream wraps each line and writes a prompt at a flush", "[screens][wrap]") {
+  std::ostringstream out;
+  {
+    WrappingStream screen(out, 12);
+    screen << "one two three four\nP1> " << std::flush;
+    CHECK(out.str() == "one two\n  three four\nP1> ");
+    screen << "last";
+  }
+  CHECK(out.str() == "one two\n  three four\nP1> last");
+}
+
+TEST_CASE("kata wraps screens at COLUMNS, and not when output goes to a pipe without it", "[screens][wrap][cli]") {
+  auto plain = kata::test::run_kata("play rules/kenjin.yaml -p 3 -a random -s 1");
+  setenv("COLUMNS", "50", 1);
+  auto wrapped = kata::test::run_kata("play rules/kenjin.yaml -p 3 -a random -s 1");
+  auto rules = kata::test::run_kata("rules rules/kendo.yaml");
+  auto json = kata::test::run_kata("rules rules/kendo.yaml --json");
+  setenv("COLUMNS", "0", 1);
+  auto off = kata::test::run_kata("rules rules/kendo.yaml");
+  unsetenv("COLUMNS");
+  REQUIRE(plain.status == 0);
+  REQUIRE(wrapped.status == 0);
+  auto longest = [](const std::string& text) {
+    size_t most = 0, from = 0;
+    for (size_t nl; (nl = text.find('\n', from)) != std::string::npos; from = nl + 1) {
+      std::string line = text.substr(from, nl - from);
+      size_t n = 0;
+      for (unsigned char c : line) n += (c & 0xC0) != 0x80;
+      // A single word longer than the width may stand alone.
+      if (line.find(' ', line.find_first_not_of(' ')) != std::string::npos) most = std::max(most, n);
+    }
+    return most;
+  };
+  CHECK(longest(plain.out) > 50);
+  CHECK(longest(wrapped.out) <= 50);
+  // The same words, only laid out again.
+  auto words = [](const std::string& text) {
+    std::istringstream in(text);
+    std::string all;
+    for (std::string w; in >> w;) all += w + ' ';
+    return all;
+  };
+  CHECK(words(plain.out) == words(wrapped.out));
+  CHECK(longest(rules.out) <= 50);
+  CHECK(longest(off.out) > 50);
+  CHECK(longest(json.out) > 50);
+}
