@@ -13,7 +13,7 @@ namespace kata::cli {
 
 // Who plays the seats a person does not take in `kata play` without --agents (P1 is
 // "human"). One constant, so that the default opponent changes in one place.
-inline constexpr const char* default_opponent = "random";
+inline constexpr const char* default_opponent = "ismcts:200";
 
 struct CheckArgs {
   std::vector<std::string> files;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "agents/agent.hpp"
 #include "commands.hpp"
 
 namespace {
@@ -125,8 +126,8 @@ int main(int argc, char** argv) {
   std::string agents;
   play_cmd->add_option(
       "-a,--agents", agents,
-      std::string("Who plays each seat: human, random, script:FILE (comma-separated; one name for "
-                  "all seats). Default: human for P1, ") +
+      "Who plays each seat: human, " + kata::bot_names() +
+          " (comma-separated; one name for all seats). Default: human for P1, " +
           default_opponent + " for the others");
   play_cmd
       ->add_option("-o,--option", pa.options,

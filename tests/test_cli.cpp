@@ -793,6 +793,18 @@ TEST_CASE("rules at the prompt prints what kata rules prints", "[cli][prompt]") 
   CHECK(has(p.out, "  undo            take back your last decision and what followed it\n"));
 }
 
+TEST_CASE("kata play without --agents seats a person against ismcts:200 bots", "[cli][agents]") {
+  auto log = temp("kata-default-opponent.jsonl");
+  auto p = run_kata("play rules/kendo.yaml -p 2 --seed 4 --no-clear --log " + log, "quit\ny\n");
+  CHECK(p.status == 1);
+  std::ifstream in(log);
+  std::string header;
+  std::getline(in, header);
+  CHECK(has(header, "\"agents\":[\"human\",\"ismcts:200\"]"));
+  auto help = run_kata("play --help");
+  CHECK(has(help.out, "Default: human for P1, ismcts:200 for the others"));
+}
+
 TEST_CASE("a script may type decisions in short", "[cli][notation]") {
   auto s = temp("kata-short.txt", "deploy lord rice field\ndeploy peasant palace\n");
   auto r = run_kata("play rules/kenjin.yaml -p 3 -a script:" + s + ",random,random --seed 4 -q --log " + temp("kata-short.jsonl"));
