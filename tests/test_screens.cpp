@@ -103,6 +103,7 @@ players: 2
 components:
   piece:
     list: [{name: Guard, steps: 2, sx: 1}, {name: Guard, steps: 2, sx: 2}, {name: Scout, steps: 3, sx: 3}]
+    name: "{name}{copy}"
     show: {sx: false}
 flow: ""
 )");
