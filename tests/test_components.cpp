@@ -271,3 +271,74 @@ flow: |
   CHECK(all.find("pile           2 cards face down") != std::string::npos);
   CHECK(all.find("(?") == std::string::npos);
 }
+
+namespace {
+
+// Coins in a pile, taken in turn into hands that everyone sees.
+std::string coins(const std::string& list, const std::string& name, const std::string& more = "") {
+  return R"(game: Coins
+players: 2
+components:
+  coin:
+)" + list + name + R"(    in: pile
+)" + more + R"(zones:
+  pile: {visibility: everyone, order: set}
+  hand: {per_player: true, visibility: everyone, order: set}
+flow: |
+  repeat 2 times {
+    for p in players { choose p: take }
+  }
+actions:
+  take:
+    params: {c: pile}
+    do: move c to player.hand
+scoring:
+  score: size(p.hand)
+)";
+}
+
+}  // namespace
+
+TEST_CASE("cards named alike are numbered if identical, else refused", "[components][notation]") {
+  // Identical cards whose template has no {copy} get their number at the end.
+  auto l = kata::test::load_text(coins("    list:\n      - {name: Coin, count: 3}\n", ""));
+  REQUIRE(l.game);
+  CHECK(l.game->card_names == std::vector<std::string>{"Coin1", "Coin2", "Coin3"});
+  CHECK(l.game->card_plain_names == std::vector<std::string>{"Coin", "Coin", "Coin"});
+  // A player could tell these apart, the notation could not: an error at the template.
+  l = kata::test::load_text(coins("    each: {worth: 1..3}\n", "    name: \"Coin\"\n"));
+  CHECK(l.messages() ==
+        std::vector<std::string>{"6:11: error: two cards of 'coin' are both named 'Coin' but differ in 'worth' (1 and 2); "
+                                 "name them apart (a property in the name, or {copy})"});
+  // With {copy} they are numbered, whatever their properties.
+  l = kata::test::load_text(coins("    each: {worth: 1..3}\n", "    name: \"Coin{copy}\"\n"));
+  REQUIRE(l.game);
+  CHECK(l.game->card_names == std::vector<std::string>{"Coin1", "Coin2", "Coin3"});
+  // Without a template, a per_player kind's cards are named after their owner.
+  l = kata::test::load_text(coins("    per_player: true\n    list:\n      - {name: Coin}\n", ""));
+  REQUIRE(l.game);
+  CHECK(l.game->card_names[0] == "P1 Coin");
+  // Two kinds, or two owners, under one name.
+  l = kata::test::load_text(coins("    list:\n      - {name: Coin}\n", "", "  token:\n    list:\n      - {name: Coin}\n    in: pile\n"));
+  CHECK(l.messages() == std::vector<std::string>{
+                            "8:3: error: a card of 'coin' and a card of 'token' are both named 'Coin'; card names must "
+                            "differ (put {owner}, a property or {copy} in the name)"});
+  l = kata::test::load_text(coins("    per_player: true\n    list:\n      - {name: Coin}\n", "    name: \"{name}\"\n"));
+  CHECK(l.messages() == std::vector<std::string>{
+                            "8:11: error: a card of 'coin' and a card of 'coin' (of P1 and P2) are both named 'Coin'; card "
+                            "names must differ (put {owner}, a property or {copy} in the name)"});
+}
+
+TEST_CASE("a game of identical cards replays", "[components][notation]") {
+  std::string rules = kata::test::temp("coins.yaml", coins("    list:\n      - {name: Coin, count: 4}\n", ""));
+  std::string log = kata::test::temp("coins.jsonl");
+  for (int seed = 1; seed <= 4; ++seed) {
+    auto played = kata::test::run_kata(fmt::format("play {} --players 2 --agents random --seed {} -q --log {}", rules, seed, log));
+    INFO(played.out);
+    REQUIRE(played.status == 0);
+    auto replayed = kata::test::run_kata("replay " + log);
+    INFO(replayed.out);
+    CHECK(replayed.status == 0);
+    CHECK(kata::test::has(replayed.out, "Coin"));
+  }
+}

@@ -655,6 +655,7 @@ components:
     in: table
   point:
     each: {n: 0..3}
+    name: "p{n}"
     in: board
   token:
     per_player: true

@@ -103,6 +103,7 @@ players: 2
 components:
   piece:
     list: [{name: Guard, steps: 2, sx: 1}, {name: Guard, steps: 2, sx: 2}, {name: Scout, steps: 3, sx: 3}]
+    name: "{name}{copy}"
     show: {sx: false}
 flow: ""
 )");
@@ -110,6 +111,41 @@ flow: ""
   // Without sx the two Guards are one row.
   CHECK(kata::test::has(ref, "      name   steps  count\n      Guard  2      2\n      Scout  3      1\n"));
   CHECK_FALSE(kata::test::has(ref, "sx"));
+}
+
+TEST_CASE("the reference gives each action's parameters with their descriptions", "[screens][reference]") {
+  auto g = game(R"(game: Places
+players: 2
+components:
+  piece: {list: [{name: Guard}, {name: Scout}], in: pile}
+zones:
+  pile: {visibility: everyone}
+  hand: {per_player: true, visibility: owner}
+flow: "choose P1: take | pass"
+actions:
+  take:
+    params:
+      c: {from: pile, doc: "the piece you take, face down"}
+      n: 1..2
+    do: move c to player.hand
+  pass:
+    params: {n: 1..2}
+)");
+  GameReference r = make_reference(*g);
+  CHECK(kata::test::has(write_reference(r, ReferenceFormat::text), "take c n  (c in pile: the piece you take, face down; n in 1..2)\n"));
+  CHECK(kata::test::has(write_reference(r, ReferenceFormat::text), "pass n  (n in 1..2)\n"));
+  CHECK(kata::test::has(write_reference(r, ReferenceFormat::markdown), "| `take c n` | c in pile: the piece you take, face down; n in 1..2 |"));
+  std::string json = write_reference(r, ReferenceFormat::json);
+  CHECK(kata::test::has(json, R"({
+          "doc": "the piece you take, face down",
+          "domain": "pile",
+          "name": "c"
+        },
+        {
+          "doc": "",
+          "domain": "1..2",
+          "name": "n"
+        })"));
 }
 
 TEST_CASE("the reference describes a board by its points, not as cards", "[screens][reference]") {

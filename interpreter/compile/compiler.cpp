@@ -215,6 +215,8 @@ class Compiler {
         kind.name_template = has_name ? "{name}"
                              : c.properties.size() == 1 ? "{" + c.properties[0] + "}"
                                                         : c.kind + " {index}";
+        // Each owner has a copy of the kind: its owner tells the copies apart (§2.3).
+        if (c.per_player) kind.name_template = "{owner} " + kind.name_template;
       }
       int owners = c.per_player ? g_.max_players : 1;
       for (int o = 0; o < owners; ++o) {
@@ -236,12 +238,28 @@ class Compiler {
             props[s_.properties.at(c.properties[k])].back() = value(row[k]);
           g_.card_names.push_back(card_name(kind.name_template, c, row, c.per_player ? o : -1, ++index));
         }
-        number_copies(first_name);
+        number_copies(first_name, c, props);
       }
       kind.card_count = static_cast<int32_t>(g_.card_kind.size()) - kind.first_card;
       g_.kinds.push_back(kind);
     }
     g_.card_count = static_cast<int32_t>(g_.card_kind.size());
+    // Names are the cards' notation (logs, decisions, scenarios): two cards of one name
+    // would be told apart by nothing a player reads.
+    std::map<std::string, int> named;
+    for (int card = 0; card < g_.card_count; ++card) {
+      auto [at, fresh] = named.emplace(g_.card_names[card], card);
+      if (fresh) continue;
+      const ComponentDecl& c = rf_.components[g_.card_kind[card]];
+      int other = at->second;
+      std::string owners = g_.card_owner[card] != g_.card_owner[other]
+                               ? fmt::format(" (of {} and {})", seat_name(g_.card_owner[other]), seat_name(g_.card_owner[card]))
+                               : "";
+      throw LoadTimeError{c.name_template.empty() ? c.pos : c.name_pos,
+                          fmt::format("a card of '{}' and a card of '{}'{} are both named '{}'; card names must differ "
+                                      "(put {{owner}}, a property or {{copy}} in the name)",
+                                      g_.kinds[g_.card_kind[other]].name, c.kind, owners, g_.card_names[card])};
+    }
     for (auto& column : props) g_.card_props.insert(g_.card_props.end(), column.begin(), column.end());
   }
 
@@ -374,17 +392,34 @@ class Compiler {
   }
 
   // `{copy}` was written as a mark: cards named alike get 1, 2, ... in its place, a card
-  // whose name is its own gets nothing. The plain name has nothing in its place.
+  // whose name is its own gets nothing. The plain name has nothing in its place. Cards of
+  // one kind and owner named alike without `{copy}` get their number at the end if they
+  // are identical (every property the same); if a player could tell them apart, the name
+  // would not, and a log names cards: an error at the template.
   static constexpr char copy_mark = '\x01';
-  void number_copies(size_t first) {
+  void number_copies(size_t first, const ComponentDecl& c, const std::vector<std::vector<int64_t>>& props) {
     std::map<std::string, int> total, seen;
-    for (size_t i = first; i < g_.card_names.size(); ++i) ++total[g_.card_names[i]];
+    std::map<std::string, size_t> first_named;
+    for (size_t i = first; i < g_.card_names.size(); ++i) {
+      const std::string& name = g_.card_names[i];
+      if (++total[name] == 1) first_named[name] = i;
+      if (total[name] == 1 || name.find(copy_mark) != std::string::npos) continue;
+      size_t j = first_named[name];
+      for (size_t p = 0; p < props.size(); ++p)
+        if (props[p][i] != props[p][j])
+          throw LoadTimeError{c.name_template.empty() ? c.pos : c.name_pos,
+                              fmt::format("two cards of '{}' are both named '{}' but differ in '{}' ({} and {}); "
+                                          "name them apart (a property in the name, or {{copy}})",
+                                          c.kind, name, g_.properties[p].name, g_.symbol_name(props[p][j]), g_.symbol_name(props[p][i]))};
+    }
     for (size_t i = first; i < g_.card_names.size(); ++i) {
       std::string& name = g_.card_names[i];
+      std::string key = name;
       std::string plain = name;
       std::erase(plain, copy_mark);
       g_.card_plain_names.push_back(plain);
-      std::string number = total[name] > 1 ? std::to_string(++seen[name]) : "";
+      std::string number = total[key] > 1 ? std::to_string(++seen[key]) : "";
+      if (total[key] > 1 && name.find(copy_mark) == std::string::npos) name += copy_mark;
       for (size_t at; (at = name.find(copy_mark)) != std::string::npos;) name.replace(at, 1, number);
     }
   }

@@ -238,7 +238,10 @@ void normalise_docs(GameReference& r) {
   normalise(r.phases);
   if (r.board) r.board->doc = one_line(r.board->doc);
   for (auto& a : r.actions)
-    for (auto& p : a.params) p.domain = one_line(p.domain);
+    for (auto& p : a.params) {
+      p.domain = one_line(p.domain);
+      p.doc = one_line(p.doc);
+    }
 }
 
 }  // namespace
@@ -258,7 +261,7 @@ GameReference make_reference(const Game& g) {
     for (auto& v : *vars) r.variables.push_back(variable(g, v));
   for (auto& a : g.program.actions) {
     GameReference::Action action{a.name, {}, a.doc};
-    for (auto& p : a.params) action.params.push_back({p.name, p.domain_text});
+    for (auto& p : a.params) action.params.push_back({p.name, p.domain_text, p.doc});
     r.actions.push_back(action);
   }
   for (size_t i = 0; i < g.phases.size(); ++i)
@@ -322,8 +325,14 @@ std::string notation(const GameReference::Action& a) {
 
 std::string params_text(const GameReference::Action& a) {
   std::vector<std::string> parts;
-  for (auto& p : a.params) parts.push_back(p.name + " in " + p.domain);
-  return fmt::format("{}", fmt::join(parts, ", "));
+  // A parameter's description follows its list; descriptions may hold commas, so the
+  // parameters of an action that has one are parted by semicolons.
+  bool described = false;
+  for (auto& p : a.params) {
+    parts.push_back(p.name + " in " + p.domain + (p.doc.empty() ? "" : ": " + p.doc));
+    described |= !p.doc.empty();
+  }
+  return fmt::format("{}", fmt::join(parts, described ? "; " : ", "));
 }
 
 // Columns padded to their widest cell.
@@ -511,7 +520,7 @@ std::string write_json(const GameReference& r) {
     variables.push_back({{"name", v.name}, {"each", v.each}, {"type", v.type}, {"doc", v.doc}});
   for (auto& a : r.actions) {
     json params = json::array();
-    for (auto& p : a.params) params.push_back({{"name", p.name}, {"domain", p.domain}});
+    for (auto& p : a.params) params.push_back({{"name", p.name}, {"domain", p.domain}, {"doc", p.doc}});
     actions.push_back({{"name", a.name}, {"params", params}, {"doc", a.doc}});
   }
   for (auto& p : r.phases) phases.push_back({{"name", p.name}, {"doc", p.doc}});

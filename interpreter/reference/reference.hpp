@@ -62,6 +62,7 @@ struct GameReference {
   struct Param {
     std::string name;
     std::string domain;  // as the rule file writes it: "player.hand"
+    std::string doc;     // its `doc:` ("the card from your hand"), or ""
   };
   struct Action {
     std::string name;
