@@ -202,4 +202,20 @@ State rename(const Game& g, const State& s, const std::vector<int>& to) {
   return t;
 }
 
+std::vector<int> hidden_renaming(const Game& g, const State& s, int seat, uint64_t& rng) {
+  std::vector<int> to(g.card_count);
+  for (int c = 0; c < g.card_count; ++c) to[c] = c;
+  std::vector<std::vector<int>> classes(g.kinds.size() * (g.max_players + 1));
+  for (int c = 0; c < g.card_count; ++c)
+    if (s[g.layout.card_zone + c] >= 0 && !visible(g, s, seat, c))
+      classes[g.card_kind[c] * (g.max_players + 1) + g.card_owner[c] + 1].push_back(c);
+  for (const std::vector<int>& h : classes) {
+    std::vector<int> image = h;
+    for (size_t i = image.size(); i > 1; --i)
+      std::swap(image[i - 1], image[uniform(rng, static_cast<uint32_t>(i))]);
+    for (size_t i = 0; i < h.size(); ++i) to[h[i]] = image[i];
+  }
+  return to;
+}
+
 }  // namespace kata::test

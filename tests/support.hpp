@@ -68,5 +68,8 @@ Loaded load_path(const std::string& path);
 // locals of running effects are left as they are (their types are not kept). Used to make
 // two states that differ only in what a seat cannot know (test_leaks, test_determinize).
 State rename(const Game& g, const State& s, const std::vector<int>& to);
+// A random renaming of the cards `seat` cannot see, each among those of its kind and owner
+// (what a determinization keeps: docs/agents.md), for rename (test_determinize, test_search).
+std::vector<int> hidden_renaming(const Game& g, const State& s, int seat, uint64_t& rng);
 
 }  // namespace kata::test

@@ -18,23 +18,6 @@ using namespace kata;
 
 namespace {
 
-// A random renaming of the cards `seat` cannot see, each among those of its kind and owner.
-std::vector<int> hidden_renaming(const Game& g, const State& s, int seat, uint64_t& rng) {
-  std::vector<int> to(g.card_count);
-  for (int c = 0; c < g.card_count; ++c) to[c] = c;
-  std::vector<std::vector<int>> classes(g.kinds.size() * (g.max_players + 1));
-  for (int c = 0; c < g.card_count; ++c)
-    if (s[g.layout.card_zone + c] >= 0 && !visible(g, s, seat, c))
-      classes[g.card_kind[c] * (g.max_players + 1) + g.card_owner[c] + 1].push_back(c);
-  for (const std::vector<int>& h : classes) {
-    std::vector<int> image = h;
-    for (size_t i = image.size(); i > 1; --i)
-      std::swap(image[i - 1], image[uniform(rng, static_cast<uint32_t>(i))]);
-    for (size_t i = 0; i < h.size(); ++i) to[h[i]] = image[i];
-  }
-  return to;
-}
-
 // Where each card lies: zone and position, checking that no card is in two places.
 std::vector<std::pair<int, int>> places(const Game& g, const State& s) {
   const Layout& l = g.layout;
@@ -82,7 +65,7 @@ void check_point(const Game& g, const State& s, int seat, uint64_t seed, Counts&
   RC_ASSERT((d[Layout::rng_hi] != s[Layout::rng_hi] || d[Layout::rng_lo] != s[Layout::rng_lo]));
   // What the seat cannot know changes nothing.
   uint64_t r = seed ^ 0x2545f4914f6cdd1dULL;
-  State twin = kata::test::rename(g, s, hidden_renaming(g, s, seat, r));
+  State twin = kata::test::rename(g, s, kata::test::hidden_renaming(g, s, seat, r));
   RC_ASSERT(make_view(g, twin, seat) == make_view(g, s, seat));
   uint64_t rng2 = seed;
   State d2;

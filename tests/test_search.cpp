@@ -13,24 +13,6 @@ using namespace kata;
 
 namespace {
 
-// A random renaming of the cards `seat` cannot see, each among those of its kind and owner
-// (what a determinization keeps: docs/agents.md).
-std::vector<int> hidden_renaming(const Game& g, const State& s, int seat, uint64_t& rng) {
-  std::vector<int> to(g.card_count);
-  for (int c = 0; c < g.card_count; ++c) to[c] = c;
-  std::vector<std::vector<int>> classes(g.kinds.size() * (g.max_players + 1));
-  for (int c = 0; c < g.card_count; ++c)
-    if (s[g.layout.card_zone + c] >= 0 && !visible(g, s, seat, c))
-      classes[g.card_kind[c] * (g.max_players + 1) + g.card_owner[c] + 1].push_back(c);
-  for (const std::vector<int>& h : classes) {
-    std::vector<int> image = h;
-    for (size_t i = image.size(); i > 1; --i)
-      std::swap(image[i - 1], image[uniform(rng, static_cast<uint32_t>(i))]);
-    for (size_t i = 0; i < h.size(); ++i) to[h[i]] = image[i];
-  }
-  return to;
-}
-
 std::unique_ptr<Agent> bot(const std::string& spec, int seat, uint64_t seed,
                            const Game* g = nullptr) {
   std::istringstream in;
@@ -64,7 +46,7 @@ TEST_CASE("a bot cannot peek: what its seat cannot know does not change its deci
       RC_PRE(!s.over());
       ++runs;
       int seat = s.chooser();
-      State twin = kata::test::rename(*g, s, hidden_renaming(*g, s, seat, rng));
+      State twin = kata::test::rename(*g, s, kata::test::hidden_renaming(*g, s, seat, rng));
       differed += twin != s;
       InfoSet a(*g, s, seat), b(*g, twin, seat);
       uint64_t ra = rng, rb = rng;
