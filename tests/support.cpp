@@ -218,4 +218,12 @@ std::vector<int> hidden_renaming(const Game& g, const State& s, int seat, uint64
   return to;
 }
 
+void random_steps(const Game& g, State& s, int steps, uint64_t& rng) {
+  std::vector<Decision> legal;
+  for (int i = 0; i < steps && !s.over(); ++i) {
+    legal_decisions(g, s, legal);
+    apply(g, s, legal[uniform(rng, static_cast<uint32_t>(legal.size()))]);
+  }
+}
+
 }  // namespace kata::test

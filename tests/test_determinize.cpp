@@ -87,11 +87,7 @@ TEST_CASE("a determinization is a state the seat cannot tell from the true one",
       int lead_in = *rc::gen::inRange(0, 60);
       State s = new_game(*g, players, seed, kata::test::random_options(*g, players));
       uint64_t rng = seed ^ 0x5bd1e995u;
-      std::vector<Decision> legal;
-      for (int i = 0; i < lead_in && !s.over(); ++i) {
-        legal_decisions(*g, s, legal);
-        apply(*g, s, legal[uniform(rng, static_cast<uint32_t>(legal.size()))]);
-      }
+      kata::test::random_steps(*g, s, lead_in, rng);
       for (int seat = 0; seat < players; ++seat)
         check_point(*g, s, seat, rng + static_cast<uint64_t>(seat), n);
     });

@@ -38,11 +38,7 @@ TEST_CASE("a bot cannot peek: what its seat cannot know does not change its deci
       int lead_in = *rc::gen::inRange(0, 40);
       State s = new_game(*g, players, seed, kata::test::random_options(*g, players));
       uint64_t rng = seed ^ 0x5bd1e995u;
-      std::vector<Decision> legal;
-      for (int i = 0; i < lead_in && !s.over(); ++i) {
-        legal_decisions(*g, s, legal);
-        apply(*g, s, legal[uniform(rng, static_cast<uint32_t>(legal.size()))]);
-      }
+      kata::test::random_steps(*g, s, lead_in, rng);
       RC_PRE(!s.over());
       ++runs;
       int seat = s.chooser();

@@ -94,11 +94,7 @@ TEST_CASE("what a search does at random points of each game", "[.][strength]") {
     for (uint64_t seed = 1; seed <= 20; ++seed) {
       State s = new_game(*g, g->min_players, seed, default_options(*g));
       uint64_t rng = seed;
-      std::vector<Decision> legal;
-      for (int i = 0, n = static_cast<int>(seed % 30); i < n && !s.over(); ++i) {
-        legal_decisions(*g, s, legal);
-        apply(*g, s, legal[uniform(rng, static_cast<uint32_t>(legal.size()))]);
-      }
+      kata::test::random_steps(*g, s, static_cast<int>(seed % 30), rng);
       if (s.over()) continue;
       InfoSet info(*g, s, s.chooser());
       SearchStats st;
