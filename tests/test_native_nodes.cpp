@@ -307,6 +307,9 @@ components:
   ghost:
     each: {mist: 1..3}
     where: mist > 5
+  far:
+    list: [{v: -2000000000}, {v: 5}, {v: 2000000000}]
+    name: "far{index}"
 links:
   piece: "a.name == b.name"
   point: "(a.n < 6 and b.n < 6 and (abs(a.n - b.n) == 1 or abs(a.n - b.n) == 5)) or (a.n == 6 and (b.n == 0 or b.n == 3))"
@@ -337,6 +340,10 @@ flow: |
     i += 1
   }
   trail += count(m in values(mist)) + size(out) * 1000
+  # Cards looked up by their properties: a dense table (point), an empty one (ghost), a
+  # sparse one (far, left to the interpreter by compiled code).
+  trail += (if ghost(2) == none and far(5) != none and far(6) == none and far(-2000000000) != none then 1 else 0) * 10000
+  trail += (if point(9) == none and point(-1) == none then point(4).n else 0) * 100000
   repeat 10 times {
     for p in players from P1 {
       if count(q in players) > 1 and alive(p) { turn(p) }
@@ -361,6 +368,7 @@ actions:
       move top(origin.spot) to target.spot
       player.moves += 1
       if linked(origin, target) { trail += 1 }
+      if point(target.n) == target and point(origin.n + 7) == none { trail += 2 }
       trail += position(target) + reach(target, 2) * 3 + seat(next(player)) + reach_of(next(player))
   rest:
     params: {q: neighbours(at(6))}
@@ -546,7 +554,7 @@ constexpr const char* node_names[] = {
     "call", "list_players", "list_all_players", "list_from", "list_zone", "list_range", "list_values",
     "list_neighbours", "list_walk", "player_count", "top", "bottom", "size", "next_player", "left", "right",
     "alive", "sees", "face_up", "zone_owner", "card_zone", "contains", "seat", "holder", "position", "abs",
-    "linked", "arg", "player_var_local", "player_var_bound", "player_var_arg", "zone_of_local",
+    "linked", "card_at", "arg", "player_var_local", "player_var_bound", "player_var_arg", "zone_of_local",
     "zone_of_bound", "zone_of_arg", "prop_local", "prop_bound", "prop_arg", "card_var_local",
     "card_var_bound", "card_var_arg"};
 static_assert(std::size(node_names) == static_cast<size_t>(NodeOp::card_var_arg) + 1);

@@ -1,6 +1,7 @@
 // Move-generation counts of the rule files, asserted (chess programs' "perft"): a change
 // to the language or a rule file that changes which moves are legal changes a number here.
-// docs/games/kendo.md checks the depth-1 figures by hand.
+// docs/games/kendo.md checks the depth-1 figures by hand. Tic-tac-toe's and Connect Four's
+// are the published ones (a game that is won stops: its sequences go no deeper).
 #include <catch2/catch.hpp>
 
 #include "agents/perft.hpp"
@@ -10,9 +11,11 @@ using namespace kata;
 
 namespace {
 
-std::vector<uint64_t> counts(const std::string& file, int players, const std::vector<std::pair<std::string, std::string>>& options, int depth) {
+std::vector<uint64_t> counts(const std::string& file, int players, const std::vector<std::pair<std::string, std::string>>& options, int depth,
+                             bool native = false) {
   auto l = kata::test::load_file(file);
   REQUIRE(l.game);
+  if (native) l.game = kata::test::compiled(l.game);
   auto values = default_options(*l.game);
   for (auto& [k, v] : options) {
     std::string why;
@@ -47,4 +50,23 @@ TEST_CASE("Kendo's move counts from each start layout", "[perft][kendo]") {
   CHECK(counts("rules/kendo.yaml", 2, {{"layout", "adjacent"}}, 3) == std::vector<uint64_t>{7, 64, 749});
   CHECK(counts("rules/kendo.yaml", 3, {}, 3) == std::vector<uint64_t>{14, 179, 2083});
   CHECK(counts("rules/kendo.yaml", 4, {}, 3) == std::vector<uint64_t>{7, 64, 355});
+}
+
+TEST_CASE("Tic-tac-toe's perft to the full grid", "[perft][classic]") {
+  const std::vector<uint64_t> published{9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872};
+  CHECK(counts("rules/tictactoe.yaml", 2, {}, 9) == published);
+  CHECK(counts("rules/tictactoe.yaml", 2, {}, 9, true) == published);
+}
+
+TEST_CASE("Connect Four's perft to depth 7, and 8 compiled", "[perft][classic]") {
+  const std::vector<uint64_t> published{7, 49, 343, 2401, 16807, 117649, 823536, 5673234};
+  CHECK(counts("rules/connect4.yaml", 2, {}, 7) == std::vector<uint64_t>(published.begin(), published.end() - 1));
+  CHECK(counts("rules/connect4.yaml", 2, {}, 8, true) == published);
+}
+
+// Depth 8 interpreted lists about a million positions (seconds): a bench, hidden from
+// ctest (`kata_tests "[.perft-deep]"`).
+TEST_CASE("Connect Four's perft at depth 8, interpreted", "[.perft-deep][classic]") {
+  const std::vector<uint64_t> published{7, 49, 343, 2401, 16807, 117649, 823536, 5673234};
+  CHECK(counts("rules/connect4.yaml", 2, {}, 8) == published);
 }

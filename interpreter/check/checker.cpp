@@ -706,6 +706,7 @@ class Checker {
                                                k + 1, e.name, type_name(want[k]), type_name(types[k])));
       return s_.function_types[f];
     }
+    if (auto it = s_.kinds.find(e.name); it != s_.kinds.end()) return card_lookup(e, it->second);
     if (s_.procedures.count(e.name)) {
       d_.error(e.pos, fmt::format("'{}' is a procedure: it has effects and gives no value", e.name));
       return Type::error;
@@ -717,6 +718,29 @@ class Checker {
     });
     for (auto& a : e.args) check(*a);
     return Type::error;
+  }
+
+  // `cell(3, 2)`: the card of a kind whose first properties, in the order declared, have
+  // these values (or none); the compiler checks that they name one card each.
+  Type card_lookup(Expr& e, int k) {
+    const ComponentDecl& c = rf_.components[k];
+    e.sym = {SymKind::kind, k, 0};
+    size_t most = std::min<size_t>(3, c.properties.size());
+    if (c.per_player) {
+      d_.error(e.pos, fmt::format("'{0}' has a copy for each seat, so values do not name one card; '{0}(...)' looks up "
+                                  "a kind that is not per_player", e.name));
+    } else if (e.args.empty() || e.args.size() > most) {
+      std::string first;
+      for (size_t i = 0; i < most; ++i) first += (i ? ", " : "") + c.properties[i];
+      if (most == 0)
+        d_.error(e.pos, fmt::format("'{}' has no properties to look its cards up by", e.name));
+      else
+        d_.error(e.pos, fmt::format("'{}(...)' takes 1 to {} values, of its first properties ({}), not {}", e.name, most,
+                                    first, e.args.size()));
+    }
+    for (size_t i = 0; i < e.args.size(); ++i)
+      expect(e.args[i].get(), Type::integer, fmt::format("argument {} of '{}'", i + 1, e.name).c_str());
+    return Type::card;
   }
 
   // `values(clan)`: the values a property takes, as a list (a parameter's choices).

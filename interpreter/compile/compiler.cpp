@@ -610,6 +610,7 @@ class Compiler {
 
   int call(const Expr& e) {
     if (e.sym.kind == SymKind::property) return property_values(e);
+    if (e.sym.kind == SymKind::kind) return card_lookup(e);
     if (e.sym.kind == SymKind::function) {
       int depth = static_cast<int>(e.sym.value) + frame_shift();
       Node n{NodeOp::call, e.sym.index, depth, {-1, -1, -1}, 0, 0};
@@ -634,6 +635,59 @@ class Compiler {
     int b = e.args.size() > 1 ? expr(*e.args[1]) : -1;
     if (b >= 0) return node(ops.at(e.name), e.pos, 0, 0, {a, b});
     return node(ops.at(e.name), e.pos, 0, 0, {a});
+  }
+
+  // `cell(3, 2)`: a table from the values of a kind's first properties to its cards, made
+  // once for each kind and number of values. Values that two cards share are an error: a
+  // lookup names one card.
+  int card_lookup(const Expr& e) {
+    int k = e.sym.index, dims = static_cast<int>(e.args.size());
+    auto [it, made] = lookup_of_.try_emplace(k * 4 + dims, static_cast<int32_t>(p_.lookups.size()));
+    if (made) p_.lookups.push_back(make_lookup(e, k, dims));
+    return node(NodeOp::card_at, e.pos, it->second, 0,
+                {expr(*e.args[0]), dims > 1 ? expr(*e.args[1]) : -1, dims > 2 ? expr(*e.args[2]) : -1});
+  }
+
+  CardLookup make_lookup(const Expr& e, int k, int dims) const {
+    const KindInfo& kind = g_.kinds[k];
+    CardLookup t;
+    t.dims = dims;
+    auto value = [&](int c, int d) { return g_.card_props[kind.properties[d] * g_.card_count + c]; };
+    int64_t box = 1;
+    for (int d = 0; d < dims; ++d) {
+      for (int c = kind.first_card; c < kind.first_card + kind.card_count; ++c) {
+        t.lo[d] = c == kind.first_card ? value(c, d) : std::min(t.lo[d], value(c, d));
+        t.hi[d] = c == kind.first_card ? value(c, d) : std::max(t.hi[d], value(c, d));
+      }
+      box *= t.hi[d] - t.lo[d] + 1;  // at most 2^32 each: no overflow before the test below
+      if (box > 4096 + 64 * int64_t{kind.card_count}) t.dense = false;
+    }
+    for (int c = kind.first_card; c < kind.first_card + kind.card_count; ++c) {
+      std::array<int64_t, 3> key{0, 0, 0};
+      for (int d = 0; d < dims; ++d) key[d] = value(c, d);
+      t.keys.push_back({key, c});
+    }
+    std::sort(t.keys.begin(), t.keys.end());
+    for (size_t i = 1; i < t.keys.size(); ++i) {
+      if (t.keys[i].first != t.keys[i - 1].first) continue;
+      std::string names, values;
+      for (int d = 0; d < dims; ++d) {
+        names += fmt::format("{}{}", d ? (d + 1 == dims ? " and " : ", ") : "", g_.properties[kind.properties[d]].name);
+        values += fmt::format("{}{}", d ? ", " : "", t.keys[i].first[d]);
+      }
+      throw LoadTimeError{e.pos, fmt::format("'{}' and '{}' have the same {} ({}): '{}(...)' needs values that name one card",
+                                             g_.card_names[t.keys[i - 1].second], g_.card_names[t.keys[i].second], names,
+                                             values, kind.name)};
+    }
+    if (!t.dense) return t;
+    if (kind.card_count > 0) t.table.assign(box, -1);
+    for (auto& [key, c] : t.keys) {
+      int64_t i = 0;
+      for (int d = 0; d < dims; ++d) i = i * (t.hi[d] - t.lo[d] + 1) + (key[d] - t.lo[d]);
+      t.table[i] = c;
+    }
+    t.keys.clear();
+    return t;
   }
 
   // The distinct values of a property over the components of the kinds that declare it, in
@@ -960,6 +1014,7 @@ class Compiler {
   std::vector<int> pvar_index_, global_index_, card_var_index_;
   int card_var_slots_ = 0;
   std::map<int, int> as_arg_;  // local id -> argument index, while compiling legality
+  std::map<int, int32_t> lookup_of_;  // kind * 4 + values -> index into Program::lookups
   const Inlined* inlined_ = nullptr;  // the call being inlined, if any
   bool no_inlining_ = false;  // in a body compiled on its own (its frame's depth is unknown), or an invariant
   std::vector<int> frame_need_;       // per function, -1 until known

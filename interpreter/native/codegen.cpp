@@ -227,6 +227,8 @@ class Generator {
     table("int32_t", "LT", g_.link_to);
     for (size_t i = 0; i < p_.value_lists.size(); ++i)
       table("int64_t", fmt::format("VL{}", i).c_str(), p_.value_lists[i]);
+    for (size_t i = 0; i < p_.lookups.size(); ++i)
+      if (p_.lookups[i].dense) table("int32_t", fmt::format("LK{}", i).c_str(), p_.lookups[i].table);
     static_assert(static_cast<int>(Visibility::everyone) == 0 && static_cast<int>(Visibility::owner) == 1 &&
                   static_cast<int>(Visibility::top) == 3);
   }
@@ -341,6 +343,21 @@ class Generator {
     std::string pv = tmp();
     return fmt::format("({{ int {} = {}; int {} = {}; {} + ({} - {}) * {} + {}; }})", cv, CK(k.kid[0], v.kind), pv,
                        P(k.kid[1]), l_.card_vars + v.base, cv, kind.first_card, g_.max_players, pv);
+  }
+  // `cell(3, 2)` from a dense table (CardLookup::find); a sparse one is left to the host.
+  std::string card_at(int n) {
+    const Node& k = node(n);
+    const CardLookup& t = p_.lookups[k.a];
+    if (!t.dense) return host_eval(n);
+    std::string s = "({", test = "false", index = "0";
+    for (int d = 0; d < t.dims; ++d) {
+      std::string v = tmp();
+      s += fmt::format(" int64_t {} = {};", v, e(k.kid[d]));
+      test += fmt::format(" || {0} < {1}LL || {0} > {2}LL", v, t.lo[d], t.hi[d]);
+      index = fmt::format("({}) * {} + ({} - {}LL)", index, t.hi[d] - t.lo[d] + 1, v, t.lo[d]);
+    }
+    if (t.table.empty()) return s + " (int64_t)-1; })";
+    return s + fmt::format(" ({}) ? (int64_t)-1 : (int64_t)LK{}[{}]; }})", test, k.a, index);
   }
   std::string host_eval(int n) { return fmt::format("H.eval(c.host, c.s, c.args, c.env, {}, {}, &c.work)", base_, n); }
 
@@ -464,6 +481,7 @@ class Generator {
         return fmt::format("({{ int64_t {0} = {1}; if ({0} == INT64_MIN) fail(c, kata_overflow, {2}); {0} < 0 ? -{0} : {0}; }})", v,
                            e(k0), n);
       }
+      case NodeOp::card_at: return card_at(n);
       default: return host_eval(n);  // linked, position, and what cannot be a value
     }
   }

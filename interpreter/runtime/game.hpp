@@ -3,6 +3,8 @@
 // The State (state.hpp) is a flat vector of int32 slots laid out by `Layout` below.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -43,6 +45,7 @@ enum class NodeOp : uint8_t {
   // builtins
   player_count, top, bottom, size, next_player, left, right, alive, sees, face_up, zone_owner,
   card_zone, contains, seat, holder, position, abs, linked,
+  card_at,  // a: index into Program::lookups; kids: the values of the kind's first properties
   arg,  // a: argument of the decision being checked (0: the chooser, 1..: parameters)
   // `p.var` and `p.zone` where p is a local, bound variable or argument, and `c.prop` and
   // `c.var` (not per player) where c is one, read without a call. b: p's (or c's) slot,
@@ -168,6 +171,32 @@ struct ChoiceSite {
   std::vector<int32_t> actions;
 };
 
+// `cell(3, 2)`: the card of a kind whose first properties (1 to 3 of them) have the given
+// values, or none (-1). A dense table over the box of those values when it is small (a
+// board's coordinates), else the keys sorted and searched.
+struct CardLookup {
+  int32_t dims = 0;
+  bool dense = true;
+  int64_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+  std::vector<int32_t> table;  // dense: a card or -1, indexed by the values less lo, row-major
+  std::vector<std::pair<std::array<int64_t, 3>, int32_t>> keys;  // otherwise, sorted
+
+  int32_t find(const int64_t* v) const {
+    if (dense) {
+      int64_t i = 0;
+      for (int d = 0; d < dims; ++d) {
+        if (v[d] < lo[d] || v[d] > hi[d]) return -1;
+        i = i * (hi[d] - lo[d] + 1) + (v[d] - lo[d]);
+      }
+      return table.empty() ? -1 : table[i];
+    }
+    std::array<int64_t, 3> k{0, 0, 0};
+    for (int d = 0; d < dims; ++d) k[d] = v[d];
+    auto it = std::lower_bound(keys.begin(), keys.end(), k, [](const auto& e, const auto& x) { return e.first < x; });
+    return it != keys.end() && it->first == k ? it->second : -1;
+  }
+};
+
 struct Program {
   // The evaluation frame: the variables of aggregates and the parameters of functions.
   static constexpr int frame_size = 256;
@@ -181,6 +210,7 @@ struct Program {
   std::vector<Procedure> procedures;
   std::vector<Function> functions;
   std::vector<std::vector<int64_t>> value_lists;  // for list_values
+  std::vector<CardLookup> lookups;                // for card_at
   std::vector<Message> messages;
   int32_t when_cache_size = 0;  // entries of the legality cache (Action::when_cache)
   int32_t flow_entry = 0;

@@ -290,6 +290,12 @@ class Evaluator {
         if (v == INT64_MIN) [[unlikely]] overflow(node);
         return v < 0 ? -v : v;
       }
+      case NodeOp::card_at: {
+        const CardLookup& t = p_.lookups[n.a];
+        int64_t v[3] = {0, 0, 0};
+        for (int d = 0; d < t.dims; ++d) v[d] = eval(kid(n, d));
+        return t.find(v);
+      }
       case NodeOp::linked: {
         int a = card(kid(n, 0)), b = card(kid(n, 1));
         return std::binary_search(g_.link_to.begin() + g_.link_start[a], g_.link_to.begin() + g_.link_start[a + 1], b);

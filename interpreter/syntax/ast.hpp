@@ -34,6 +34,7 @@ enum class SymKind : uint8_t {
   builtin,        // index: builtin function or value
   function,       // index: user function
   procedure,      // index: user procedure
+  kind,           // index: component kind, called with property values: `cell(3, 2)`
 };
 
 struct Resolved {
