@@ -16,6 +16,7 @@
 #include "agents/agent.hpp"
 #include "agents/perft.hpp"
 #include "agents/runner.hpp"
+#include "agents/typed.hpp"
 #include "compile/compiler.hpp"
 #include "log/log.hpp"
 #include "native/native.hpp"
@@ -409,7 +410,7 @@ int resume(const PlayArgs& args) {
   if (!readable(a.resume)) return usage_error;
   std::shared_ptr<Sources> sources;
   Diagnostics diags;
-  ReplayResult r = replay_log(a.resume, -1, sources, diags);
+  ReplayResult r = replay_log(a.resume, -1, sources, diags, refusal_reason);
   if (sources) print_diags(*sources, diags);
   if (!r.ok) {
     std::cerr << "kata: cannot resume: replay failed: " << r.error << '\n';
@@ -688,7 +689,7 @@ int replay(const ReplayArgs& a) {
   int viewer = a.as_given ? seat_index(a.as) : -1;
   std::shared_ptr<Sources> sources;
   Diagnostics diags;
-  ReplayResult r = replay_log(a.log, viewer, sources, diags);
+  ReplayResult r = replay_log(a.log, viewer, sources, diags, refusal_reason);
   if (sources) print_diags(*sources, diags);
   if (a.as_given && (r.bad_viewer || viewer < 0)) {
     std::cerr << "kata: error: --as '" << a.as << "' is not a seat of this game; "
