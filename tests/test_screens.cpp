@@ -186,7 +186,8 @@ TEST_CASE("Kenjin's screens show each battlefield's victory points", "[screens]"
   CHECK(kata::test::has(all, "Palace (vp 6)"));
 }
 
-TEST_CASE("a face-down card every seat knows is named plainly, one only the viewer knows is marked", "[screens][views]") {
+TEST_CASE("a face-down card the viewer knows is marked whoever else knows it - an onlooker's, when not all do",
+          "[screens][views]") {
   auto g = game(R"(game: Reveal
 players: 2
 components:
@@ -207,11 +208,12 @@ actions:
   State s = new_game(*g, 2, 1, default_options(*g));
   std::string me = describe_view(*g, make_view(*g, s, 0));
   INFO(me);
-  // Revealed to all: P2's card is as public as a face-up one.
-  CHECK(kata::test::has(me, "  P2.hand        3\n"));
-  // Looked at by P1 alone.
+  // Face down, and P1 knows it: revealed to all or looked at by P1 alone, the mark is the
+  // same, since what P2 knows is not P1's to know (docs/language.md §4.4.1).
+  CHECK(kata::test::has(me, "  P2.hand        3*\n"));
   CHECK(kata::test::has(me, "  pile           2*\n"));
-  CHECK(kata::test::has(me, "  (* face down: you know it, not every player does)\n"));
+  CHECK(kata::test::has(me, "  (* face down: you know it)\n"));
+  // An onlooker knows what each seat knows: P2's revealed card is public.
   std::string all = describe_view(*g, make_view(*g, s, -1));
   INFO(all);
   CHECK(kata::test::has(all, "  P2.hand        3\n"));

@@ -65,7 +65,7 @@ PlayerView build_view(const Game& g, const State& s, int viewer, const Sees& see
     const int32_t* cs = s.slots.data() + l.zone_cards + static_cast<int>(z) * g.card_count;
     for (int i = 0; i < size; ++i) {
       bool seen = sees(cs[i]);
-      zv.cards.push_back({seen ? cs[i] : -1, s[l.card_face + cs[i]] != 0, seen && seen_by_all(g, s, cs[i])});
+      zv.cards.push_back({seen ? cs[i] : -1, s[l.card_face + cs[i]] != 0, viewer < 0 && seen && seen_by_all(g, s, cs[i])});
     }
     if (g.instance_set[z])
       std::stable_partition(zv.cards.begin(), zv.cards.end(), [](const CardView& c) { return c.card >= 0; });
@@ -373,12 +373,12 @@ std::string shown_card(const Game& g, int32_t card, const char* mark) {
   return props.empty() ? g.card_names[card] + mark : fmt::format("{}{} ({})", g.card_names[card], mark, props);
 }
 
-// Sets the flags for the page's legend: a card marked `*`, a card written `?`. A card is
-// marked when it lies face down and not every seat knows it: one that every seat knows
-// (revealed, or seen face up before it was turned down) is as public as a face-up card,
-// and is named plainly. The cards of the viewer's own `owner` zone (a hand) are not
-// marked: being seen by their owner is what such a zone is, and "face down" read oddly
-// of a hand.
+// Sets the flags for the page's legend: a card marked `*`, a card written `?`. On a
+// seat's page a card is marked when it lies face down and the viewer knows it, whoever
+// else does: whether the others know it is not the viewer's to know (view.hpp, CardView).
+// On an onlooker's page it is marked when not every seat knows it. The cards of the
+// viewer's own `owner` zone (a hand) are not marked: being seen by their owner is what
+// such a zone is, and "face down" read oddly of a hand.
 std::string describe_zone(const Game& g, const ZoneView& z, int viewer, bool& known_face_down,
                           bool& unknown_shown) {
   const ZoneInfo& info = g.zones[g.instance_zone[z.instance]];
@@ -517,7 +517,7 @@ std::string describe_view(const Game& g, const PlayerView& v) {
   for (const ZoneView& z : v.zones)
     if (zone_listed(g, z)) out += describe_zone(g, z, v.viewer, known_face_down, unknown_shown);
   if (known_face_down)
-    out += v.viewer < 0 ? "  (* face down: not every player knows it)\n" : "  (* face down: you know it, not every player does)\n";
+    out += v.viewer < 0 ? "  (* face down: not every player knows it)\n" : "  (* face down: you know it)\n";
   if (unknown_shown) out += "  (? a face-down card you do not know, in its place in the pile)\n";
   if (v.status == Status::over)
     out += describe_end(g, v);

@@ -15,8 +15,10 @@ namespace kata {
 struct CardView {
   int32_t card = -1;  // -1: hidden from this viewer
   bool face_up = false;
-  // The viewer sees the card and so does every seat (face up, revealed, or seen by all
-  // before it was turned down): it is public even if it lies face down.
+  // In an onlooker's view (viewer -1) only: every seat sees the card (face up, revealed,
+  // or seen by all before it was turned down), so it is public even if it lies face down.
+  // A seat's view never says: what the other seats know is theirs (docs/language.md
+  // §4.4.1), and `look` tells the others only that a card of a zone was looked at.
   bool public_ = false;
   bool operator==(const CardView&) const = default;
 };
