@@ -276,9 +276,9 @@ int run_match(const PlayArgs& a, const Game& g, int players, uint64_t seed,
       if (log) log->error(r.stopped_by);
       return input_error;
     }
-    if (terminal.humans == 0 && !a.quiet) terminal.out << describe_view(g, make_view(g, r.final, -1));
+    if (terminal.humans == 0 && !a.quiet) print_screen(terminal.out, describe_screen(g, make_view(g, r.final, -1)));
     // Humans sharing the terminal each saw their own screen; the end is shown to all at once.
-    if (terminal.humans > 1) terminal.out << describe_public_view(g, r.final);
+    if (terminal.humans > 1) print_screen(terminal.out, describe_public_view(g, r.final));
     // A picture for people at the table shows what they all may see; bots' games, all.
     if (!a.svg.empty() &&
         !write_svg(a.svg, board_svg(g, terminal.humans > 0 ? public_view(g, r.final)
@@ -703,7 +703,7 @@ int replay(const ReplayArgs& a) {
   if (!a.quiet) {
     WrappingStream screen(std::cout, screen_width());
     for (auto& line : r.shown) screen << line << '\n';
-    if (ran) screen << describe_view(*r.game, make_view(*r.game, r.final, viewer));
+    if (ran) print_screen(screen, describe_screen(*r.game, make_view(*r.game, r.final, viewer)));
   }
   if (!r.ok) {
     std::cerr << "kata: replay failed: " << r.error << '\n';

@@ -7,6 +7,7 @@
 
 #include <fmt/ranges.h>
 
+#include <map>
 #include <sstream>
 
 #include "reference/reference.hpp"
@@ -284,4 +285,107 @@ TEST_CASE("kata wraps screens at COLUMNS, and not when output goes to a pipe wit
   CHECK(longest(rules.out) <= 50);
   CHECK(longest(off.out) > 50);
   CHECK(longest(json.out) > 50);
+}
+
+TEST_CASE("a unit is never split by wrapping: it goes on a line of its own", "[screens][wrap]") {
+  std::string u = unbroken("P1 Samurai"), v = unbroken("Fortress (vp 6)");
+  // Broken between units only, each unit printed with plain spaces.
+  std::string hand = "  P1.hand        " + unbroken("P1 Lord") + " " + unbroken("P1 Guard") + " " + u + " " + v;
+  CHECK(wrap_line(hand, 40) == "  P1.hand        P1 Lord P1 Guard\n                 P1 Samurai\n                 Fortress (vp 6)");
+  // A unit that fits the width but not beside the hanging indent goes two columns in
+  // from the line's indent, or at the line's start.
+  std::string label = unbroken("GoldenTemple (vp 6) between P1 and P2");
+  CHECK(wrap_line("  field          " + label + " x", 42) ==
+        "  field\n    GoldenTemple (vp 6) between P1 and P2\n                 x");
+  CHECK(wrap_line("  field          " + label + " x", 40) ==
+        "  field\nGoldenTemple (vp 6) between P1 and P2 x");
+  // One longer than the line stands alone, whole.
+  CHECK(wrap_line("ab " + unbroken("a drawing of a board row") + " cd", 10) == "ab\n  a drawing of a board row\n  cd");
+  // Unbroken spaces are printed as spaces at width 0 too, and by a wrapping stream.
+  CHECK(wrap_line(u, 0) == "P1 Samurai");
+  CHECK(wrap_text(u + "\n", 0) == "P1 Samurai\n");
+  std::ostringstream out, direct;
+  {
+    WrappingStream screen(out, 0);
+    screen << u << '\n' << v << std::flush;
+  }
+  CHECK(out.str() == "P1 Samurai\nFortress (vp 6)");
+  print_screen(direct, u);
+  CHECK(direct.str() == "P1 Samurai");
+}
+
+namespace {
+
+// The units of a screen (runtime/wrap.hpp): a card's name with what is shown with it, a
+// line of a board's drawing. Each, as printed, with how often it occurs.
+std::map<std::string, int> units(const std::string& screen) {
+  std::map<std::string, int> out;
+  std::string token;
+  for (char c : screen + "\n") {
+    if (c != ' ' && c != '\n') {
+      token += c;
+      continue;
+    }
+    if (token.find(unbroken_space) != std::string::npos) ++out[plain(token)];
+    token.clear();
+  }
+  return out;
+}
+
+int occurrences(const std::string& text, const std::string& part) {
+  int n = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("the four games' screens at 40, 52 and 80 columns: no name split, board lines intact",
+          "[screens][wrap]") {
+  for (const std::string& file : kata::test::rule_files()) {
+    auto l = kata::test::load_file(file);
+    REQUIRE(l.game);
+    const Game& g = *l.game;
+    int players = std::max(3, g.min_players);
+    if (players > g.max_players) players = g.max_players;
+    State s = new_game(g, players, 7, default_options(g));
+    std::vector<Decision> legal;
+    uint64_t rng = 7;
+    int checked = 0;
+    for (int step = 0; s.status() == Status::waiting && step < 400; ++step) {
+      if (step % 9 == 0) {
+        for (int viewer : {0, -1}) {
+          std::string screen = describe_screen(g, make_view(g, s, viewer));
+          REQUIRE(plain(screen) == describe_view(g, make_view(g, s, viewer)));
+          for (size_t width : {40, 52, 80}) {
+            std::string wrapped = wrap_text(screen, width);
+            // Every card's name as often as the page has it: none is split.
+            std::string page = plain(screen);
+            for (const std::string& name : g.card_names)
+              if (name.find(' ') != std::string::npos) {
+                INFO(file << " at " << width << " columns: " << name << "\n" << wrapped);
+                CHECK(occurrences(wrapped, name) == occurrences(page, name));
+              }
+            for (auto& [unit, count] : units(screen)) {
+              INFO(file << " at " << width << " columns:\n" << wrapped);
+              // Each unit whole; a unit found more often than the screen has it would be
+              // a coincidence of names, never a split.
+              CHECK(occurrences(wrapped, unit) >= count);
+            }
+            ++checked;
+          }
+          // The board's drawing (the lines above its legend) is printed as it is: each
+          // of its lines is a whole line of the wrapped screen, at any width.
+          std::string board = draw_board(g, make_view(g, s, viewer));
+          std::istringstream lines(board);
+          for (std::string line; std::getline(lines, line) && line.rfind("    a piece:", 0) != 0;)
+            for (size_t width : {40, 52})
+              CHECK(kata::test::has("\n" + wrap_text(screen, width), "\n" + line + "\n"));
+        }
+      }
+      legal_decisions(g, s, legal);
+      apply(g, s, legal[uniform(rng, static_cast<uint32_t>(legal.size()))]);
+    }
+    CHECK(checked > 0);
+  }
 }

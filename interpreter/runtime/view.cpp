@@ -8,6 +8,8 @@
 #include <cctype>
 #include <sstream>
 
+#include "runtime/wrap.hpp"
+
 namespace kata {
 
 namespace {
@@ -355,7 +357,7 @@ std::string describe_component_vars(const Game& g, const PlayerView& v) {
           line += fmt::format(" {}{}={}", info.name, seat, var_value_text(g, info.type, x));
         }
       }
-      if (!line.empty()) out += fmt::format("  {}:{}\n", g.card_names[kind.first_card + c], line);
+      if (!line.empty()) out += fmt::format("  {}:{}\n", unbroken(g.card_names[kind.first_card + c]), line);
     }
   }
   return out;
@@ -370,7 +372,7 @@ std::string shown_card(const Game& g, int32_t card, const char* mark) {
   for (int32_t p : kind.shown)
     props += fmt::format("{}{} {}", props.empty() ? "" : ", ", g.properties[p].name,
                          g.symbol_name(g.card_props[static_cast<size_t>(p) * g.card_count + card]));
-  return props.empty() ? g.card_names[card] + mark : fmt::format("{}{} ({})", g.card_names[card], mark, props);
+  return unbroken(props.empty() ? g.card_names[card] + mark : fmt::format("{}{} ({})", g.card_names[card], mark, props));
 }
 
 // Sets the flags for the page's legend: a card marked `*`, a card written `?`. On a
@@ -412,7 +414,7 @@ std::string describe_zone(const Game& g, const ZoneView& z, int viewer, bool& kn
   }
   if (info.order == ZoneOrder::stack && !z.cards.empty() && z.cards.back().card >= 0 &&
       z.cards.size() > 1)
-    out += "  (top: " + g.card_names[z.cards.back().card] + ")";
+    out += "  (top: " + unbroken(g.card_names[z.cards.back().card]) + ")";
   return out + '\n';
 }
 
@@ -492,7 +494,9 @@ std::string describe_end(const Game& g, const PlayerView& v) {
 
 }  // namespace
 
-std::string describe_view(const Game& g, const PlayerView& v) {
+std::string describe_view(const Game& g, const PlayerView& v) { return plain(describe_screen(g, v)); }
+
+std::string describe_screen(const Game& g, const PlayerView& v) {
   std::string out;
   int n = static_cast<int>(v.eliminated.size());
   out += fmt::format("{} — {}", g.name, v.viewer < 0 ? "everything" : fmt::format("as {} sees it", seat_name(v.viewer)));
@@ -512,7 +516,7 @@ std::string describe_view(const Game& g, const PlayerView& v) {
       out += fmt::format("  {}{}{}:{}\n", seat_name(p), p == v.viewer ? " (you)" : "", v.eliminated[p] ? " [eliminated]" : "", vars);
   }
   out += describe_component_vars(g, v);
-  out += draw_board(g, v);
+  out += draw_board_units(g, v);
   bool known_face_down = false, unknown_shown = false;
   for (const ZoneView& z : v.zones)
     if (zone_listed(g, z)) out += describe_zone(g, z, v.viewer, known_face_down, unknown_shown);

@@ -92,12 +92,19 @@ std::optional<Decision> parse_decision(const Game& g, const State& s, const std:
 // a line, a piece as its player's number and initial; and an SVG picture with the lines
 // between points. Empty when the game has no board.
 std::string draw_board(const Game& g, const PlayerView& v);
+// The same text with each line of the drawing one unit (runtime/wrap.hpp): a screen never
+// wraps a drawing; the legend under it is text like any other.
+std::string draw_board_units(const Game& g, const PlayerView& v);
 std::string board_svg(const Game& g, const PlayerView& v);
 
 // A readable page of the view: phase, variables, zones, and whose turn it is; at the end,
 // the score table. Zones and variables declared `show: false` are left out of it, and
 // `show: when_not_empty` / `when_set` ones while empty or unset.
 std::string describe_view(const Game& g, const PlayerView& v);
+// The same page for a screen: each card's name with its shown properties, and each line of
+// the board's drawing, is one unit that wrapping never splits (runtime/wrap.hpp). Print it
+// with print_screen.
+std::string describe_screen(const Game& g, const PlayerView& v);
 
 // Internal to the runtime but shared with the notation: the values a parameter may take
 // (given the earlier ones in `d`), and the first `when` condition a decision fails (-1 if
