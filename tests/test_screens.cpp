@@ -389,3 +389,79 @@ TEST_CASE("the four games' screens at 40, 52 and 80 columns: no name split, boar
     CHECK(checked > 0);
   }
 }
+
+TEST_CASE("a kind's label writes its components in players' words once its variables are set",
+          "[screens][label]") {
+  auto g = game(R"(game: Borders
+players: 3
+components:
+  place:
+    list: [{name: North, worth: 4}, {name: South, worth: 6}, {name: East, worth: 4}]
+    in: table
+    show: {worth: true}
+    label: "{name} (worth {worth}) between {left_seat} and {right_seat}"
+zones:
+  table: {visibility: everyone, order: row}
+variables:
+  left_seat: {per: place, type: player, show: false}
+  right_seat: {per: place, type: player, show: false}
+flow: |
+  choose P1: go
+  for t in table {
+    t.left_seat = if t.worth == 6 then P2 else P1
+    t.right_seat = if t.worth == 6 then P3 else P2
+  }
+  choose P1: go
+actions:
+  go: ""
+)");
+  State s = new_game(*g, 3, 1, default_options(*g));
+  // Before its seats are set, a place is its name and shown properties.
+  std::string before = describe_view(*g, make_view(*g, s, 1));
+  INFO(before);
+  CHECK(kata::test::has(before, "  table          North (worth 4) South (worth 6) East (worth 4)\n"));
+  std::string why;
+  auto d = parse_decision(*g, s, "go", why);
+  REQUIRE(d);
+  apply(*g, s, *d);
+  std::string after = describe_view(*g, make_view(*g, s, 1));
+  INFO(after);
+  CHECK(kata::test::has(after, "  table          North (worth 4) between P1 and P2 South (worth 6) between P2 and P3 "
+                               "East (worth 4) between P1 and P2\n"));
+  // The variables stay off the page as `show: false` says; the notation keeps the name.
+  CHECK_FALSE(kata::test::has(after, "left_seat"));
+  // Each label is one unit on a screen: wrapped, never split.
+  std::string wrapped = wrap_text(describe_screen(*g, make_view(*g, s, 1)), 40);
+  CHECK(kata::test::has(wrapped, "South (worth 6) between P2 and P3"));
+}
+
+TEST_CASE("a label names the name, the kind's properties and its components' variables", "[screens][label][check]") {
+  auto l = kata::test::load_text(R"(game: Borders
+players: 2
+components:
+  place:
+    list: [{name: North, worth: 4}]
+    label: "{name} {wroth} by {mark} {bonus}"
+variables:
+  mark: {per: place, type: player}
+  bonus: {per: place, per_player: true}
+  other: {type: player}
+flow: ""
+)");
+  CHECK(l.messages() ==
+        std::vector<std::string>{
+            "6:21: error: '{wroth}' in a label is neither the name, a property of 'place' nor a variable of each 'place'",
+            "6:39: error: 'bonus' is a variable of each 'place' and each player: a label writes one value, so it names only "
+            "variables of each 'place'"});
+}
+
+TEST_CASE("Kenjin's screens say which players each battlefield lies between", "[screens][label][cli]") {
+  setenv("COLUMNS", "100", 1);
+  auto r = kata::test::run_kata("play rules/kenjin.yaml -p 3 -s 5 -a human,random,random --no-clear", "1\n");
+  unsetenv("COLUMNS");
+  INFO(r.out);
+  CHECK(kata::test::has(r.out, "Village (vp 4) between P1 and P2"));
+  CHECK(kata::test::has(r.out, "Fortress (vp 6) between P3 and P1"));
+  // The menu and the notation keep the names.
+  CHECK(kata::test::has(r.out, "deploy P1 Lord Fortress"));
+}

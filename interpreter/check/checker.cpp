@@ -235,6 +235,23 @@ class Checker {
     in_initial_ = false;
   }
 
+  // A kind's `label:`: each {field} is the card's name, a property of the kind, or a
+  // variable of each component of the kind (not of each player as well: a label writes one
+  // value).
+  void check_label(const ComponentDecl& c) {
+    for (const TemplateField& t : template_fields(c.label.text)) {
+      const std::string& f = t.name;
+      if (f == "name" || std::find(c.properties.begin(), c.properties.end(), f) != c.properties.end()) continue;
+      auto v = std::find_if(rf_.variables.begin(), rf_.variables.end(),
+                            [&](const VarDecl& v) { return v.name == f && v.per_kind == c.kind; });
+      Pos at = c.label.where.at(t.begin + 1);
+      if (v == rf_.variables.end())
+        d_.error(at, fmt::format("'{{{}}}' in a label is neither the name, a property of '{}' nor a variable of each '{}'", f, c.kind, c.kind));
+      else if (v->per_player)
+        d_.error(at, fmt::format("'{}' is a variable of each '{}' and each player: a label writes one value, so it names only variables of each '{}'", f, c.kind, c.kind));
+    }
+  }
+
   // What is worked out at load time (a kind's `where:`, `links:`) may use numbers, the
   // names bound for it, properties, abs() and aggregates over ranges: not the game's state.
   void constant_only(const Expr* e, const char* what) {
@@ -338,6 +355,7 @@ class Checker {
             d_.error(c.start_pos, fmt::format("zone '{}' belongs to each player, but '{}' components belong to nobody", c.start_zone, c.kind));
         }
       }
+      check_label(c);
       for (const TemplateField& t : template_fields(c.name_template)) {
         const std::string& f = t.name;
         if (f != "owner" && f != "kind" && f != "index" && f != "copy" &&

@@ -215,6 +215,15 @@ struct KindInfo {
   // `show:` the properties a screen writes beside each of these components where the
   // viewer sees it ("Port (vp 4)"), and the bookkeeping ones, left out of the reference.
   std::vector<int32_t> shown, bookkeeping;
+  // `label:` how screens write a component of the kind that the viewer sees, in pieces:
+  // text as it is, the card's name, a property, or a component variable (an index into
+  // Game::card_vars). Empty: its name and its shown properties ("Port (vp 4)").
+  struct LabelPiece {
+    enum class What : uint8_t { text, name, property, variable } what = What::text;
+    std::string text;
+    int32_t index = -1;
+  };
+  std::vector<LabelPiece> label;
 };
 
 struct ZoneInfo {

@@ -363,10 +363,44 @@ std::string describe_component_vars(const Game& g, const PlayerView& v) {
   return out;
 }
 
-// A card the viewer sees, by name and with the properties its kind's `show:` puts on
-// screens: "Port (vp 4)". The properties are printed on the card: whoever sees it may read
-// them.
-std::string shown_card(const Game& g, int32_t card, const char* mark) {
+// A kind's `label:` for a card the viewer sees, the mark after its name: "North (vp 4)
+// between P1 and P2"; nothing while a variable it names is unset (0, false or none: a
+// place whose seats are not set yet). The view holds the component's variables, since the
+// viewer sees the component.
+std::optional<std::string> label(const Game& g, const PlayerView& v, int32_t card, const char* mark) {
+  const KindInfo& kind = g.kinds[g.card_kind[card]];
+  if (kind.label.empty()) return std::nullopt;
+  std::string out;
+  bool marked = false;
+  using What = KindInfo::LabelPiece::What;
+  for (const KindInfo::LabelPiece& piece : kind.label) {
+    switch (piece.what) {
+      case What::text: out += piece.text; break;
+      case What::name:
+        out += g.card_names[card] + mark;
+        marked = true;
+        break;
+      case What::property:
+        out += g.symbol_name(g.card_props[static_cast<size_t>(piece.index) * g.card_count + card]);
+        break;
+      case What::variable: {
+        const VarInfo& info = g.card_vars[piece.index];
+        int64_t x = v.card_vars[piece.index][g.component_index(info.kind, false, card, 0)];
+        if (x == PlayerView::unknown || unset(info, x)) return std::nullopt;
+        out += var_value_text(g, info.type, x);
+        break;
+      }
+    }
+  }
+  return marked ? out : out + mark;
+}
+
+// A card the viewer sees, by its kind's label, else by name and with the properties its
+// kind's `show:` puts on screens: "Port (vp 4)". The properties are printed on the card:
+// whoever sees it may read them.
+std::string shown_card(const Game& g, const PlayerView& v, int32_t card, const char* mark) {
+  // One unit on a screen: a line is never broken inside it.
+  if (auto text = label(g, v, card, mark)) return unbroken(*text);
   const KindInfo& kind = g.kinds[g.card_kind[card]];
   std::string props;
   for (int32_t p : kind.shown)
@@ -381,8 +415,9 @@ std::string shown_card(const Game& g, int32_t card, const char* mark) {
 // On an onlooker's page it is marked when not every seat knows it. The cards of the
 // viewer's own `owner` zone (a hand) are not marked: being seen by their owner is what
 // such a zone is, and "face down" read oddly of a hand.
-std::string describe_zone(const Game& g, const ZoneView& z, int viewer, bool& known_face_down,
+std::string describe_zone(const Game& g, const PlayerView& v, const ZoneView& z, bool& known_face_down,
                           bool& unknown_shown) {
+  int viewer = v.viewer;
   const ZoneInfo& info = g.zones[g.instance_zone[z.instance]];
   bool own = viewer >= 0 && info.visibility == Visibility::owner && g.instance_owner[z.instance] == viewer;
   std::string out = fmt::format("  {:<14}", g.instance_name(z.instance));
@@ -391,7 +426,7 @@ std::string describe_zone(const Game& g, const ZoneView& z, int viewer, bool& kn
   std::string shown, in_order;
   for (const CardView& c : z.cards) {
     bool marked = c.card >= 0 && !c.face_up && !c.public_ && !own;
-    std::string name = c.card < 0 ? "?" : shown_card(g, c.card, marked ? "*" : "");
+    std::string name = c.card < 0 ? "?" : shown_card(g, v, c.card, marked ? "*" : "");
     known_face_down |= marked;
     in_order += " " + name;
     if (c.card < 0)
@@ -519,7 +554,7 @@ std::string describe_screen(const Game& g, const PlayerView& v) {
   out += draw_board_units(g, v);
   bool known_face_down = false, unknown_shown = false;
   for (const ZoneView& z : v.zones)
-    if (zone_listed(g, z)) out += describe_zone(g, z, v.viewer, known_face_down, unknown_shown);
+    if (zone_listed(g, z)) out += describe_zone(g, v, z, known_face_down, unknown_shown);
   if (known_face_down)
     out += v.viewer < 0 ? "  (* face down: not every player knows it)\n" : "  (* face down: you know it)\n";
   if (unknown_shown) out += "  (? a face-down card you do not know, in its place in the pile)\n";

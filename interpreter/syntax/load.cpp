@@ -457,7 +457,7 @@ class Loader {
       error(n, "a component kind is a mapping with 'each:' or 'list:'");
       return;
     }
-    check_keys(n, {"each", "list", "where", "per_player", "name", "in", "show", "doc"}, "a component kind");
+    check_keys(n, {"each", "list", "where", "per_player", "name", "label", "in", "show", "doc"}, "a component kind");
     if (auto v = n["where"]) {
       c.where = text(v);
       if (c.where.present()) c.where_expr = parse_expression(c.where.text, c.where.where, diags_);
@@ -466,6 +466,7 @@ class Loader {
     if (auto v = n["per_player"]) c.per_player = boolean(v, "per_player").value_or(false);
     if (auto v = n["name"]) c.name_template = scalar(v, "a name template"), c.name_pos = pos(v);
     if (auto v = n["doc"]) c.doc = scalar(v, "a description");
+    if (auto v = n["label"]) c.label = text(v);
     if (auto each = n["each"]) {
       component_product(each, c);
     } else if (auto list = n["list"]) {

@@ -59,6 +59,10 @@ struct ComponentDecl {
   // (true), and those that are the rule file's bookkeeping, left out of the reference too
   // (false). A property not named is in the reference only.
   std::vector<std::string> shown, bookkeeping;
+  // `label: "{name} (vp {vp}) between {seat_a} and {seat_b}"`: how screens write each of
+  // these components where the viewer sees it, with each {field} its value: the card's
+  // name, a property, or a variable of each component of the kind (a player as "P1").
+  Text label;
   // One row a component: its property values, in `properties` order.
   std::vector<std::vector<Value>> rows;
   std::string start_zone;  // `in:` the zone they start in (the owner's, if per player)
