@@ -465,3 +465,70 @@ TEST_CASE("Kenjin's screens say which players each battlefield lies between", "[
   // The menu and the notation keep the names.
   CHECK(kata::test::has(r.out, "deploy P1 Lord Fortress"));
 }
+
+TEST_CASE("a variable's show: condition lists it only where it holds", "[screens][check]") {
+  auto g = game(R"(game: Calls
+players: 3
+options:
+  limit: {default: 2}
+variables:
+  may_call: {per_player: true, type: bool, initial: true, show: {if: "not may_call"}}
+  round: {initial: 0, show: {if: "round >= 1 and round <= limit"}}
+  holder: {per: token, type: player, show: {if: "holder != P3"}}
+components:
+  token: {list: [{name: Stone}], in: table}
+zones:
+  table: {visibility: everyone, order: row}
+flow: |
+  choose P1: go
+  P2.may_call = false
+  round = 1
+  for t in table { t.holder = P2 }
+  choose P1: go
+  round = 3
+  for t in table { t.holder = P3 }
+  choose P1: go
+actions:
+  go: ""
+)");
+  State s = new_game(*g, 3, 1, default_options(*g));
+  std::vector<std::string> pages;
+  for (int k = 0; k < 3; ++k) {
+    pages.push_back(describe_view(*g, make_view(*g, s, 0)));
+    std::string why;
+    auto d = parse_decision(*g, s, "go", why);
+    REQUIRE(d);
+    apply(*g, s, *d);
+  }
+  INFO(pages[0] << pages[1] << pages[2]);
+  CHECK_FALSE(kata::test::has(pages[0], "may_call"));
+  CHECK_FALSE(kata::test::has(pages[0], "round"));
+  CHECK(kata::test::has(pages[1], "  P2: may_call=false\n"));
+  CHECK_FALSE(kata::test::has(pages[1], "P1 (you): may_call"));
+  CHECK(kata::test::has(pages[1], "  round = 1\n"));
+  CHECK(kata::test::has(pages[1], "  Stone: holder=P2\n"));
+  CHECK_FALSE(kata::test::has(pages[2], "round ="));
+  CHECK_FALSE(kata::test::has(pages[2], "holder"));
+}
+
+TEST_CASE("a show: condition reads only the variable's own value, options and literals", "[screens][check]") {
+  auto l = kata::test::load_text(R"(game: Calls
+players: 3
+variables:
+  may_call: {per_player: true, type: bool, initial: true, show: {if: "not may_call and round > 0"}}
+  round: {initial: 0, show: {if: "round + 1"}}
+  other: {show: {iff: "other > 0"}}
+flow: ""
+)");
+  CHECK(l.messages() ==
+        std::vector<std::string>{
+            "4:88: error: a show condition reads only 'may_call' (the variable's own value), options and literals",
+            "5:35: error: the show condition of 'round' must be true or false, but this is a number",
+            "6:17: error: a variable's 'show' condition is written {if: CONDITION}",
+            "6:18: error: unknown key 'iff' in a variable's show condition; did you mean 'if'?"});
+}
+
+TEST_CASE("Hogen lists may_call only for a player who may no longer call", "[screens]") {
+  std::string all = pages("rules/hogen.yaml", 3, 1);
+  CHECK_FALSE(kata::test::has(all, "may_call=true"));
+}

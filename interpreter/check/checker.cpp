@@ -109,6 +109,7 @@ class Checker {
     action_used_.assign(rf_.actions.size(), false);
 
     for (auto& v : rf_.variables) check_initial(v);
+    for (auto& v : rf_.variables) check_show_if(v);
     check_components();
     node_ = flow_node();
     if (!rf_.flow.present()) d_.error(rf_.game_pos, "a rule file needs 'flow:', the game's program");
@@ -233,6 +234,48 @@ class Checker {
     in_initial_ = true;
     expect(e, want, fmt::format("the initial value of '{}'", v.name).c_str());
     in_initial_ = false;
+  }
+
+  // A variable's `show: {if: ...}`, with the variable's own name bound to its value. A page
+  // is made from a view: a condition that read anything but that value (which the view
+  // holds), options and literals could put on it what the viewer may not know.
+  void check_show_if(VarDecl& v) {
+    Expr* e = v.show_if_expr.get();
+    if (!e) return;
+    scope_.clear();
+    depth_ = 0;
+    scope_.push_back({v.name, {SymKind::bound, depth_++, 0}, type_of(v.type)});
+    expect(e, Type::boolean, fmt::format("the show condition of '{}'", v.name).c_str());
+    own_value_only(e, v.name);
+    scope_.clear();
+    depth_ = 0;
+  }
+
+  void own_value_only(const Expr* e, const std::string& name) {
+    if (!e) return;
+    bool ok = false;
+    switch (e->kind) {
+      case ExprKind::integer:
+      case ExprKind::boolean:
+      case ExprKind::none:
+      case ExprKind::unary:
+      case ExprKind::binary:
+      case ExprKind::conditional: ok = true; break;
+      case ExprKind::name:
+        ok = e->sym.kind == SymKind::bound || e->sym.kind == SymKind::option || e->sym.kind == SymKind::constant;
+        break;
+      case ExprKind::member:
+      case ExprKind::call:
+      case ExprKind::aggregate:
+      case ExprKind::range:
+      case ExprKind::from:
+      case ExprKind::walk: ok = false; break;
+    }
+    if (!ok && e->type != Type::error) {
+      d_.error(e->pos, fmt::format("a show condition reads only '{}' (the variable's own value), options and literals", name));
+      return;
+    }
+    for (auto& a : e->args) own_value_only(a.get(), name);
   }
 
   // A kind's `label:`: each {field} is the card's name, a property of the kind, or a

@@ -97,6 +97,7 @@ class Compiler {
                    : v.per_player      ? g_.player_vars[pvar_index_[k]]
                                        : g_.globals[global_index_[k]];
       if (v.initial_expr) info.initial = expr(*v.initial_expr);
+      if (v.show_if_expr) info.show_node = expr(*v.show_if_expr);
       ++k;
     }
     g_.layout.total = g_.layout.locals + locals_;

@@ -247,6 +247,9 @@ struct VarInfo {
   int32_t kind = -1;  // component variables: one for each component of this kind (and seat)
   int32_t base = 0;   // component variables: the first slot, from Layout::card_vars
   Show show = Show::always;  // on a player's screen (when_set: where not 0, false or none)
+  // `show: {if: ...}`: the condition (a node, its value bound to the variable's own name),
+  // or -1. A page lists the variable only where it holds.
+  int32_t show_node = -1;
 };
 
 // `scoring: parts:` a named part of the score, per player (the bound `p`); `notes:` a

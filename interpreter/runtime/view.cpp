@@ -41,11 +41,23 @@ PlayerView build_view(const Game& g, const State& s, int viewer, const Sees& see
     if (info.type != VarType::card || x < 0 || sees(static_cast<int>(x))) return x;
     return PlayerView::hidden_card;
   };
-  for (size_t i = 0; i < g.globals.size(); ++i) v.globals.push_back(value(g.globals[i], l.globals + static_cast<int>(i)));
+  // `show: {if: ...}` reads the value as the view holds it (and options): nothing more.
+  auto unshown = [&](const VarInfo& info, int64_t x) {
+    return info.show_node >= 0 && x != PlayerView::unknown && !evaluate_with(g, s, x, info.show_node);
+  };
+  for (size_t i = 0; i < g.globals.size(); ++i) {
+    v.globals.push_back(value(g.globals[i], l.globals + static_cast<int>(i)));
+    v.globals_unshown.push_back(unshown(g.globals[i], v.globals.back()));
+  }
   for (size_t i = 0; i < g.player_vars.size(); ++i) {
     std::vector<int64_t> row;
-    for (int p = 0; p < n; ++p) row.push_back(value(g.player_vars[i], l.player_vars + static_cast<int>(i) * g.max_players + p));
+    std::vector<bool> off;
+    for (int p = 0; p < n; ++p) {
+      row.push_back(value(g.player_vars[i], l.player_vars + static_cast<int>(i) * g.max_players + p));
+      off.push_back(unshown(g.player_vars[i], row.back()));
+    }
     v.player_vars.push_back(row);
+    v.player_vars_unshown.push_back(off);
   }
   for (const VarInfo& info : g.card_vars) {
     std::vector<int64_t> row;
@@ -53,10 +65,14 @@ PlayerView build_view(const Game& g, const State& s, int viewer, const Sees& see
     int seats = info.per_player ? g.max_players : 1;
     // A component's variables are told only to whoever sees the component: "the Lord was
     // played third" must not name a face-down Lord.
-    for (int k = 0; k < count; ++k)
+    std::vector<bool> off;
+    for (int k = 0; k < count; ++k) {
       row.push_back(sees(g.kinds[info.kind].first_card + k / seats) ? value(info, l.card_vars + info.base + k)
                                                                       : PlayerView::unknown);
+      off.push_back(unshown(info, row.back()));
+    }
     v.card_vars.push_back(row);
+    v.card_vars_unshown.push_back(off);
   }
   for (int p = 0; p < n; ++p) v.eliminated.push_back(s[l.eliminated + p] != 0);
   for (size_t z = 0; z < g.instance_zone.size(); ++z) {
@@ -331,9 +347,10 @@ bool unset(const VarInfo& info, int64_t x) {
   return info.type == VarType::player || info.type == VarType::card ? x == -1 : x == 0;
 }
 
-// Whether a page shows this value of a variable (`show:`).
-bool shown(const VarInfo& info, int64_t x) {
-  return info.show == Show::always || (info.show == Show::when_set && !unset(info, x));
+// Whether a page shows this value of a variable (`show:`; `unshown`: its condition does
+// not hold there).
+bool shown(const VarInfo& info, int64_t x, bool unshown) {
+  return !unshown && (info.show == Show::always || (info.show == Show::when_set && !unset(info, x)));
 }
 
 // "  Port: west=P1 east=P2": the variables each component has, where they are set (not
@@ -349,8 +366,9 @@ std::string describe_component_vars(const Game& g, const PlayerView& v) {
         if (info.kind != static_cast<int>(k) || info.show == Show::never) continue;
         int seats = info.per_player ? static_cast<int>(v.eliminated.size()) : 1;
         for (int p = 0; p < seats; ++p) {
-          int64_t x = v.card_vars[i][g.component_index(info.kind, info.per_player, kind.first_card + c, p)];
-          if (x == PlayerView::unknown || unset(info, x)) continue;
+          int k = g.component_index(info.kind, info.per_player, kind.first_card + c, p);
+          int64_t x = v.card_vars[i][k];
+          if (x == PlayerView::unknown || unset(info, x) || v.card_vars_unshown[i][k]) continue;
           // Formatted, not concatenated: GCC 12 at -O2 warns falsely (-Wrestrict) on
           // `"(" + string + ")"`.
           std::string seat = info.per_player ? fmt::format("({})", seat_name(p)) : std::string();
@@ -538,14 +556,14 @@ std::string describe_screen(const Game& g, const PlayerView& v) {
   if (v.phase >= 0 && v.phase < static_cast<int>(g.phases.size())) out += fmt::format(" — phase: {}", g.phases[v.phase]);
   out += '\n';
   for (size_t i = 0; i < g.globals.size(); ++i)
-    if (shown(g.globals[i], v.globals[i]))
+    if (shown(g.globals[i], v.globals[i], v.globals_unshown[i]))
       out += fmt::format("  {} = {}\n", g.globals[i].name,
                          var_value_text(g, g.globals[i].type, v.globals[i]));
   // A line for each seat with something to show: its variables, or that it is out.
   for (int p = 0; p < n; ++p) {
     std::string vars;
     for (size_t i = 0; i < g.player_vars.size(); ++i)
-      if (shown(g.player_vars[i], v.player_vars[i][p]))
+      if (shown(g.player_vars[i], v.player_vars[i][p], v.player_vars_unshown[i][p]))
         vars += fmt::format(" {}={}", g.player_vars[i].name, var_value_text(g, g.player_vars[i].type, v.player_vars[i][p]));
     if (!vars.empty() || v.eliminated[p])
       out += fmt::format("  {}{}{}:{}\n", seat_name(p), p == v.viewer ? " (you)" : "", v.eliminated[p] ? " [eliminated]" : "", vars);

@@ -43,6 +43,10 @@ struct PlayerView {
   static constexpr int64_t unknown = INT64_MIN;
   // A card-valued variable holds a card the viewer knows, none (-1), or hidden_card.
   static constexpr int64_t hidden_card = -2;
+  // Where a variable's `show: {if: ...}` does not hold, in the shapes above: the page
+  // leaves the value out. Worked out from the value the view holds, and nothing else.
+  std::vector<bool> globals_unshown;
+  std::vector<std::vector<bool>> player_vars_unshown, card_vars_unshown;
   std::vector<bool> eliminated;
   std::vector<ZoneView> zones;
   // Once the game is over: the score table (score_table in engine.hpp). Its parts are

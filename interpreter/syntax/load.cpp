@@ -602,6 +602,22 @@ class Loader {
     return Show::always;
   }
 
+  // A variable's `show:` is a word (show()) or `{if: CONDITION}`.
+  void variable_show(const YAML::Node& n, VarDecl& v) {
+    if (!n.IsMap()) {
+      v.show = show(n, "when_set", "a variable");
+      return;
+    }
+    check_keys(n, {"if"}, "a variable's show condition");
+    auto x = n["if"];
+    if (!x) {
+      error(n, "a variable's 'show' condition is written {if: CONDITION}");
+      return;
+    }
+    v.show_if = text(x);
+    if (v.show_if.present()) v.show_if_expr = parse_expression(v.show_if.text, v.show_if.where, diags_);
+  }
+
   void variable(const YAML::Node& key, const YAML::Node& n) {
     VarDecl v;
     v.name = key.Scalar();
@@ -619,7 +635,7 @@ class Loader {
         else error(x, fmt::format("unknown type '{}'; expected int, bool, player or card", s));
       }
       if (auto x = n["initial"]) v.initial = text(x);
-      if (auto x = n["show"]) v.show = show(x, "when_set", "a variable");
+      if (auto x = n["show"]) variable_show(x, v);
       if (auto x = n["doc"]) v.doc = scalar(x, "a description");
     } else {
       v.initial = text(n);

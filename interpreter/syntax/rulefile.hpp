@@ -115,6 +115,10 @@ struct VarDecl {
   Text initial;  // an expression; options may appear in it
   ExprPtr initial_expr;  // parsed and checked by the checker
   Show show = Show::always;
+  // `show: {if: CONDITION}`: listed where the condition holds, the variable's own name
+  // standing for its value (a seat's, a component's); it reads nothing else but options.
+  Text show_if;
+  ExprPtr show_if_expr;
   std::string doc;
 };
 
