@@ -16,6 +16,7 @@
 #include "agents/agent.hpp"
 #include "agents/perft.hpp"
 #include "agents/runner.hpp"
+#include "agents/typed.hpp"
 #include "compile/compiler.hpp"
 #include "log/log.hpp"
 #include "native/native.hpp"
@@ -275,9 +276,9 @@ int run_match(const PlayArgs& a, const Game& g, int players, uint64_t seed,
       if (log) log->error(r.stopped_by);
       return input_error;
     }
-    if (terminal.humans == 0 && !a.quiet) terminal.out << describe_view(g, make_view(g, r.final, -1));
+    if (terminal.humans == 0 && !a.quiet) print_screen(terminal.out, describe_screen(g, make_view(g, r.final, -1)));
     // Humans sharing the terminal each saw their own screen; the end is shown to all at once.
-    if (terminal.humans > 1) terminal.out << describe_public_view(g, r.final);
+    if (terminal.humans > 1) print_screen(terminal.out, describe_public_view(g, r.final));
     // A picture for people at the table shows what they all may see; bots' games, all.
     if (!a.svg.empty() &&
         !write_svg(a.svg, board_svg(g, terminal.humans > 0 ? public_view(g, r.final)
@@ -409,7 +410,7 @@ int resume(const PlayArgs& args) {
   if (!readable(a.resume)) return usage_error;
   std::shared_ptr<Sources> sources;
   Diagnostics diags;
-  ReplayResult r = replay_log(a.resume, -1, sources, diags);
+  ReplayResult r = replay_log(a.resume, -1, sources, diags, refusal_reason);
   if (sources) print_diags(*sources, diags);
   if (!r.ok) {
     std::cerr << "kata: cannot resume: replay failed: " << r.error << '\n';
@@ -688,7 +689,7 @@ int replay(const ReplayArgs& a) {
   int viewer = a.as_given ? seat_index(a.as) : -1;
   std::shared_ptr<Sources> sources;
   Diagnostics diags;
-  ReplayResult r = replay_log(a.log, viewer, sources, diags);
+  ReplayResult r = replay_log(a.log, viewer, sources, diags, refusal_reason);
   if (sources) print_diags(*sources, diags);
   if (a.as_given && (r.bad_viewer || viewer < 0)) {
     std::cerr << "kata: error: --as '" << a.as << "' is not a seat of this game; "
@@ -702,7 +703,7 @@ int replay(const ReplayArgs& a) {
   if (!a.quiet) {
     WrappingStream screen(std::cout, screen_width());
     for (auto& line : r.shown) screen << line << '\n';
-    if (ran) screen << describe_view(*r.game, make_view(*r.game, r.final, viewer));
+    if (ran) print_screen(screen, describe_screen(*r.game, make_view(*r.game, r.final, viewer)));
   }
   if (!r.ok) {
     std::cerr << "kata: replay failed: " << r.error << '\n';

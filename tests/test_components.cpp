@@ -165,9 +165,8 @@ TEST_CASE("a card variable and a component's variables are shown only to who see
   PlayerView mine = make_view(*g, s, 0), theirs = make_view(*g, s, 1);
   std::string me = describe_view(*g, mine), them = describe_view(*g, theirs);
   CHECK(me.find("last=P1 Lord") != std::string::npos);
-  // The viewer's own hand is not marked '*' ("face down: you know it, not every player
-  // does"): a hand is
-  // seen by its owner. A card on a side, face down, is.
+  // The viewer's own hand is not marked '*' ("face down: you know it"): a hand is seen by
+  // its owner. A card on a side, face down, is.
   CHECK(me.find("P1 Guard") != std::string::npos);
   CHECK(me.find("P1 Guard*") == std::string::npos);
   CHECK(me.find("P1 Lord*") != std::string::npos);

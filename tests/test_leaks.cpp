@@ -225,6 +225,50 @@ TEST_CASE("a seat is told the same in two games that differ only in what it cann
   }
 }
 
+TEST_CASE("what the other seats know changes nothing a seat is shown", "[properties][leaks]") {
+  // A seat is not told which cards the others know (a `look` tells it only that a card of
+  // a zone was looked at): two states that differ only in the other seats' knowledge must
+  // give it the same view, screen, picture and menu. The `*` on a face-down card it knows
+  // is its own knowledge alone (docs/language.md §4.4.1).
+  for (const auto& g : games()) {
+    INFO(g->path);
+    int differed = 0, runs = 0;
+    rc::prop(g->path + ": others' knowledge", [&, g = g]() {
+      ++runs;
+      int players = *rc::gen::inRange(g->min_players, g->max_players + 1);
+      uint64_t rng = *rc::gen::arbitrary<uint64_t>();
+      State a = new_game(*g, players, rng, random_options(*g, players));
+      kata::test::random_steps(*g, a, *rc::gen::inRange(0, 60), rng);
+      int viewer = static_cast<int>(uniform(rng, static_cast<uint32_t>(players)));
+      // Each card: every other seat knows it, none does, or as before, at random.
+      State b = a;
+      uint32_t others = ((1u << players) - 1) & ~(1u << viewer);
+      for (int c = 0; c < g->card_count; ++c) {
+        int32_t& known = b.slots[g->layout.card_known + c];
+        switch (uniform(rng, 3)) {
+          case 0: known |= static_cast<int32_t>(others); break;
+          case 1: known &= ~static_cast<int32_t>(others); break;
+          default: break;
+        }
+      }
+      differed += !(a == b);
+      PlayerView va = make_view(*g, a, viewer), vb = make_view(*g, b, viewer);
+      RC_ASSERT(va == vb);
+      RC_ASSERT(describe_view(*g, va) == describe_view(*g, vb));
+      RC_ASSERT(board_svg(*g, va) == board_svg(*g, vb));
+      if (a.status() == Status::waiting && a.chooser() == viewer) {
+        std::vector<Decision> la, lb;
+        legal_decisions(*g, a, la);
+        legal_decisions(*g, b, lb);
+        RC_ASSERT(menu(*g, a, la) == menu(*g, b, lb));
+        RC_ASSERT(human_menu(*g, a, la, viewer) == human_menu(*g, b, lb, viewer));
+      }
+    });
+    // Each game's property is a section of its own: checked where it ran.
+    if (runs > 0) CHECK(differed > 0);
+  }
+}
+
 TEST_CASE("renaming the cards a seat cannot see changes nothing it is shown now", "[leaks]") {
   // The twin made at a point is the same as its original to the seat; a renaming of
   // nothing is the original itself.

@@ -539,3 +539,43 @@ TEST_CASE("a menu of several actions lists each action's decisions under its hea
   items.pop_back();
   CHECK(has(kata::Menu(items).show(), "   1) play P1 Guard1\n"));
 }
+
+// The reason a decision is refused is worded once (refusal_reason): what a script's line
+// is told, and what a replayed log's decision is told, are the prompt's words.
+TEST_CASE("a script and a replayed log are refused in the menu's words", "[prompt][cli]") {
+  using kata::test::run_kata;
+  using kata::test::temp;
+  std::string log = temp("kata-refusal.jsonl");
+  REQUIRE(run_kata("play rules/kenjin.yaml -p 3 -s 5 -a random,random,random -q --log " + log).status == 0);
+  std::ifstream in(log);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // P1's first decision, replaced by a card that is no choice.
+  std::string first = "\"action\":\"deploy ";
+  size_t at = text.find(first);
+  REQUIRE(at != std::string::npos);
+  size_t end = text.find('"', at + first.size());
+  std::string tampered = text;
+  tampered.replace(at, end + 1 - at, "\"action\":\"deploy nobody Village\"");
+  // The menu merges the four Peasants and says what the parameter is; the notation's own
+  // wording lists each copy by number and names the parameter only.
+  std::string menu_words =
+      "'nobody' is not a choice for c, the card from your hand (choices: P1 Lord, P1 Peasant, P1 "
+      "Brute, P1 Archer, P1 Samurai, P1 Scout, P1 Shugenja, P1 General, P1 Assassin, P1 Ashigaru)";
+  auto replayed = run_kata("replay -q " + temp("kata-refusal-bad.jsonl", tampered));
+  CHECK(replayed.status == 1);
+  CHECK(has(replayed.out, "P1's decision 'deploy nobody Village' is not legal: " + menu_words + "\n"));
+  auto script = run_kata("play rules/kenjin.yaml -p 3 -s 5 -a script:" +
+                         temp("kata-refusal.txt", "deploy nobody Village\n") + ",random,random");
+  CHECK(script.status == 1);
+  CHECK(has(script.out, "P1's 'deploy nobody Village' is refused: " + menu_words + "\n"));
+  // A rule's own `refuse:` message, alike.
+  tampered = text;
+  tampered.replace(at, end + 1 - at, "\"action\":\"deploy P1 Lord Port\"");
+  replayed = run_kata("replay -q " + temp("kata-refusal-bad.jsonl", tampered));
+  CHECK(has(replayed.out, "is not legal: You do not fight on Port: it lies between two other players.\n"));
+  // A log holds decisions in full: a short form is refused there, and the reason says so.
+  tampered = text;
+  tampered.replace(at, end + 1 - at, "\"action\":\"deploy lord village\"");
+  replayed = run_kata("replay -q " + temp("kata-refusal-bad.jsonl", tampered));
+  CHECK(has(replayed.out, "is not legal: 'deploy lord village' is a decision written in short; a log holds each in full\n"));
+}

@@ -7,6 +7,7 @@
 
 #include <fmt/ranges.h>
 
+#include <map>
 #include <sstream>
 
 #include "reference/reference.hpp"
@@ -186,7 +187,8 @@ TEST_CASE("Kenjin's screens show each battlefield's victory points", "[screens]"
   CHECK(kata::test::has(all, "Palace (vp 6)"));
 }
 
-TEST_CASE("a face-down card every seat knows is named plainly, one only the viewer knows is marked", "[screens][views]") {
+TEST_CASE("a face-down card the viewer knows is marked whoever else knows it - an onlooker's, when not all do",
+          "[screens][views]") {
   auto g = game(R"(game: Reveal
 players: 2
 components:
@@ -207,11 +209,12 @@ actions:
   State s = new_game(*g, 2, 1, default_options(*g));
   std::string me = describe_view(*g, make_view(*g, s, 0));
   INFO(me);
-  // Revealed to all: P2's card is as public as a face-up one.
-  CHECK(kata::test::has(me, "  P2.hand        3\n"));
-  // Looked at by P1 alone.
+  // Face down, and P1 knows it: revealed to all or looked at by P1 alone, the mark is the
+  // same, since what P2 knows is not P1's to know (docs/language.md §4.4.1).
+  CHECK(kata::test::has(me, "  P2.hand        3*\n"));
   CHECK(kata::test::has(me, "  pile           2*\n"));
-  CHECK(kata::test::has(me, "  (* face down: you know it, not every player does)\n"));
+  CHECK(kata::test::has(me, "  (* face down: you know it)\n"));
+  // An onlooker knows what each seat knows: P2's revealed card is public.
   std::string all = describe_view(*g, make_view(*g, s, -1));
   INFO(all);
   CHECK(kata::test::has(all, "  P2.hand        3\n"));
@@ -282,4 +285,250 @@ TEST_CASE("kata wraps screens at COLUMNS, and not when output goes to a pipe wit
   CHECK(longest(rules.out) <= 50);
   CHECK(longest(off.out) > 50);
   CHECK(longest(json.out) > 50);
+}
+
+TEST_CASE("a unit is never split by wrapping: it goes on a line of its own", "[screens][wrap]") {
+  std::string u = unbroken("P1 Samurai"), v = unbroken("Fortress (vp 6)");
+  // Broken between units only, each unit printed with plain spaces.
+  std::string hand = "  P1.hand        " + unbroken("P1 Lord") + " " + unbroken("P1 Guard") + " " + u + " " + v;
+  CHECK(wrap_line(hand, 40) == "  P1.hand        P1 Lord P1 Guard\n                 P1 Samurai\n                 Fortress (vp 6)");
+  // A unit that fits the width but not beside the hanging indent goes two columns in
+  // from the line's indent, or at the line's start.
+  std::string label = unbroken("GoldenTemple (vp 6) between P1 and P2");
+  CHECK(wrap_line("  field          " + label + " x", 42) ==
+        "  field\n    GoldenTemple (vp 6) between P1 and P2\n                 x");
+  CHECK(wrap_line("  field          " + label + " x", 40) ==
+        "  field\nGoldenTemple (vp 6) between P1 and P2 x");
+  // One longer than the line stands alone, whole.
+  CHECK(wrap_line("ab " + unbroken("a drawing of a board row") + " cd", 10) == "ab\n  a drawing of a board row\n  cd");
+  // Unbroken spaces are printed as spaces at width 0 too, and by a wrapping stream.
+  CHECK(wrap_line(u, 0) == "P1 Samurai");
+  CHECK(wrap_text(u + "\n", 0) == "P1 Samurai\n");
+  std::ostringstream out, direct;
+  {
+    WrappingStream screen(out, 0);
+    screen << u << '\n' << v << std::flush;
+  }
+  CHECK(out.str() == "P1 Samurai\nFortress (vp 6)");
+  print_screen(direct, u);
+  CHECK(direct.str() == "P1 Samurai");
+}
+
+namespace {
+
+// The units of a screen (runtime/wrap.hpp): a card's name with what is shown with it, a
+// line of a board's drawing. Each, as printed, with how often it occurs.
+std::map<std::string, int> units(const std::string& screen) {
+  std::map<std::string, int> out;
+  std::string token;
+  for (char c : screen + "\n") {
+    if (c != ' ' && c != '\n') {
+      token += c;
+      continue;
+    }
+    if (token.find(unbroken_space) != std::string::npos) ++out[plain(token)];
+    token.clear();
+  }
+  return out;
+}
+
+int occurrences(const std::string& text, const std::string& part) {
+  int n = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("the four games' screens at 40, 52 and 80 columns: no name split, board lines intact",
+          "[screens][wrap]") {
+  for (const std::string& file : kata::test::rule_files()) {
+    auto l = kata::test::load_file(file);
+    REQUIRE(l.game);
+    const Game& g = *l.game;
+    int players = std::max(3, g.min_players);
+    if (players > g.max_players) players = g.max_players;
+    State s = new_game(g, players, 7, default_options(g));
+    std::vector<Decision> legal;
+    uint64_t rng = 7;
+    int checked = 0;
+    for (int step = 0; s.status() == Status::waiting && step < 400; ++step) {
+      if (step % 9 == 0) {
+        for (int viewer : {0, -1}) {
+          std::string screen = describe_screen(g, make_view(g, s, viewer));
+          REQUIRE(plain(screen) == describe_view(g, make_view(g, s, viewer)));
+          for (size_t width : {40, 52, 80}) {
+            std::string wrapped = wrap_text(screen, width);
+            // Every card's name as often as the page has it: none is split.
+            std::string page = plain(screen);
+            for (const std::string& name : g.card_names)
+              if (name.find(' ') != std::string::npos) {
+                INFO(file << " at " << width << " columns: " << name << "\n" << wrapped);
+                CHECK(occurrences(wrapped, name) == occurrences(page, name));
+              }
+            for (auto& [unit, count] : units(screen)) {
+              INFO(file << " at " << width << " columns:\n" << wrapped);
+              // Each unit whole; a unit found more often than the screen has it would be
+              // a coincidence of names, never a split.
+              CHECK(occurrences(wrapped, unit) >= count);
+            }
+            ++checked;
+          }
+          // The board's drawing (the lines above its legend) is printed as it is: each
+          // of its lines is a whole line of the wrapped screen, at any width.
+          std::string board = draw_board(g, make_view(g, s, viewer));
+          std::istringstream lines(board);
+          for (std::string line; std::getline(lines, line) && line.rfind("    a piece:", 0) != 0;)
+            for (size_t width : {40, 52})
+              CHECK(kata::test::has("\n" + wrap_text(screen, width), "\n" + line + "\n"));
+        }
+      }
+      legal_decisions(g, s, legal);
+      apply(g, s, legal[uniform(rng, static_cast<uint32_t>(legal.size()))]);
+    }
+    CHECK(checked > 0);
+  }
+}
+
+TEST_CASE("a kind's label writes its components in players' words once its variables are set",
+          "[screens][label]") {
+  auto g = game(R"(game: Borders
+players: 3
+components:
+  place:
+    list: [{name: North, worth: 4}, {name: South, worth: 6}, {name: East, worth: 4}]
+    in: table
+    show: {worth: true}
+    label: "{name} (worth {worth}) between {left_seat} and {right_seat}"
+zones:
+  table: {visibility: everyone, order: row}
+variables:
+  left_seat: {per: place, type: player, show: false}
+  right_seat: {per: place, type: player, show: false}
+flow: |
+  choose P1: go
+  for t in table {
+    t.left_seat = if t.worth == 6 then P2 else P1
+    t.right_seat = if t.worth == 6 then P3 else P2
+  }
+  choose P1: go
+actions:
+  go: ""
+)");
+  State s = new_game(*g, 3, 1, default_options(*g));
+  // Before its seats are set, a place is its name and shown properties.
+  std::string before = describe_view(*g, make_view(*g, s, 1));
+  INFO(before);
+  CHECK(kata::test::has(before, "  table          North (worth 4) South (worth 6) East (worth 4)\n"));
+  std::string why;
+  auto d = parse_decision(*g, s, "go", why);
+  REQUIRE(d);
+  apply(*g, s, *d);
+  std::string after = describe_view(*g, make_view(*g, s, 1));
+  INFO(after);
+  CHECK(kata::test::has(after, "  table          North (worth 4) between P1 and P2 South (worth 6) between P2 and P3 "
+                               "East (worth 4) between P1 and P2\n"));
+  // The variables stay off the page as `show: false` says; the notation keeps the name.
+  CHECK_FALSE(kata::test::has(after, "left_seat"));
+  // Each label is one unit on a screen: wrapped, never split.
+  std::string wrapped = wrap_text(describe_screen(*g, make_view(*g, s, 1)), 40);
+  CHECK(kata::test::has(wrapped, "South (worth 6) between P2 and P3"));
+}
+
+TEST_CASE("a label names the name, the kind's properties and its components' variables", "[screens][label][check]") {
+  auto l = kata::test::load_text(R"(game: Borders
+players: 2
+components:
+  place:
+    list: [{name: North, worth: 4}]
+    label: "{name} {wroth} by {mark} {bonus}"
+variables:
+  mark: {per: place, type: player}
+  bonus: {per: place, per_player: true}
+  other: {type: player}
+flow: ""
+)");
+  CHECK(l.messages() ==
+        std::vector<std::string>{
+            "6:21: error: '{wroth}' in a label is neither the name, a property of 'place' nor a variable of each 'place'",
+            "6:39: error: 'bonus' is a variable of each 'place' and each player: a label writes one value, so it names only "
+            "variables of each 'place'"});
+}
+
+TEST_CASE("Kenjin's screens say which players each battlefield lies between", "[screens][label][cli]") {
+  setenv("COLUMNS", "100", 1);
+  auto r = kata::test::run_kata("play rules/kenjin.yaml -p 3 -s 5 -a human,random,random --no-clear", "1\n");
+  unsetenv("COLUMNS");
+  INFO(r.out);
+  CHECK(kata::test::has(r.out, "Village (vp 4) between P1 and P2"));
+  CHECK(kata::test::has(r.out, "Fortress (vp 6) between P3 and P1"));
+  // The menu and the notation keep the names.
+  CHECK(kata::test::has(r.out, "deploy P1 Lord Fortress"));
+}
+
+TEST_CASE("a variable's show: condition lists it only where it holds", "[screens][check]") {
+  auto g = game(R"(game: Calls
+players: 3
+options:
+  limit: {default: 2}
+variables:
+  may_call: {per_player: true, type: bool, initial: true, show: {if: "not may_call"}}
+  round: {initial: 0, show: {if: "round >= 1 and round <= limit"}}
+  holder: {per: token, type: player, show: {if: "holder != P3"}}
+components:
+  token: {list: [{name: Stone}], in: table}
+zones:
+  table: {visibility: everyone, order: row}
+flow: |
+  choose P1: go
+  P2.may_call = false
+  round = 1
+  for t in table { t.holder = P2 }
+  choose P1: go
+  round = 3
+  for t in table { t.holder = P3 }
+  choose P1: go
+actions:
+  go: ""
+)");
+  State s = new_game(*g, 3, 1, default_options(*g));
+  std::vector<std::string> pages;
+  for (int k = 0; k < 3; ++k) {
+    pages.push_back(describe_view(*g, make_view(*g, s, 0)));
+    std::string why;
+    auto d = parse_decision(*g, s, "go", why);
+    REQUIRE(d);
+    apply(*g, s, *d);
+  }
+  INFO(pages[0] << pages[1] << pages[2]);
+  CHECK_FALSE(kata::test::has(pages[0], "may_call"));
+  CHECK_FALSE(kata::test::has(pages[0], "round"));
+  CHECK(kata::test::has(pages[1], "  P2: may_call=false\n"));
+  CHECK_FALSE(kata::test::has(pages[1], "P1 (you): may_call"));
+  CHECK(kata::test::has(pages[1], "  round = 1\n"));
+  CHECK(kata::test::has(pages[1], "  Stone: holder=P2\n"));
+  CHECK_FALSE(kata::test::has(pages[2], "round ="));
+  CHECK_FALSE(kata::test::has(pages[2], "holder"));
+}
+
+TEST_CASE("a show: condition reads only the variable's own value, options and literals", "[screens][check]") {
+  auto l = kata::test::load_text(R"(game: Calls
+players: 3
+variables:
+  may_call: {per_player: true, type: bool, initial: true, show: {if: "not may_call and round > 0"}}
+  round: {initial: 0, show: {if: "round + 1"}}
+  other: {show: {iff: "other > 0"}}
+flow: ""
+)");
+  CHECK(l.messages() ==
+        std::vector<std::string>{
+            "4:88: error: a show condition reads only 'may_call' (the variable's own value), options and literals",
+            "5:35: error: the show condition of 'round' must be true or false, but this is a number",
+            "6:17: error: a variable's 'show' condition is written {if: CONDITION}",
+            "6:18: error: unknown key 'iff' in a variable's show condition; did you mean 'if'?"});
+}
+
+TEST_CASE("Hogen lists may_call only for a player who may no longer call", "[screens]") {
+  std::string all = pages("rules/hogen.yaml", 3, 1);
+  CHECK_FALSE(kata::test::has(all, "may_call=true"));
 }

@@ -12,6 +12,7 @@
 #include "agents/search.hpp"
 #include "agents/typed.hpp"
 #include "reference/reference.hpp"
+#include "runtime/wrap.hpp"
 #include "syntax/diagnostics.hpp"
 
 namespace kata {
@@ -161,9 +162,10 @@ Choice HumanAgent::choose(const Game& g, const PlayerView& view, const std::vect
   if (!retry_) {
     hand_over();
     tell_news();
-    t_.out << '\n' << describe_view(g, view);
+    t_.out << '\n';
+    print_screen(t_.out, describe_screen(g, view));
     menu_.emplace(menu_items(g, view, labels));
-    t_.out << menu_->show();
+    print_screen(t_.out, menu_->screen());
   }
   retry_ = false;
   for (;;) {
@@ -193,7 +195,8 @@ std::optional<Choice> HumanAgent::answer(const Game& g, const PlayerView& view,
   }
   std::string word = lower(line);
   if (line.empty()) {
-    t_.out << menu_->show() << "(Type a number, a decision, or 'help'.)\n";
+    print_screen(t_.out, menu_->screen());
+    t_.out << "(Type a number, a decision, or 'help'.)\n";
   } else if (word == "help" || word == "?") {
     t_.out << "Type:\n"
            << "  a number        the entry with that number in the list above\n"
@@ -219,27 +222,27 @@ std::optional<Choice> HumanAgent::answer(const Game& g, const PlayerView& view,
   } else if (word == "quit") {
     if (confirm_quit()) return Choice{-2, {}};
   } else if (word == "back") {
-    if (menu_->back()) t_.out << menu_->show();
+    if (menu_->back()) print_screen(t_.out, menu_->screen());
     else t_.out << "There is no step before this one.\n";
   } else if (line.find_first_not_of("0123456789") == std::string::npos) {
     size_t k = line.size() > 9 ? 0 : std::stoul(line);
     if (k >= 1 && k <= menu_->size()) {
       int d = menu_->pick(k - 1);
       if (d >= 0) return Choice{d, {}};
-      t_.out << menu_->show();
+      print_screen(t_.out, menu_->screen());
     } else {
       t_.out << fmt::format("Choose a number from 1 to {}.\n", menu_->size());
     }
   } else if (auto d = menu_->typed(line)) {
     if (*d >= 0) return Choice{*d, {}};
-    t_.out << menu_->show();
+    print_screen(t_.out, menu_->screen());
   } else if (std::string why; auto k = short_form(g, view, labels, line, why)) {
     return Choice{*k, {}};
   } else if (auto start = short_start(menu_->items(), line)) {
     std::string text;
     for (const std::string& part : *start) text += (text.empty() ? "" : " ") + part;
     if (auto e = menu_->typed(text); e && *e >= 0) return Choice{*e, {}};
-    t_.out << menu_->show();
+    print_screen(t_.out, menu_->screen());
   } else {
     return Choice{-1, line};
   }
@@ -282,7 +285,8 @@ void HumanAgent::game_over(const Game& g, const PlayerView& view) {
     return;
   }
   tell_news();
-  t_.out << '\n' << describe_view(g, view);
+  t_.out << '\n';
+  print_screen(t_.out, describe_screen(g, view));
 }
 
 std::unique_ptr<Agent> make_agent(const std::string& spec, int seat, uint64_t seed, Terminal& t,

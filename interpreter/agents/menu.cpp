@@ -11,6 +11,8 @@
 #include <set>
 #include <unordered_map>
 
+#include "runtime/wrap.hpp"
+
 namespace kata {
 
 namespace {
@@ -191,11 +193,16 @@ std::optional<std::vector<std::string>> label_parts(const Game& g, const std::st
   return split(g, label, place_names(g));
 }
 
-std::string MenuItem::text() const {
-  std::string out = joined(parts, parts.size());
+std::string MenuItem::text() const { return plain(screen_text()); }
+
+std::string MenuItem::screen_text() const {
+  std::vector<std::string> units;
+  for (const std::string& p : parts) units.push_back(unbroken(p));
+  std::string out = joined(units, units.size());
   std::string pieces;
   for (size_t k = 0; k < notes.size() && k < parts.size(); ++k)
-    if (!notes[k].empty()) pieces += fmt::format("{}{} on {}", pieces.empty() ? "" : ", ", notes[k], parts[k]);
+    if (!notes[k].empty())
+      pieces += fmt::format("{}{} on {}", pieces.empty() ? "" : ", ", unbroken(notes[k]), units[k]);
   if (!pieces.empty()) out += " (" + pieces + ")";
   return decisions.size() > 1 ? fmt::format("{} (x{})", out, decisions.size()) : out;
 }
@@ -322,7 +329,9 @@ void Menu::settle() {
   }
 }
 
-std::string Menu::show() const {
+std::string Menu::show() const { return plain(screen()); }
+
+std::string Menu::screen() const {
   std::string out;
   size_t level = path_.size();
   bool values =
@@ -334,11 +343,13 @@ std::string Menu::show() const {
   } else if (values) {
     // "deploy P1 Lord t — choose t": what is chosen so far, then the names still to come.
     const auto& params = items_[candidates().front()].params;
+    for (std::string& c : chosen) c = unbroken(c);
     std::string line = joined(chosen, chosen.size());
     for (size_t k = level - 1; k < params.size(); ++k) line += " " + params[k];
     out += level - 1 < params.size() ? fmt::format("{} — choose {}:\n", line, params[level - 1])
                                      : fmt::format("{} — choose:\n", line);
   } else if (!at_start()) {
+    for (std::string& c : chosen) c = unbroken(c);
     out += fmt::format("{} — choose:\n", joined(chosen, chosen.size()));
   }
   // Headings when the entries are decisions of more than one action.
@@ -354,12 +365,12 @@ std::string Menu::show() const {
       out += fmt::format("  {}:\n", items_[e.item].heading.empty() ? last : items_[e.item].heading);
     }
     if (e.item >= 0)
-      out += fmt::format("{}{:>2}) {}\n", headed ? "    " : "  ", i + 1, items_[e.item].text());
+      out += fmt::format("{}{:>2}) {}\n", headed ? "    " : "  ", i + 1, items_[e.item].screen_text());
     else if (!e.note.empty())
-      out += fmt::format("  {:>2}) {} ({}, {} choice{})\n", i + 1, e.value, e.note, e.count,
+      out += fmt::format("  {:>2}) {} ({}, {} choice{})\n", i + 1, unbroken(e.value), unbroken(e.note), e.count,
                          e.count == 1 ? "" : "s");
     else
-      out += fmt::format("  {:>2}) {}  ({} choice{})\n", i + 1, e.value, e.count,
+      out += fmt::format("  {:>2}) {}  ({} choice{})\n", i + 1, unbroken(e.value), e.count,
                          e.count == 1 ? "" : "s");
   }
   if (!at_start()) out += "  ('back' for the step before)\n";

@@ -37,6 +37,8 @@ struct MenuItem {
   // The parts, then the pieces on its points ("(P1 Guard on 4/5)") and " (x4)" when the
   // item stands for four decisions.
   std::string text() const;
+  // The same with each value and note one unit that a screen never splits (runtime/wrap.hpp).
+  std::string screen_text() const;
 };
 
 // One item for each set of interchangeable decisions, in the order of their first labels.
@@ -64,6 +66,9 @@ class Menu {
   // menu), then the numbered entries; where they are decisions of several actions, under
   // a heading per action (MenuItem::heading), the numbers running on.
   std::string show() const;
+  // The same for a screen: each value one unit (runtime/wrap.hpp); print it with
+  // print_screen.
+  std::string screen() const;
   size_t size() const { return entries_.size(); }
   // Picks entry k (0-based): the decision chosen, or -1 when it leads to another step.
   int pick(size_t k);

@@ -231,7 +231,7 @@ MatchResult play_match(const Game& g, int players, uint64_t seed, const std::vec
 }
 
 std::string describe_public_view(const Game& g, const State& s) {
-  std::string text = describe_view(g, public_view(g, s));
+  std::string text = describe_screen(g, public_view(g, s));
   // describe_view titles a view without a seat "everything"; this one is less. Every card
   // it names is known to every seat, so none is marked '*'.
   std::string title = g.name + " — everything";

@@ -55,7 +55,7 @@ MatchResult play_match(const Game& g, int players, uint64_t seed, const std::vec
                        std::vector<std::unique_ptr<Agent>>& agents, LogWriter* log = nullptr,
                        const Resume* resume = nullptr);
 
-// describe_view of public_view, titled "as everyone sees it".
+// describe_screen of public_view, titled "as everyone sees it" (print it with print_screen).
 std::string describe_public_view(const Game& g, const State& s);
 
 

@@ -370,4 +370,11 @@ std::optional<Decision> read_decision(const Game& g, const State& s, const std::
   return std::nullopt;
 }
 
+std::string refusal_reason(const Game& g, const State& s, const std::string& text) {
+  std::string why;
+  if (read_decision(g, s, text, why))
+    return fmt::format("'{}' is a decision written in short; a log holds each in full", text);
+  return why;
+}
+
 }  // namespace kata

@@ -47,4 +47,10 @@ std::optional<std::vector<std::string>> short_start(const std::vector<MenuItem>&
 std::optional<Decision> read_decision(const Game& g, const State& s, const std::string& text,
                                       std::string& why);
 
+// Why `text` is refused as a decision in the state: the reason read_decision gives, in the
+// menu's words. The one wording for a person at the prompt, a script's line and a replayed
+// log's decision (replay_log's Refusal). A log holds each decision in full: a short form
+// that read_decision would take is refused there, and this says so.
+std::string refusal_reason(const Game& g, const State& s, const std::string& text);
+
 }  // namespace kata

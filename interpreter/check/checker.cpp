@@ -109,6 +109,7 @@ class Checker {
     action_used_.assign(rf_.actions.size(), false);
 
     for (auto& v : rf_.variables) check_initial(v);
+    for (auto& v : rf_.variables) check_show_if(v);
     check_components();
     node_ = flow_node();
     if (!rf_.flow.present()) d_.error(rf_.game_pos, "a rule file needs 'flow:', the game's program");
@@ -235,6 +236,65 @@ class Checker {
     in_initial_ = false;
   }
 
+  // A variable's `show: {if: ...}`, with the variable's own name bound to its value. A page
+  // is made from a view: a condition that read anything but that value (which the view
+  // holds), options and literals could put on it what the viewer may not know.
+  void check_show_if(VarDecl& v) {
+    Expr* e = v.show_if_expr.get();
+    if (!e) return;
+    scope_.clear();
+    depth_ = 0;
+    scope_.push_back({v.name, {SymKind::bound, depth_++, 0}, type_of(v.type)});
+    expect(e, Type::boolean, fmt::format("the show condition of '{}'", v.name).c_str());
+    own_value_only(e, v.name);
+    scope_.clear();
+    depth_ = 0;
+  }
+
+  void own_value_only(const Expr* e, const std::string& name) {
+    if (!e) return;
+    bool ok = false;
+    switch (e->kind) {
+      case ExprKind::integer:
+      case ExprKind::boolean:
+      case ExprKind::none:
+      case ExprKind::unary:
+      case ExprKind::binary:
+      case ExprKind::conditional: ok = true; break;
+      case ExprKind::name:
+        ok = e->sym.kind == SymKind::bound || e->sym.kind == SymKind::option || e->sym.kind == SymKind::constant;
+        break;
+      case ExprKind::member:
+      case ExprKind::call:
+      case ExprKind::aggregate:
+      case ExprKind::range:
+      case ExprKind::from:
+      case ExprKind::walk: ok = false; break;
+    }
+    if (!ok && e->type != Type::error) {
+      d_.error(e->pos, fmt::format("a show condition reads only '{}' (the variable's own value), options and literals", name));
+      return;
+    }
+    for (auto& a : e->args) own_value_only(a.get(), name);
+  }
+
+  // A kind's `label:`: each {field} is the card's name, a property of the kind, or a
+  // variable of each component of the kind (not of each player as well: a label writes one
+  // value).
+  void check_label(const ComponentDecl& c) {
+    for (const TemplateField& t : template_fields(c.label.text)) {
+      const std::string& f = t.name;
+      if (f == "name" || std::find(c.properties.begin(), c.properties.end(), f) != c.properties.end()) continue;
+      auto v = std::find_if(rf_.variables.begin(), rf_.variables.end(),
+                            [&](const VarDecl& v) { return v.name == f && v.per_kind == c.kind; });
+      Pos at = c.label.where.at(t.begin + 1);
+      if (v == rf_.variables.end())
+        d_.error(at, fmt::format("'{{{}}}' in a label is neither the name, a property of '{}' nor a variable of each '{}'", f, c.kind, c.kind));
+      else if (v->per_player)
+        d_.error(at, fmt::format("'{}' is a variable of each '{}' and each player: a label writes one value, so it names only variables of each '{}'", f, c.kind, c.kind));
+    }
+  }
+
   // What is worked out at load time (a kind's `where:`, `links:`) may use numbers, the
   // names bound for it, properties, abs() and aggregates over ranges: not the game's state.
   void constant_only(const Expr* e, const char* what) {
@@ -338,6 +398,7 @@ class Checker {
             d_.error(c.start_pos, fmt::format("zone '{}' belongs to each player, but '{}' components belong to nobody", c.start_zone, c.kind));
         }
       }
+      check_label(c);
       for (const TemplateField& t : template_fields(c.name_template)) {
         const std::string& f = t.name;
         if (f != "owner" && f != "kind" && f != "index" && f != "copy" &&

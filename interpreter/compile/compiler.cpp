@@ -97,6 +97,7 @@ class Compiler {
                    : v.per_player      ? g_.player_vars[pvar_index_[k]]
                                        : g_.globals[global_index_[k]];
       if (v.initial_expr) info.initial = expr(*v.initial_expr);
+      if (v.show_if_expr) info.show_node = expr(*v.show_if_expr);
       ++k;
     }
     g_.layout.total = g_.layout.locals + locals_;
@@ -181,9 +182,38 @@ class Compiler {
       }
     }
     card_var_slots_ = card_var_slots;
+    labels();
     for (auto& ph : rf_.phases) {
       g_.phases.push_back(ph.name);
       g_.phase_docs.push_back(ph.doc);
+    }
+  }
+
+  // Each kind's `label:`, cut into pieces at its fields (checked: each is the name, a
+  // property of the kind, or a variable of each component of it).
+  void labels() {
+    for (size_t k = 0; k < rf_.components.size(); ++k) {
+      const ComponentDecl& c = rf_.components[k];
+      auto& pieces = g_.kinds[k].label;
+      size_t from = 0;
+      using What = KindInfo::LabelPiece::What;
+      auto text = [&](size_t to) {
+        if (to > from) pieces.push_back({What::text, c.label.text.substr(from, to - from), -1});
+      };
+      for (const TemplateField& t : template_fields(c.label.text)) {
+        text(t.begin);
+        from = t.end;
+        if (t.name == "name") {
+          pieces.push_back({What::name, {}, -1});
+        } else if (std::find(c.properties.begin(), c.properties.end(), t.name) != c.properties.end()) {
+          pieces.push_back({What::property, {}, s_.properties.at(t.name)});
+        } else {
+          for (size_t i = 0; i < g_.card_vars.size(); ++i)
+            if (g_.card_vars[i].name == t.name && g_.card_vars[i].kind == static_cast<int32_t>(k))
+              pieces.push_back({What::variable, {}, static_cast<int32_t>(i)});
+        }
+      }
+      text(c.label.text.size());
     }
   }
 
@@ -204,6 +234,7 @@ class Compiler {
                     -1,
                     {},
                     c.doc,
+                    {},
                     {},
                     {}};
       for (auto& p : c.properties) kind.properties.push_back(s_.properties.at(p));

@@ -327,7 +327,8 @@ const char* type_name() {
 
 class Replayer {
  public:
-  Replayer(std::string path, int viewer) : path_(std::move(path)), viewer_(viewer) {}
+  Replayer(std::string path, int viewer, Refusal refusal)
+      : path_(std::move(path)), viewer_(viewer), refusal_(refusal) {}
 
   bool fail(int line, const std::string& message) {
     result_.error = fmt::format("{}:{}: {}", path_, line, message);
@@ -548,6 +549,7 @@ class Replayer {
     std::string why;
     auto d = parse_decision(g, s, action, why);
     if (!d && private_view()) return fail(l.number, fmt::format("{}'s logged decision is not legal here", player));
+    if (!d && refusal_) why = refusal_(g, s, action);
     if (!d) return fail(l.number, fmt::format("{}'s decision '{}' is not legal: {}", player, action, why));
     // Shown as the viewer may be told of it (card_text).
     result_.shown.push_back(fmt::format("{} chose: {}", player, viewer_ < 0 ? action : decision_text(g, s, *d, viewer_)));
@@ -580,6 +582,7 @@ class Replayer {
  private:
   std::string path_;
   int viewer_;
+  Refusal refusal_;
   std::vector<LogLine> lines_;
   std::shared_ptr<const Game> game_;
   std::vector<Event> events_;
@@ -593,8 +596,8 @@ class Replayer {
 }  // namespace
 
 ReplayResult replay_log(const std::string& path, int viewer, std::shared_ptr<Sources>& sources,
-                        Diagnostics& diags) {
-  Replayer r(path, viewer);
+                        Diagnostics& diags, Refusal refusal) {
+  Replayer r(path, viewer, refusal);
   if (r.read()) r.run(sources, diags);
   return std::move(r.result_);
 }

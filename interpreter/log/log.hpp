@@ -105,7 +105,12 @@ struct ReplayResult {
 // line or name a card, since the log holds what that seat could not see. The reason a game
 // stopped is told a seat only if it is the stopped player's own, or "P1 (KIND) stopped
 // before the end" (a refused script line may name a card by its place).
+//
+// `refusal` says why a logged decision is not legal, in the words a person or a script is
+// told (agents/typed.hpp's refusal_reason: the log is below the agents, so they hand it
+// down); without it, the notation's own reason (parse_decision).
+using Refusal = std::string (*)(const Game& g, const State& s, const std::string& text);
 ReplayResult replay_log(const std::string& path, int viewer, std::shared_ptr<Sources>& sources,
-                        Diagnostics& diags);
+                        Diagnostics& diags, Refusal refusal = nullptr);
 
 }  // namespace kata

@@ -13,6 +13,7 @@
 #include <numeric>
 
 #include "runtime/view.hpp"
+#include "runtime/wrap.hpp"
 
 namespace kata {
 
@@ -346,7 +347,9 @@ Lines draw_links(const Game& g, const Drawing& l) {
 
 }  // namespace
 
-std::string draw_board(const Game& g, const PlayerView& v) {
+std::string draw_board(const Game& g, const PlayerView& v) { return plain(draw_board_units(g, v)); }
+
+std::string draw_board_units(const Game& g, const PlayerView& v) {
   const BoardInfo& b = g.board;
   if (b.kind < 0 || b.x.empty()) return "";
   Drawing l = drawing(g, v);
@@ -363,9 +366,10 @@ std::string draw_board(const Game& g, const PlayerView& v) {
     std::string mark = cards[i] != -1 ? piece_label(g, cards[i]) : b.marked[i] ? "*" : ".";
     grid[spread * l.row[i]].replace(l.col[i], mark.size(), mark);
   }
+  // A line of the drawing is one unit: wrapped, it would no longer be a drawing.
   auto line = [](std::string s) {
     while (!s.empty() && s.back() == ' ') s.pop_back();
-    return "    " + s + "\n";
+    return unbroken("    " + s) + "\n";
   };
   std::string columns;
   if (l.any(Axis::columns)) {

@@ -245,6 +245,15 @@ struct KindInfo {
   // `show:` the properties a screen writes beside each of these components where the
   // viewer sees it ("Port (vp 4)"), and the bookkeeping ones, left out of the reference.
   std::vector<int32_t> shown, bookkeeping;
+  // `label:` how screens write a component of the kind that the viewer sees, in pieces:
+  // text as it is, the card's name, a property, or a component variable (an index into
+  // Game::card_vars). Empty: its name and its shown properties ("Port (vp 4)").
+  struct LabelPiece {
+    enum class What : uint8_t { text, name, property, variable } what = What::text;
+    std::string text;
+    int32_t index = -1;
+  };
+  std::vector<LabelPiece> label;
 };
 
 struct ZoneInfo {
@@ -268,6 +277,9 @@ struct VarInfo {
   int32_t kind = -1;  // component variables: one for each component of this kind (and seat)
   int32_t base = 0;   // component variables: the first slot, from Layout::card_vars
   Show show = Show::always;  // on a player's screen (when_set: where not 0, false or none)
+  // `show: {if: ...}`: the condition (a node, its value bound to the variable's own name),
+  // or -1. A page lists the variable only where it holds.
+  int32_t show_node = -1;
 };
 
 // `scoring: parts:` a named part of the score, per player (the bound `p`); `notes:` a

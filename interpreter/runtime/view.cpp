@@ -8,6 +8,8 @@
 #include <cctype>
 #include <sstream>
 
+#include "runtime/wrap.hpp"
+
 namespace kata {
 
 namespace {
@@ -39,11 +41,23 @@ PlayerView build_view(const Game& g, const State& s, int viewer, const Sees& see
     if (info.type != VarType::card || x < 0 || sees(static_cast<int>(x))) return x;
     return PlayerView::hidden_card;
   };
-  for (size_t i = 0; i < g.globals.size(); ++i) v.globals.push_back(value(g.globals[i], l.globals + static_cast<int>(i)));
+  // `show: {if: ...}` reads the value as the view holds it (and options): nothing more.
+  auto unshown = [&](const VarInfo& info, int64_t x) {
+    return info.show_node >= 0 && x != PlayerView::unknown && !evaluate_with(g, s, x, info.show_node);
+  };
+  for (size_t i = 0; i < g.globals.size(); ++i) {
+    v.globals.push_back(value(g.globals[i], l.globals + static_cast<int>(i)));
+    v.globals_unshown.push_back(unshown(g.globals[i], v.globals.back()));
+  }
   for (size_t i = 0; i < g.player_vars.size(); ++i) {
     std::vector<int64_t> row;
-    for (int p = 0; p < n; ++p) row.push_back(value(g.player_vars[i], l.player_vars + static_cast<int>(i) * g.max_players + p));
+    std::vector<bool> off;
+    for (int p = 0; p < n; ++p) {
+      row.push_back(value(g.player_vars[i], l.player_vars + static_cast<int>(i) * g.max_players + p));
+      off.push_back(unshown(g.player_vars[i], row.back()));
+    }
     v.player_vars.push_back(row);
+    v.player_vars_unshown.push_back(off);
   }
   for (const VarInfo& info : g.card_vars) {
     std::vector<int64_t> row;
@@ -51,10 +65,14 @@ PlayerView build_view(const Game& g, const State& s, int viewer, const Sees& see
     int seats = info.per_player ? g.max_players : 1;
     // A component's variables are told only to whoever sees the component: "the Lord was
     // played third" must not name a face-down Lord.
-    for (int k = 0; k < count; ++k)
+    std::vector<bool> off;
+    for (int k = 0; k < count; ++k) {
       row.push_back(sees(g.kinds[info.kind].first_card + k / seats) ? value(info, l.card_vars + info.base + k)
                                                                       : PlayerView::unknown);
+      off.push_back(unshown(info, row.back()));
+    }
     v.card_vars.push_back(row);
+    v.card_vars_unshown.push_back(off);
   }
   for (int p = 0; p < n; ++p) v.eliminated.push_back(s[l.eliminated + p] != 0);
   for (size_t z = 0; z < g.instance_zone.size(); ++z) {
@@ -65,7 +83,7 @@ PlayerView build_view(const Game& g, const State& s, int viewer, const Sees& see
     const int32_t* cs = s.slots.data() + l.zone_cards + static_cast<int>(z) * g.card_count;
     for (int i = 0; i < size; ++i) {
       bool seen = sees(cs[i]);
-      zv.cards.push_back({seen ? cs[i] : -1, s[l.card_face + cs[i]] != 0, seen && seen_by_all(g, s, cs[i])});
+      zv.cards.push_back({seen ? cs[i] : -1, s[l.card_face + cs[i]] != 0, viewer < 0 && seen && seen_by_all(g, s, cs[i])});
     }
     if (g.instance_set[z])
       std::stable_partition(zv.cards.begin(), zv.cards.end(), [](const CardView& c) { return c.card >= 0; });
@@ -329,9 +347,10 @@ bool unset(const VarInfo& info, int64_t x) {
   return info.type == VarType::player || info.type == VarType::card ? x == -1 : x == 0;
 }
 
-// Whether a page shows this value of a variable (`show:`).
-bool shown(const VarInfo& info, int64_t x) {
-  return info.show == Show::always || (info.show == Show::when_set && !unset(info, x));
+// Whether a page shows this value of a variable (`show:`; `unshown`: its condition does
+// not hold there).
+bool shown(const VarInfo& info, int64_t x, bool unshown) {
+  return !unshown && (info.show == Show::always || (info.show == Show::when_set && !unset(info, x)));
 }
 
 // "  Port: west=P1 east=P2": the variables each component has, where they are set (not
@@ -347,40 +366,76 @@ std::string describe_component_vars(const Game& g, const PlayerView& v) {
         if (info.kind != static_cast<int>(k) || info.show == Show::never) continue;
         int seats = info.per_player ? static_cast<int>(v.eliminated.size()) : 1;
         for (int p = 0; p < seats; ++p) {
-          int64_t x = v.card_vars[i][g.component_index(info.kind, info.per_player, kind.first_card + c, p)];
-          if (x == PlayerView::unknown || unset(info, x)) continue;
+          int k = g.component_index(info.kind, info.per_player, kind.first_card + c, p);
+          int64_t x = v.card_vars[i][k];
+          if (x == PlayerView::unknown || unset(info, x) || v.card_vars_unshown[i][k]) continue;
           // Formatted, not concatenated: GCC 12 at -O2 warns falsely (-Wrestrict) on
           // `"(" + string + ")"`.
           std::string seat = info.per_player ? fmt::format("({})", seat_name(p)) : std::string();
           line += fmt::format(" {}{}={}", info.name, seat, var_value_text(g, info.type, x));
         }
       }
-      if (!line.empty()) out += fmt::format("  {}:{}\n", g.card_names[kind.first_card + c], line);
+      if (!line.empty()) out += fmt::format("  {}:{}\n", unbroken(g.card_names[kind.first_card + c]), line);
     }
   }
   return out;
 }
 
-// A card the viewer sees, by name and with the properties its kind's `show:` puts on
-// screens: "Port (vp 4)". The properties are printed on the card: whoever sees it may read
-// them.
-std::string shown_card(const Game& g, int32_t card, const char* mark) {
+// A kind's `label:` for a card the viewer sees, the mark after its name: "North (vp 4)
+// between P1 and P2"; nothing while a variable it names is unset (0, false or none: a
+// place whose seats are not set yet). The view holds the component's variables, since the
+// viewer sees the component.
+std::optional<std::string> label(const Game& g, const PlayerView& v, int32_t card, const char* mark) {
+  const KindInfo& kind = g.kinds[g.card_kind[card]];
+  if (kind.label.empty()) return std::nullopt;
+  std::string out;
+  bool marked = false;
+  using What = KindInfo::LabelPiece::What;
+  for (const KindInfo::LabelPiece& piece : kind.label) {
+    switch (piece.what) {
+      case What::text: out += piece.text; break;
+      case What::name:
+        out += g.card_names[card] + mark;
+        marked = true;
+        break;
+      case What::property:
+        out += g.symbol_name(g.card_props[static_cast<size_t>(piece.index) * g.card_count + card]);
+        break;
+      case What::variable: {
+        const VarInfo& info = g.card_vars[piece.index];
+        int64_t x = v.card_vars[piece.index][g.component_index(info.kind, false, card, 0)];
+        if (x == PlayerView::unknown || unset(info, x)) return std::nullopt;
+        out += var_value_text(g, info.type, x);
+        break;
+      }
+    }
+  }
+  return marked ? out : out + mark;
+}
+
+// A card the viewer sees, by its kind's label, else by name and with the properties its
+// kind's `show:` puts on screens: "Port (vp 4)". The properties are printed on the card:
+// whoever sees it may read them.
+std::string shown_card(const Game& g, const PlayerView& v, int32_t card, const char* mark) {
+  // One unit on a screen: a line is never broken inside it.
+  if (auto text = label(g, v, card, mark)) return unbroken(*text);
   const KindInfo& kind = g.kinds[g.card_kind[card]];
   std::string props;
   for (int32_t p : kind.shown)
     props += fmt::format("{}{} {}", props.empty() ? "" : ", ", g.properties[p].name,
                          g.symbol_name(g.card_props[static_cast<size_t>(p) * g.card_count + card]));
-  return props.empty() ? g.card_names[card] + mark : fmt::format("{}{} ({})", g.card_names[card], mark, props);
+  return unbroken(props.empty() ? g.card_names[card] + mark : fmt::format("{}{} ({})", g.card_names[card], mark, props));
 }
 
-// Sets the flags for the page's legend: a card marked `*`, a card written `?`. A card is
-// marked when it lies face down and not every seat knows it: one that every seat knows
-// (revealed, or seen face up before it was turned down) is as public as a face-up card,
-// and is named plainly. The cards of the viewer's own `owner` zone (a hand) are not
-// marked: being seen by their owner is what such a zone is, and "face down" read oddly
-// of a hand.
-std::string describe_zone(const Game& g, const ZoneView& z, int viewer, bool& known_face_down,
+// Sets the flags for the page's legend: a card marked `*`, a card written `?`. On a
+// seat's page a card is marked when it lies face down and the viewer knows it, whoever
+// else does: whether the others know it is not the viewer's to know (view.hpp, CardView).
+// On an onlooker's page it is marked when not every seat knows it. The cards of the
+// viewer's own `owner` zone (a hand) are not marked: being seen by their owner is what
+// such a zone is, and "face down" read oddly of a hand.
+std::string describe_zone(const Game& g, const PlayerView& v, const ZoneView& z, bool& known_face_down,
                           bool& unknown_shown) {
+  int viewer = v.viewer;
   const ZoneInfo& info = g.zones[g.instance_zone[z.instance]];
   bool own = viewer >= 0 && info.visibility == Visibility::owner && g.instance_owner[z.instance] == viewer;
   std::string out = fmt::format("  {:<14}", g.instance_name(z.instance));
@@ -389,7 +444,7 @@ std::string describe_zone(const Game& g, const ZoneView& z, int viewer, bool& kn
   std::string shown, in_order;
   for (const CardView& c : z.cards) {
     bool marked = c.card >= 0 && !c.face_up && !c.public_ && !own;
-    std::string name = c.card < 0 ? "?" : shown_card(g, c.card, marked ? "*" : "");
+    std::string name = c.card < 0 ? "?" : shown_card(g, v, c.card, marked ? "*" : "");
     known_face_down |= marked;
     in_order += " " + name;
     if (c.card < 0)
@@ -412,7 +467,7 @@ std::string describe_zone(const Game& g, const ZoneView& z, int viewer, bool& kn
   }
   if (info.order == ZoneOrder::stack && !z.cards.empty() && z.cards.back().card >= 0 &&
       z.cards.size() > 1)
-    out += "  (top: " + g.card_names[z.cards.back().card] + ")";
+    out += "  (top: " + unbroken(g.card_names[z.cards.back().card]) + ")";
   return out + '\n';
 }
 
@@ -492,32 +547,34 @@ std::string describe_end(const Game& g, const PlayerView& v) {
 
 }  // namespace
 
-std::string describe_view(const Game& g, const PlayerView& v) {
+std::string describe_view(const Game& g, const PlayerView& v) { return plain(describe_screen(g, v)); }
+
+std::string describe_screen(const Game& g, const PlayerView& v) {
   std::string out;
   int n = static_cast<int>(v.eliminated.size());
   out += fmt::format("{} — {}", g.name, v.viewer < 0 ? "everything" : fmt::format("as {} sees it", seat_name(v.viewer)));
   if (v.phase >= 0 && v.phase < static_cast<int>(g.phases.size())) out += fmt::format(" — phase: {}", g.phases[v.phase]);
   out += '\n';
   for (size_t i = 0; i < g.globals.size(); ++i)
-    if (shown(g.globals[i], v.globals[i]))
+    if (shown(g.globals[i], v.globals[i], v.globals_unshown[i]))
       out += fmt::format("  {} = {}\n", g.globals[i].name,
                          var_value_text(g, g.globals[i].type, v.globals[i]));
   // A line for each seat with something to show: its variables, or that it is out.
   for (int p = 0; p < n; ++p) {
     std::string vars;
     for (size_t i = 0; i < g.player_vars.size(); ++i)
-      if (shown(g.player_vars[i], v.player_vars[i][p]))
+      if (shown(g.player_vars[i], v.player_vars[i][p], v.player_vars_unshown[i][p]))
         vars += fmt::format(" {}={}", g.player_vars[i].name, var_value_text(g, g.player_vars[i].type, v.player_vars[i][p]));
     if (!vars.empty() || v.eliminated[p])
       out += fmt::format("  {}{}{}:{}\n", seat_name(p), p == v.viewer ? " (you)" : "", v.eliminated[p] ? " [eliminated]" : "", vars);
   }
   out += describe_component_vars(g, v);
-  out += draw_board(g, v);
+  out += draw_board_units(g, v);
   bool known_face_down = false, unknown_shown = false;
   for (const ZoneView& z : v.zones)
-    if (zone_listed(g, z)) out += describe_zone(g, z, v.viewer, known_face_down, unknown_shown);
+    if (zone_listed(g, z)) out += describe_zone(g, v, z, known_face_down, unknown_shown);
   if (known_face_down)
-    out += v.viewer < 0 ? "  (* face down: not every player knows it)\n" : "  (* face down: you know it, not every player does)\n";
+    out += v.viewer < 0 ? "  (* face down: not every player knows it)\n" : "  (* face down: you know it)\n";
   if (unknown_shown) out += "  (? a face-down card you do not know, in its place in the pile)\n";
   if (v.status == Status::over)
     out += describe_end(g, v);

@@ -15,8 +15,10 @@ namespace kata {
 struct CardView {
   int32_t card = -1;  // -1: hidden from this viewer
   bool face_up = false;
-  // The viewer sees the card and so does every seat (face up, revealed, or seen by all
-  // before it was turned down): it is public even if it lies face down.
+  // In an onlooker's view (viewer -1) only: every seat sees the card (face up, revealed,
+  // or seen by all before it was turned down), so it is public even if it lies face down.
+  // A seat's view never says: what the other seats know is theirs (docs/language.md
+  // §4.4.1), and `look` tells the others only that a card of a zone was looked at.
   bool public_ = false;
   bool operator==(const CardView&) const = default;
 };
@@ -41,6 +43,10 @@ struct PlayerView {
   static constexpr int64_t unknown = INT64_MIN;
   // A card-valued variable holds a card the viewer knows, none (-1), or hidden_card.
   static constexpr int64_t hidden_card = -2;
+  // Where a variable's `show: {if: ...}` does not hold, in the shapes above: the page
+  // leaves the value out. Worked out from the value the view holds, and nothing else.
+  std::vector<bool> globals_unshown;
+  std::vector<std::vector<bool>> player_vars_unshown, card_vars_unshown;
   std::vector<bool> eliminated;
   std::vector<ZoneView> zones;
   // Once the game is over: the score table (score_table in engine.hpp). Its parts are
@@ -90,12 +96,19 @@ std::optional<Decision> parse_decision(const Game& g, const State& s, const std:
 // a line, a piece as its player's number and initial; and an SVG picture with the lines
 // between points. Empty when the game has no board.
 std::string draw_board(const Game& g, const PlayerView& v);
+// The same text with each line of the drawing one unit (runtime/wrap.hpp): a screen never
+// wraps a drawing; the legend under it is text like any other.
+std::string draw_board_units(const Game& g, const PlayerView& v);
 std::string board_svg(const Game& g, const PlayerView& v);
 
 // A readable page of the view: phase, variables, zones, and whose turn it is; at the end,
 // the score table. Zones and variables declared `show: false` are left out of it, and
 // `show: when_not_empty` / `when_set` ones while empty or unset.
 std::string describe_view(const Game& g, const PlayerView& v);
+// The same page for a screen: each card's name with its shown properties, and each line of
+// the board's drawing, is one unit that wrapping never splits (runtime/wrap.hpp). Print it
+// with print_screen.
+std::string describe_screen(const Game& g, const PlayerView& v);
 
 // Internal to the runtime but shared with the notation: the values a parameter may take
 // (given the earlier ones in `d`), and the first `when` condition a decision fails (-1 if

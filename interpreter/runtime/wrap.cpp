@@ -3,6 +3,7 @@
 // without knowing the width.
 #include "runtime/wrap.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 namespace kata {
@@ -37,13 +38,28 @@ size_t hanging_indent(const std::string& line, size_t width) {
 
 }  // namespace
 
+std::string plain(std::string text) {
+  std::replace(text.begin(), text.end(), unbroken_space, ' ');
+  return text;
+}
+
+std::string unbroken(std::string text) {
+  std::replace(text.begin(), text.end(), ' ', unbroken_space);
+  return text;
+}
+
+void print_screen(std::ostream& out, const std::string& text) {
+  if (dynamic_cast<WrappingStream*>(&out)) out << text;
+  else out << plain(text);
+}
+
 std::string wrap_line(const std::string& line, size_t width) {
-  if (width == 0 || columns(line) <= width) return line;
+  if (width == 0 || columns(line) <= width) return plain(line);
   std::string indent(hanging_indent(line, width), ' ');
   std::string out;
   // The line's own indent and its first word start the first line whatever their width.
   size_t start = line.find_first_not_of(' ');
-  if (start == std::string::npos) return line;
+  if (start == std::string::npos) return plain(line);
   size_t end = line.find(' ', start);
   std::string current = line.substr(0, end);
   size_t used = columns(current);  // columns in `current`
@@ -56,19 +72,23 @@ std::string wrap_line(const std::string& line, size_t width) {
     size_t gap = columns(line, i, word), size = columns(line, word, stop);
     if (used + gap + size > width) {
       out += current + '\n';
-      current = indent + line.substr(word, stop - word);
-      used = indent.size() + size;
+      // A unit that fits the width but not beside the hanging indent goes two columns in
+      // from the line's own indent, or at the line's start.
+      size_t in = indent.size();
+      if (size <= width && in + size > width) in = start + 2 + size <= width ? start + 2 : 0;
+      current = indent.substr(0, in) + line.substr(word, stop - word);
+      used = in + size;
     } else {
       current += line.substr(i, stop - i);
       used += gap + size;
     }
     i = stop;
   }
-  return out + current;
+  return plain(out + current);
 }
 
 std::string wrap_text(const std::string& text, size_t width) {
-  if (width == 0) return text;
+  if (width == 0) return plain(text);
   std::string out;
   size_t from = 0;
   while (from < text.size()) {
@@ -104,7 +124,7 @@ std::streamsize WrappingStream::Buffer::xsputn(const char* s, std::streamsize n)
 }
 
 int WrappingStream::Buffer::sync() {
-  out_ << line_;
+  out_ << plain(line_);
   line_.clear();
   out_.flush();
   return out_ ? 0 : -1;

@@ -5,6 +5,12 @@
 // Guard ..."), under a menu entry's text ("  12) ..."), else two columns in from the line's
 // own indent. Whoever prints decides the width; 0 wraps nothing (output that scripts read:
 // JSON, logs, a pipe). Widths count characters (UTF-8 code points), not bytes.
+//
+// Some runs of text are one unit that no line break may split: a card's name and the
+// properties shown beside it ("P1 Guard", "North (vp 4)"), a line of a board's drawing.
+// Their writers join the words of a unit with `unbroken_space`; wrapping breaks only at
+// plain spaces, puts a unit longer than the line on a line of its own, and prints each
+// unbroken space as a space (at width 0 too).
 #pragma once
 
 #include <ostream>
@@ -12,6 +18,16 @@
 #include <string>
 
 namespace kata {
+
+// A space inside a unit (ASCII's unit separator): never a place to break a line.
+constexpr char unbroken_space = '\x1f';
+// `text` with each unbroken space a plain one, for text not printed through wrapping.
+std::string plain(std::string text);
+// `text` with each space an unbroken one: the whole text is one unit.
+std::string unbroken(std::string text);
+// Writes text that may hold unbroken spaces: through a WrappingStream as it is (it keeps
+// the units whole), to any other stream plain.
+void print_screen(std::ostream& out, const std::string& text);
 
 // One line (no '\n') wrapped to `width`: lines joined by '\n', without a final one.
 std::string wrap_line(const std::string& line, size_t width);

@@ -457,7 +457,7 @@ class Loader {
       error(n, "a component kind is a mapping with 'each:' or 'list:'");
       return;
     }
-    check_keys(n, {"each", "list", "where", "per_player", "name", "in", "show", "doc"}, "a component kind");
+    check_keys(n, {"each", "list", "where", "per_player", "name", "label", "in", "show", "doc"}, "a component kind");
     if (auto v = n["where"]) {
       c.where = text(v);
       if (c.where.present()) c.where_expr = parse_expression(c.where.text, c.where.where, diags_);
@@ -466,6 +466,7 @@ class Loader {
     if (auto v = n["per_player"]) c.per_player = boolean(v, "per_player").value_or(false);
     if (auto v = n["name"]) c.name_template = scalar(v, "a name template"), c.name_pos = pos(v);
     if (auto v = n["doc"]) c.doc = scalar(v, "a description");
+    if (auto v = n["label"]) c.label = text(v);
     if (auto each = n["each"]) {
       component_product(each, c);
     } else if (auto list = n["list"]) {
@@ -601,6 +602,22 @@ class Loader {
     return Show::always;
   }
 
+  // A variable's `show:` is a word (show()) or `{if: CONDITION}`.
+  void variable_show(const YAML::Node& n, VarDecl& v) {
+    if (!n.IsMap()) {
+      v.show = show(n, "when_set", "a variable");
+      return;
+    }
+    check_keys(n, {"if"}, "a variable's show condition");
+    auto x = n["if"];
+    if (!x) {
+      error(n, "a variable's 'show' condition is written {if: CONDITION}");
+      return;
+    }
+    v.show_if = text(x);
+    if (v.show_if.present()) v.show_if_expr = parse_expression(v.show_if.text, v.show_if.where, diags_);
+  }
+
   void variable(const YAML::Node& key, const YAML::Node& n) {
     VarDecl v;
     v.name = key.Scalar();
@@ -618,7 +635,7 @@ class Loader {
         else error(x, fmt::format("unknown type '{}'; expected int, bool, player or card", s));
       }
       if (auto x = n["initial"]) v.initial = text(x);
-      if (auto x = n["show"]) v.show = show(x, "when_set", "a variable");
+      if (auto x = n["show"]) variable_show(x, v);
       if (auto x = n["doc"]) v.doc = scalar(x, "a description");
     } else {
       v.initial = text(n);

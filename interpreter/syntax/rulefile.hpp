@@ -59,6 +59,10 @@ struct ComponentDecl {
   // (true), and those that are the rule file's bookkeeping, left out of the reference too
   // (false). A property not named is in the reference only.
   std::vector<std::string> shown, bookkeeping;
+  // `label: "{name} (vp {vp}) between {seat_a} and {seat_b}"`: how screens write each of
+  // these components where the viewer sees it, with each {field} its value: the card's
+  // name, a property, or a variable of each component of the kind (a player as "P1").
+  Text label;
   // One row a component: its property values, in `properties` order.
   std::vector<std::vector<Value>> rows;
   std::string start_zone;  // `in:` the zone they start in (the owner's, if per player)
@@ -111,6 +115,10 @@ struct VarDecl {
   Text initial;  // an expression; options may appear in it
   ExprPtr initial_expr;  // parsed and checked by the checker
   Show show = Show::always;
+  // `show: {if: CONDITION}`: listed where the condition holds, the variable's own name
+  // standing for its value (a seat's, a component's); it reads nothing else but options.
+  Text show_if;
+  ExprPtr show_if_expr;
   std::string doc;
 };
 
