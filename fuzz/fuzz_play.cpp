@@ -35,8 +35,10 @@ constexpr int64_t max_steps = 20000;
 constexpr int max_decisions = 300;
 // Views and menus are built for decisions with at most this many choices.
 constexpr int max_menu = 64;
-// A game is stopped once its choices have offered this many decisions in all: the replay
-// finds each decision of the log by writing out the legal ones.
+// A game is stopped once its choices have offered this many decisions in all: the game
+// and its replay each list every choice whole (a choice may offer 2^20). Reading a logged
+// decision no longer writes the legal ones out, so this could be raised; it has not been
+// measured yet against the 10 seconds.
 constexpr int64_t max_listed = 100000;
 const std::string separator = "\n# decisions\n";
 

@@ -546,6 +546,9 @@ class Replayer {
       return fail(l.number, fmt::format("this is decision {} of the game, but the log numbers it {}", s.decisions() + 1, number));
     if (player != seat_name(s.chooser()))
       return fail(l.number, fmt::format("the log has {} deciding, but it is {}'s decision", player, seat_name(s.chooser())));
+    // The choice is listed as when the game was played: one that cannot be (too many
+    // decisions, none, limits.steps run out) stops the game here, whatever the log says.
+    legal_decisions(g, s, legal_);
     std::string why;
     auto d = parse_decision(g, s, action, why);
     if (!d && private_view()) return fail(l.number, fmt::format("{}'s logged decision is not legal here", player));
@@ -586,6 +589,7 @@ class Replayer {
   std::vector<LogLine> lines_;
   std::shared_ptr<const Game> game_;
   std::vector<Event> events_;
+  std::vector<Decision> legal_;  // the choice of the decision being read
   std::deque<std::vector<int32_t>> forced_shuffles_;
   std::vector<int> forced_lines_;  // the log line of each forced shuffle, in order
   Hooks hooks_;

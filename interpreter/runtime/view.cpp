@@ -244,21 +244,90 @@ std::string refusal_text(const Game& g, const State& s, const Decision& d, int p
 
 }  // namespace
 
+namespace {
+
+// Notation compared as normal() compares it, read a piece at a time: `at` is how much of
+// `want` followed by one space the normal form of the pieces so far is (a blank run at
+// their end has given its one space already, which normal() drops at the very end). The
+// pieces' text is what normal(decision_text) reads, so they spell `want` exactly when the
+// whole of it is matched.
+struct Spelling {
+  const std::string* want;
+  size_t at = 0;
+
+  char wanted(size_t i) const { return i < want->size() ? (*want)[i] : ' '; }
+  bool emit(char c) {
+    if (at > want->size() || c != wanted(at)) return false;
+    ++at;
+    return true;
+  }
+  bool read(const std::string& piece) {
+    for (char c : piece) {
+      bool blank = std::isspace(static_cast<unsigned char>(c));
+      if (blank && (at == 0 || wanted(at - 1) == ' ')) continue;
+      if (!emit(blank ? ' ' : static_cast<char>(std::tolower(static_cast<unsigned char>(c))))) return false;
+    }
+    return true;
+  }
+  bool whole() const { return at == want->size() || at == want->size() + 1; }
+};
+
+// A value of parameter k in the chooser's notation, as decision_text writes it.
+std::string value_notation(const Game& g, const State& s, const Param& p, int64_t x) {
+  return p.type == Type::card ? card_text(g, s, static_cast<int>(x), s.chooser(), true) : value_text(g, p.type, x);
+}
+
+// The first legal decision of d's action, in the order legal_decisions lists them, whose
+// notation goes on from `read` (the action's name and d's first k values) to spell the
+// whole text: each parameter's list is only worked out for a value that spells the text
+// so far and whose conditions hold, as the listing works it out only where they hold.
+std::optional<Decision> spelled(const Game& g, const State& s, Decision& d, size_t k, const Spelling& read) {
+  const Action& a = g.program.actions[d.action];
+  if (failed_condition(g, s, d, static_cast<int>(k)) >= 0) return std::nullopt;
+  if (k == a.params.size()) return read.whole() ? std::optional<Decision>(d) : std::nullopt;
+  for (int64_t x : parameter_domain(g, s, d, static_cast<int>(k))) {
+    int32_t v = static_cast<int32_t>(x);  // as a decision holds it
+    Spelling next = read;
+    if (!next.read(" ") || !next.read(value_notation(g, s, a.params[k], v))) continue;
+    d.args[k] = v;
+    if (auto found = spelled(g, s, d, k + 1, next)) return found;
+  }
+  return std::nullopt;
+}
+
+// Whether some legal decision begins with d's first k values (those before them are
+// known to fit their conditions).
+bool begins_legal(const Game& g, const State& s, Decision d, size_t k) {
+  const Action& a = g.program.actions[d.action];
+  if (failed_condition(g, s, d, static_cast<int>(k)) >= 0) return false;
+  if (k == a.params.size()) return true;
+  for (int64_t x : parameter_domain(g, s, d, static_cast<int>(k))) {
+    d.args[k] = static_cast<int32_t>(x);
+    if (begins_legal(g, s, d, k + 1)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::optional<Decision> parse_decision(const Game& g, const State& s, const std::string& text,
                                        std::string& why) {
   if (s.status() != Status::waiting) {
     why = "the game is not waiting for a decision";
     return std::nullopt;
   }
-  std::vector<Decision> legal;
-  legal_decisions(g, s, legal);
+  const ChoiceSite& site = g.program.sites[s[Layout::site]];
   std::string want = normal(text);
-  for (const Decision& d : legal)
-    if (normal(decision_text(g, s, d)) == want) return d;
+  for (int action : site.actions) {
+    Spelling read{&want};
+    if (!read.read(g.program.actions[action].name)) continue;
+    Decision d;
+    d.action = action;
+    if (auto found = spelled(g, s, d, 0, read)) return found;
+  }
 
   // Not legal: say why, as precisely as the text allows.
   std::vector<std::string> w = words(want);
-  const ChoiceSite& site = g.program.sites[s[Layout::site]];
   std::string offered;
   for (int a : site.actions) offered += (offered.empty() ? "" : ", ") + g.program.actions[a].name;
   if (w.empty()) {
@@ -311,16 +380,9 @@ std::optional<Decision> parse_decision(const Game& g, const State& s, const std:
     while (!rest.empty() && rest[0] == ' ') rest.erase(0, 1);
     if (rest.empty()) return why = usage, std::nullopt;
     size_t best = 0;
-    std::string choices;
-    for (int64_t x : parameter_domain(g, s, d, static_cast<int>(k))) {
-      std::string t = a.params[k].type == Type::card ? card_text(g, s, static_cast<int>(x), s.chooser(), true)
-                                                     : value_text(g, a.params[k].type, x);
-      // The choices suggested are those of a legal decision.
-      bool legal_value = std::any_of(legal.begin(), legal.end(), [&](const Decision& l) {
-        return l.action == action && l.args[k] == x && std::equal(l.args, l.args + k, d.args);
-      });
-      if (legal_value) choices += (choices.empty() ? "" : ", ") + t;
-      std::string n = normal(t);
+    std::vector<int64_t> values = parameter_domain(g, s, d, static_cast<int>(k));
+    for (int64_t x : values) {
+      std::string n = normal(value_notation(g, s, a.params[k], x));
       bool fits = rest.compare(0, n.size(), n) == 0 && (rest.size() == n.size() || rest[n.size()] == ' ');
       if (fits && n.size() > best) {
         best = n.size();
@@ -328,6 +390,13 @@ std::optional<Decision> parse_decision(const Game& g, const State& s, const std:
       }
     }
     if (best == 0) {
+      // The choices suggested are those of a legal decision.
+      std::string choices;
+      for (int64_t x : values) {
+        d.args[k] = static_cast<int32_t>(x);
+        if (d.args[k] == x && begins_legal(g, s, d, k + 1))
+          choices += (choices.empty() ? "" : ", ") + value_notation(g, s, a.params[k], x);
+      }
       std::string word = rest.substr(0, rest.find(' '));
       why = fmt::format("'{}' is not a choice for {} (choices: {})", word, a.params[k].name, choices.empty() ? "none" : choices);
       return std::nullopt;

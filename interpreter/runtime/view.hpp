@@ -89,6 +89,11 @@ std::string normal(const std::string& text);
 // The legal decision the text names (in the chooser's notation, case and spacing aside),
 // or nothing and, in `why`, the reason it is refused: the `when` it fails, unless it names
 // a card the chooser cannot see (the failed condition would tell something of that card).
+// Two legal decisions written alike: the first that legal_decisions lists. The text is
+// read one parameter at a time, each against its list of values, so reading costs about
+// the lists' lengths, not their product; legal_decisions is not called. Where the game's
+// choice may fail to be listed (more than max_legal_decisions, none legal, limits.steps
+// run out), list it first, as playing does: then the game stops there with that error.
 std::optional<Decision> parse_decision(const Game& g, const State& s, const std::string& text,
                                        std::string& why);
 

@@ -281,7 +281,11 @@ class Runner {
       bool turn = s.status() == Status::waiting && s.chooser() == seat;
       std::string why = s.over() ? "the game is over" : fmt::format("it is {}'s decision", seat_name(s.chooser()));
       std::optional<Decision> d;
-      if (turn) d = read_decision(g, s, action, why);
+      if (turn) {
+        // Listed as when played: a choice that cannot be stops the game here.
+        legal_decisions(g, s, legal_);
+        d = read_decision(g, s, action, why);
+      }
       if (st.kind == "refuse") {
         if (d) return d_.error(st.pos, fmt::format("expected '{}' to be refused, but it is legal", st.text)), false;
         if (!st.because.empty() && why.find(st.because) == std::string::npos)
@@ -354,6 +358,7 @@ class Runner {
   std::vector<int64_t> options_values_;
   std::deque<std::vector<int32_t>> forced_;
   std::vector<Event> events_, said_;
+  std::vector<Decision> legal_;
 };
 
 }  // namespace
