@@ -328,6 +328,7 @@ int play(const PlayArgs& args) {
   if (int status = prepare(a.file, a.players, a.options, setup)) return status;
   auto& [sources, g, players, options] = setup;
   if (!can_draw(*g, a.svg)) return usage_error;
+  if (a.compiled && !compile(setup)) return usage_error;
   std::vector<std::string> specs = a.agents;
   WrappingStream screen(std::cout, screen_width());
   Terminal terminal{std::cin, screen};
@@ -429,7 +430,9 @@ int resume(const PlayArgs& args) {
         a.resume);
     return usage_error;
   }
-  const Game& g = *r.game;
+  Setup compiled{sources, r.game, r.players, r.options};
+  if (a.compiled && !compile(compiled)) return usage_error;
+  const Game& g = *compiled.game;
   if (!can_draw(g, a.svg)) return usage_error;
   int players = r.players;
   bool recorded = a.agents.empty();
