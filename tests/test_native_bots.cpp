@@ -117,3 +117,20 @@ TEST_CASE("play, simulate and arena give the same results with --compiled and se
     CHECK(a.out == b.out);
   }
 }
+
+TEST_CASE("arena and simulate --compiled make their bots for the compiled game, not the one it replaced",
+          "[cli][native][search]") {
+  // mcts (without :cheat) reads the game it was made for; that game used to be the
+  // interpreted one, freed once --compiled replaced it, and game 2 read freed memory.
+  kata::test::use_test_cache();
+  for (std::string command :
+       {"arena rules/kendo.yaml --agents mcts:10,random --games 2 --rotate --seed 2026 --no-timing",
+        "simulate rules/kendo.yaml --agents random,mcts:10 --games 2 --seed 2026"}) {
+    INFO(command);
+    auto plain = run_kata(command + " --json");
+    auto compiled = run_kata(command + " --json --compiled");
+    CHECK(plain.status == 0);
+    CHECK(compiled.status == 0);
+    CHECK(plain.out == compiled.out);
+  }
+}
