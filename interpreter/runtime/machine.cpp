@@ -25,8 +25,9 @@ constexpr int frame_size = Program::frame_size;
 constexpr int max_list = 4096;
 
 // The work lists of a walk, kept by the thread so that a walk allocates nothing once warm
-// (Kendo's moves list walks for every decision of every playout). One set per depth: the
-// condition of a walk, or what is done with each card it reaches, may walk again.
+// (a board game's moves may list walks for every decision of every playout). One set per
+// depth: the condition of a walk, or what is done with each card it reaches, may walk
+// again.
 struct WalkLists {
   std::vector<std::pair<int32_t, int32_t>> now, next;
   std::vector<int32_t> ends;
