@@ -329,6 +329,7 @@ int play(const PlayArgs& args) {
   if (int status = prepare(a.file, a.players, a.options, setup)) return status;
   auto& [sources, g, players, options] = setup;
   if (!can_draw(*g, a.svg)) return usage_error;
+  if (a.compiled && !compile(setup)) return usage_error;
   std::vector<std::string> specs = a.agents;
   WrappingStream screen(std::cout, screen_width());
   Terminal terminal{std::cin, screen};
@@ -430,7 +431,9 @@ int resume(const PlayArgs& args) {
         a.resume);
     return usage_error;
   }
-  const Game& g = *r.game;
+  Setup compiled{sources, r.game, r.players, r.options};
+  if (a.compiled && !compile(compiled)) return usage_error;
+  const Game& g = *compiled.game;
   if (!can_draw(g, a.svg)) return usage_error;
   int players = r.players;
   bool recorded = a.agents.empty();
@@ -482,10 +485,20 @@ Progress progress_bar(int games, bool show) {
   };
 }
 
+// The maker of each game's agents, for `g`: the game that is played, compiled or not. It
+// keeps a reference, so it is made once `g` is final (--compiled replaces the game).
+AgentMaker agent_maker(const Game& g) {
+  return [&g](const std::string& spec, int seat, uint64_t seed, std::string& error) {
+    Terminal t{std::cin, std::cout};
+    return make_agent(spec, seat, seed, t, error, &g);
+  };
+}
+
 // The agents of a game no one watches (simulate --agents, arena), checked once before any
-// game: each spec is made for its seat (a script's file is read), and `human` is refused,
-// since no one is there to answer. Returns the maker the games use, or null (and a message).
-AgentMaker bot_maker(const std::string& command, const Game& g, const std::vector<std::string>& specs) {
+// game (and before compiling): each spec is made for its seat (a script's file is read),
+// and `human` is refused, since no one is there to answer. False (and a message) if one
+// cannot play.
+bool check_bots(const std::string& command, const Game& g, const std::vector<std::string>& specs) {
   for (size_t seat = 0; seat < specs.size(); ++seat) {
     std::string why;
     Terminal t{std::cin, std::cout};
@@ -502,12 +515,9 @@ AgentMaker bot_maker(const std::string& command, const Game& g, const std::vecto
     else if (auto at = why.find("the agents are "); at != std::string::npos)
       why = why.substr(0, at) + "the bots are " + bot_names();
     std::cerr << "kata: error: " << why << '\n';
-    return {};
+    return false;
   }
-  return [&g](const std::string& spec, int seat, uint64_t seed, std::string& error) {
-    Terminal t{std::cin, std::cout};
-    return make_agent(spec, seat, seed, t, error, &g);
-  };
+  return true;
 }
 
 std::string agent_list(const std::vector<std::string>& specs) {
@@ -535,9 +545,10 @@ int simulate(const SimulateArgs& a) {
                  "with --agents\n";
     return usage_error;
   }
-  AgentMaker make;
-  if (!agents.empty() && !(make = bot_maker("simulate", *g, agents))) return usage_error;
+  if (!agents.empty() && !check_bots("simulate", *g, agents)) return usage_error;
   if (a.compiled && !compile(setup)) return usage_error;
+  AgentMaker make;
+  if (!agents.empty()) make = agent_maker(*g);
   SimulationStats st = simulate(*g, a.games, players, a.seed, options, a.jobs, a.check_invariants,
                                 progress_bar(a.games, true), agents, make);
   auto agent = [&](int p) { return agents.empty() ? std::string("random") : agents[p]; };
@@ -665,9 +676,9 @@ int arena(const ArenaArgs& a) {
   Setup setup;
   if (int status = prepare(a.file, players, a.options, setup)) return status;
   auto& [sources, g, seats, options] = setup;
-  AgentMaker make = bot_maker("arena", *g, a.agents);
-  if (!make) return usage_error;
+  if (!check_bots("arena", *g, a.agents)) return usage_error;
   if (a.compiled && !compile(setup)) return usage_error;
+  AgentMaker make = agent_maker(*g);
   if (a.rotate && a.games % players)
     std::cerr << fmt::format(
         "kata: note: {} games are not a multiple of {} seats: each agent plays each seat {} or {} "

@@ -34,6 +34,7 @@ struct PlayArgs {
   bool no_clear = false;
   std::string svg;     // write the board at the end as SVG
   std::string resume;  // a log of a stopped game to go on with (then `file` is empty)
+  bool compiled = false;  // bots search on the compiled game (the game itself logs its events)
 };
 
 struct SimulateArgs {

@@ -137,6 +137,8 @@ int main(int argc, char** argv) {
   play_cmd->add_option("-l,--log", pa.log, "Write the game's log (JSON Lines) to this file");
   play_cmd->add_flag("-q,--quiet", pa.quiet, "Print only the result when no human plays");
   play_cmd->add_flag("--no-clear", pa.no_clear, "Do not clear the screen between human players");
+  play_cmd->add_flag("--compiled", pa.compiled,
+                     "Bots search on the rule file compiled to machine code (see simulate --compiled)");
   play_cmd->add_option("--svg", pa.svg, "Write the board at the end as an SVG picture (games with a 'board:')");
   // The rule file, the player count, the seed and the options come from the log.
   play_cmd

@@ -25,13 +25,19 @@ struct Place {
   }
 };
 
-struct Scratch {
+}  // namespace
+
+// What a sample needs of the true state, worked out once for all the samples of one
+// information set: it depends on the state and the seat, not on the generator.
+struct HiddenPlaces {
   std::vector<Place> places;
   std::vector<int32_t> dealt;       // [card]: the card dealt to its place, or -1 if seen
   std::vector<uint64_t> held_by;    // [card]: hash of the variables that hold it
   std::vector<int32_t> card_slots;  // the slots of card-valued variables
   std::vector<int32_t> pool;
 };
+
+namespace {
 
 uint64_t mix(uint64_t h, uint64_t x) {
   uint64_t z = h ^ (x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
@@ -68,12 +74,12 @@ void each_card_var(const Game& g, int card, F f) {
   }
 }
 
-bool hidden(const Scratch& w, int32_t v, int card_count) {
+bool hidden(const HiddenPlaces& w, int32_t v, int card_count) {
   return v >= 0 && v < card_count && w.dealt[v] >= 0;
 }
 
 // The hidden cards of `truth` for `seat`, with their places (dealt[c] = c marks them).
-void list_places(const Game& g, const State& truth, int seat, Scratch& w) {
+void list_places(const Game& g, const State& truth, int seat, HiddenPlaces& w) {
   const Layout& l = g.layout;
   int cc = g.card_count;
   w.places.clear();
@@ -115,7 +121,7 @@ void list_places(const Game& g, const State& truth, int seat, Scratch& w) {
 
 // Shuffles the cards of each kind and owner, taken in card order, and deals them to the
 // places of that kind and owner, in the places' order.
-void deal(Scratch& w, uint64_t& rng) {
+void deal(HiddenPlaces& w, uint64_t& rng) {
   for (size_t b = 0; b < w.places.size();) {
     size_t e = b;
     while (e < w.places.size() && w.places[e].cls == w.places[b].cls) ++e;
@@ -135,14 +141,11 @@ void reseed(State& s, uint64_t& rng) {
   s.slots[Layout::rng_lo] = static_cast<int32_t>(seed);
 }
 
-}  // namespace
-
-void determinize(const Game& g, const State& truth, int seat, uint64_t& rng, State& out) {
-  thread_local Scratch w;
+// Deals the hidden cards listed in `w` (list_places) again, into `out`.
+void deal_into(const Game& g, const State& truth, HiddenPlaces& w, uint64_t& rng, State& out) {
   const Layout& l = g.layout;
   int cc = g.card_count;
   out = truth;
-  list_places(g, truth, seat, w);
   deal(w, rng);
   // The dealt card takes its place and what goes with it.
   for (const Place& p : w.places) {
@@ -169,6 +172,14 @@ void determinize(const Game& g, const State& truth, int seat, uint64_t& rng, Sta
   reseed(out, rng);
 }
 
+}  // namespace
+
+void determinize(const Game& g, const State& truth, int seat, uint64_t& rng, State& out) {
+  thread_local HiddenPlaces w;
+  list_places(g, truth, seat, w);
+  deal_into(g, truth, w, rng, out);
+}
+
 bool hides_information(const Game& g) {
   for (const ZoneInfo& z : g.zones)
     if (z.visibility != Visibility::everyone) return true;
@@ -180,7 +191,14 @@ bool hides_information(const Game& g) {
 }
 
 void InfoSet::sample(uint64_t& rng, State& out) const {
-  if (!cheat_) return determinize(g_, truth_, seat_, rng, out);
+  if (!cheat_) {
+    // The places of the hidden cards are the same for every sample: listed once.
+    if (!places_) {
+      places_ = std::make_shared<HiddenPlaces>();
+      list_places(g_, truth_, seat_, *places_);
+    }
+    return deal_into(g_, truth_, *places_, rng, out);
+  }
   out = truth_;
   reseed(out, rng);
 }

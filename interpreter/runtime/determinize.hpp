@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "runtime/engine.hpp"
@@ -28,6 +29,9 @@ void determinize(const Game& g, const State& truth, int seat, uint64_t& rng, Sta
 // perfect information (chance aside).
 bool hides_information(const Game& g);
 
+// The hidden cards of a state and their places, as one seat may know them (determinize.cpp).
+struct HiddenPlaces;
+
 // What a search bot is given when it must decide: its seat's information set. Its only
 // powers are to list the legal decisions and to sample a determinization; the true state
 // stays inside (a bot cannot read it). With `cheat` (mcts --cheat, an upper bound for
@@ -43,6 +47,8 @@ class InfoSet {
   int decisions() const { return truth_.decisions(); }
   // The seat's legal decisions, in the order its menu lists them.
   void legal(std::vector<Decision>& out) const { legal_decisions(g_, truth_, out); }
+  // The same as determinize(game(), truth, seat(), rng, out), or the true state re-seeded
+  // when cheating. What does not depend on `rng` is worked out at the first sample only.
   void sample(uint64_t& rng, State& out) const;
 
  private:
@@ -50,6 +56,7 @@ class InfoSet {
   const State& truth_;
   int seat_;
   bool cheat_;
+  mutable std::shared_ptr<HiddenPlaces> places_;
 };
 
 }  // namespace kata

@@ -9,6 +9,7 @@
 #include <charconv>
 #include <climits>
 #include <cstring>
+#include <memory>
 #include <type_traits>
 
 #include "native/abi.hpp"
@@ -22,6 +23,33 @@ namespace {
 
 constexpr int frame_size = Program::frame_size;
 constexpr int max_list = 4096;
+
+// The work lists of a walk, kept by the thread so that a walk allocates nothing once warm
+// (a board game's moves may list walks for every decision of every playout). One set per
+// depth: the condition of a walk, or what is done with each card it reaches, may walk
+// again.
+struct WalkLists {
+  std::vector<std::pair<int32_t, int32_t>> now, next;
+  std::vector<int32_t> ends;
+};
+
+class WalkScope {
+ public:
+  WalkScope() {
+    if (depth_ == pool_.size()) pool_.push_back(std::make_unique<WalkLists>());
+    lists = pool_[depth_++].get();
+  }
+  ~WalkScope() { --depth_; }
+  WalkScope(const WalkScope&) = delete;
+  WalkScope& operator=(const WalkScope&) = delete;
+  WalkLists* lists;
+
+ private:
+  static thread_local std::vector<std::unique_ptr<WalkLists>> pool_;
+  static thread_local size_t depth_;
+};
+thread_local std::vector<std::unique_ptr<WalkLists>> WalkScope::pool_;
+thread_local size_t WalkScope::depth_ = 0;
 
 class Evaluator {
  public:
@@ -350,8 +378,9 @@ class Evaluator {
         return;
       }
       case NodeOp::list_walk: {
-        std::vector<int32_t> ends = walk(node, n);
-        for (int32_t c : ends)
+        WalkScope scope;
+        walk(node, n, *scope.lists);
+        for (int32_t c : scope.lists->ends)
           if (!f(c)) return;
         return;
       }
@@ -375,14 +404,15 @@ class Evaluator {
   // links, never straight back to the card just left, every card passed on the way (not
   // the start, not the end) satisfying cond. Walks are followed as (card, card left)
   // pairs, so the work grows with the links, not with the number of paths. The ends come
-  // in card order.
-  std::vector<int32_t> walk(int node, const Node& n) {
+  // in card order, in `w.ends`.
+  void walk(int node, const Node& n, WalkLists& w) {
     int start = card(n.kid[0]);
     int64_t steps = eval(n.kid[1]);
     if (steps < 0 || steps > 64) [[unlikely]] fail(node, fmt::format("a walk of {} steps (0 to 64)", steps));
     int slot = base_ + n.a;
     if (slot >= frame_size) fail(node, "expressions nested too deeply");
-    std::vector<std::pair<int32_t, int32_t>> now = {{start, -1}}, next;
+    auto& [now, next, ends] = w;
+    now.assign(1, {start, -1});
     for (int64_t step = 1; step <= steps; ++step) {
       next.clear();
       for (auto [at, from] : now)
@@ -402,12 +432,11 @@ class Evaluator {
       next.erase(std::unique(next.begin(), next.end()), next.end());
       now.swap(next);
     }
-    std::vector<int32_t> ends;
+    ends.clear();
     for (auto [at, from] : now) ends.push_back(at);
-    if (steps == 0) ends = {start};
+    if (steps == 0) ends.assign(1, start);
     std::sort(ends.begin(), ends.end());
     ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
-    return ends;
   }
 
   // The players of a list node, in order (a function, not a template, so that `each` does
