@@ -96,32 +96,30 @@ PlayerView public_view(const Game& g, const State& s) {
 
 namespace {
 
-// A hidden card as `viewer` may name it. In a stack or a row, where it lies is there for
+// A hidden card as a seat may name it. In a stack or a row, where it lies is there for
 // everyone to see. A set keeps card order, so its place would name the card: it is only
-// "a card from" the set, except in the notation of the chooser, who needs the place to
-// tell its choices apart (see view.hpp).
-std::string hidden_card_text(const Game& g, const State& s, int card, bool chooser) {
+// "a card from" the set, as is a blind pick there (see view.hpp).
+std::string blind_text(const Game& g, int zone) { return fmt::format("a card from {}", g.instance_name(zone)); }
+
+std::string hidden_text(const Game& g, const State& s, int card) {
   int z = s[g.layout.card_zone + card];
   if (z < 0) return "a card out of play";
-  if (g.instance_set[z] && !chooser) return fmt::format("a card from {}", g.instance_name(z));
+  if (g.instance_set[z]) return blind_text(g, z);
   const int32_t* cs = s.slots.data() + g.layout.zone_cards + z * g.card_count;
   int i = static_cast<int>(std::find(cs, cs + s[g.layout.zone_size + z], card) - cs);
   return fmt::format("{}#{}", g.instance_name(z), i + 1);
 }
 
-std::string card_text(const Game& g, const State& s, int card, int viewer, bool chooser) {
-  if (card < 0 || card >= g.card_count) return "none";
-  if (visible(g, s, viewer, card)) return g.card_names[card];
-  return hidden_card_text(g, s, card, chooser);
-}
-
 }  // namespace
 
 std::string card_text(const Game& g, const State& s, int card, int viewer) {
-  return card_text(g, s, card, viewer, false);
+  if (is_blind(card) && blind_zone(card) < static_cast<int>(g.instance_zone.size())) return blind_text(g, blind_zone(card));
+  if (card < 0 || card >= g.card_count) return "none";
+  if (visible(g, s, viewer, card)) return g.card_names[card];
+  return hidden_text(g, s, card);
 }
 
-std::string hidden_card_text(const Game& g, const State& s, int card) { return hidden_card_text(g, s, card, false); }
+std::string hidden_card_text(const Game& g, const State& s, int card) { return hidden_text(g, s, card); }
 
 std::string value_text(const Game& g, Type t, int64_t v) {
   if (t == Type::player) return seat_name(static_cast<int>(v));
@@ -137,27 +135,16 @@ std::string var_value_text(const Game& g, VarType t, int64_t v) {
   return value_text(g, t == VarType::player ? Type::player : t == VarType::boolean ? Type::boolean : Type::integer, v);
 }
 
-namespace {
+std::string decision_text(const Game& g, const State& s, const Decision& d) { return decision_text(g, s, d, s.chooser()); }
 
-std::string decision_text(const Game& g, const State& s, const Decision& d, int viewer, bool chooser) {
+std::string decision_text(const Game& g, const State& s, const Decision& d, int viewer) {
   const Action& a = g.program.actions.at(d.action);
   std::string out = a.name;
   for (size_t k = 0; k < a.params.size(); ++k) {
     out += ' ';
-    out += a.params[k].type == Type::card ? card_text(g, s, d.args[k], viewer, chooser)
-                                          : value_text(g, a.params[k].type, d.args[k]);
+    out += a.params[k].type == Type::card ? card_text(g, s, d.args[k], viewer) : value_text(g, a.params[k].type, d.args[k]);
   }
   return out;
-}
-
-}  // namespace
-
-std::string decision_text(const Game& g, const State& s, const Decision& d) {
-  return decision_text(g, s, d, s.chooser(), true);
-}
-
-std::string decision_text(const Game& g, const State& s, const Decision& d, int viewer) {
-  return decision_text(g, s, d, viewer, viewer == s.chooser());
 }
 
 std::string normal(const std::string& text) {
@@ -218,7 +205,7 @@ std::string refusal_text(const Game& g, const State& s, const Decision& d, int p
     int k = 0;
     while (k < static_cast<int>(a.params.size()) && a.params[k].name != name) ++k;
     if (k >= params) out += name;
-    else if (a.params[k].type == Type::card) out += card_text(g, s, d.args[k], s.chooser(), true);
+    else if (a.params[k].type == Type::card) out += card_text(g, s, d.args[k], s.chooser());
     else out += value_text(g, a.params[k].type, d.args[k]);
   }
   return out;
@@ -263,6 +250,14 @@ std::optional<Decision> parse_decision(const Game& g, const State& s, const std:
     return std::nullopt;
   }
   const Action& a = g.program.actions[action];
+  // Whether a legal decision's value is the card or value x: a blind pick stands for the
+  // hidden cards of its set.
+  auto blind_zone_of = [&](int64_t x) {
+    if (x < 0 || x >= g.card_count) return -1;
+    int z = s[g.layout.card_zone + static_cast<int>(x)];
+    return z >= 0 && g.instance_set[z] && !visible(g, s, s.chooser(), static_cast<int>(x)) ? z : -1;
+  };
+  auto takes = [&](int32_t value, int32_t x) { return value == x || (is_blind(value) && blind_zone_of(x) == blind_zone(value)); };
   std::string params;
   for (auto& p : a.params) params += " " + p.name;
   std::string usage = fmt::format("'{}' takes {} value{}: {}{}", a.name, a.params.size(), a.params.size() == 1 ? "" : "s", a.name, params);
@@ -293,15 +288,21 @@ std::optional<Decision> parse_decision(const Game& g, const State& s, const std:
     while (!rest.empty() && rest[0] == ' ') rest.erase(0, 1);
     if (rest.empty()) return why = usage, std::nullopt;
     size_t best = 0;
-    std::string choices;
+    std::string choices, blind_choices;
     for (int64_t x : parameter_domain(g, s, d, static_cast<int>(k))) {
-      std::string t = a.params[k].type == Type::card ? card_text(g, s, static_cast<int>(x), s.chooser(), true)
+      std::string t = a.params[k].type == Type::card ? card_text(g, s, static_cast<int>(x), s.chooser())
                                                      : value_text(g, a.params[k].type, x);
       // The choices suggested are those of a legal decision.
+      Decision probe = d;
+      probe.args[k] = static_cast<int32_t>(x);
       bool legal_value = std::any_of(legal.begin(), legal.end(), [&](const Decision& l) {
-        return l.action == action && l.args[k] == x && std::equal(l.args, l.args + k, d.args);
+        return l.action == action && std::equal(l.args, l.args + k + 1, probe.args, takes);
       });
-      if (legal_value) choices += (choices.empty() ? "" : ", ") + t;
+      // Hidden cards of a set read alike ("a card from P2.hand"): listed once, after the
+      // others, as the legal decisions list them (where they stand would tell their order).
+      std::string& list = a.params[k].type == Type::card && blind_zone_of(x) >= 0 ? blind_choices : choices;
+      if (legal_value && (", " + list + ", ").find(", " + t + ", ") == std::string::npos)
+        list += (list.empty() ? "" : ", ") + t;
       std::string n = normal(t);
       bool fits = rest.compare(0, n.size(), n) == 0 && (rest.size() == n.size() || rest[n.size()] == ' ');
       if (fits && n.size() > best) {
@@ -309,6 +310,7 @@ std::optional<Decision> parse_decision(const Game& g, const State& s, const std:
         d.args[k] = static_cast<int32_t>(x);
       }
     }
+    if (!blind_choices.empty()) choices += (choices.empty() ? "" : ", ") + blind_choices;
     if (best == 0) {
       std::string word = rest.substr(0, rest.find(' '));
       why = fmt::format("'{}' is not a choice for {} (choices: {})", word, a.params[k].name, choices.empty() ? "none" : choices);
