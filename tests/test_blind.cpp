@@ -226,3 +226,45 @@ TEST_CASE("a blind pick: the interpreter and compiled code play the same game", 
       kata::test::lockstep(*g, *native, players, seed, default_options(*g));
     }
 }
+
+TEST_CASE("a blind pick beside a negative number: the number is no blind card", "[blind]") {
+  auto l = kata::test::load_text(R"(game: Bids
+players: 2
+components:
+  card:
+    list:
+      - {name: Ace, v: 1}
+      - {name: Bee, v: 2}
+      - {name: Cee, v: 3}
+      - {name: Dee, v: 4}
+    in: deck
+zones:
+  deck: {visibility: nobody}
+  hand: {per_player: true, visibility: owner, order: set}
+variables:
+  bid: {per_player: true, initial: 0}
+flow: |
+  shuffle deck
+  repeat 2 times { for p in players { move top(deck) to p.hand } }
+  choose P1: steal
+actions:
+  steal:
+    params: {c: P2.hand, n: -3..-2}
+    do: |
+      move c to player.hand
+      player.bid = n
+scoring:
+  score: sum(c.v for c in p.hand)
+)");
+  INFO(fmt::format("{}", fmt::join(l.messages(), "\n")));
+  REQUIRE(l.game);
+  const Game& g = *l.game;
+  State s = new_game(g, 2, 5, default_options(g));
+  std::vector<Decision> legal;
+  legal_decisions(g, s, legal);
+  CHECK(texts(g, s, legal) ==
+        std::vector<std::string>{"steal a card from P2.hand -3", "steal a card from P2.hand -2"});
+  apply(g, s, legal[1]);
+  CHECK(s.over());
+  CHECK(s[g.layout.player_vars + 0 * g.max_players + 0] == -2);
+}

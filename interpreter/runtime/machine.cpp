@@ -1336,11 +1336,17 @@ void collapse_blind(const Game& g, const int32_t* s, std::vector<Decision>& out)
   out.resize(kept);
 }
 
+// Whether parameter k of `d` is a blind pick (a number parameter may be negative too).
+bool blind_at(const Game& g, const Decision& d, int k) {
+  const Action& act = g.program.actions.at(d.action);
+  return k < static_cast<int>(act.params.size()) && act.params[k].type == Type::card && is_blind(d.args[k]);
+}
+
 // Whether raw decision `r` is one of the cards blind decision `d` stands for.
 bool stands_for(const Game& g, const int32_t* s, const Decision& d, const Decision& r) {
   if (r.action != d.action) return false;
   for (int k = 0; k < 4; ++k)
-    if (is_blind(d.args[k]) ? blind_zone_of(g, s, r.args[k]) != blind_zone(d.args[k]) : r.args[k] != d.args[k]) return false;
+    if (blind_at(g, d, k) ? blind_zone_of(g, s, r.args[k]) != blind_zone(d.args[k]) : r.args[k] != d.args[k]) return false;
   return true;
 }
 
@@ -1354,7 +1360,7 @@ Decision pick_blind(const Game& g, int32_t* s, const Decision& d, const Decision
     if (stands_for(g, s, d, raw[i])) candidates.push_back(raw[i]);
   const Action& act = g.program.actions.at(d.action);
   int k0 = 0;
-  while (k0 < 4 && !is_blind(d.args[k0])) ++k0;
+  while (k0 < 4 && !blind_at(g, d, k0)) ++k0;
   std::string from = k0 < 4 && blind_zone(d.args[k0]) < static_cast<int>(g.instance_zone.size()) ? g.instance_name(blind_zone(d.args[k0])) : "?";
   if (candidates.empty())
     throw RuntimeError(site.pos, fmt::format("'{}' picks a card from {} that {} cannot see, but no such pick is legal here",
@@ -1366,7 +1372,7 @@ Decision pick_blind(const Game& g, int32_t* s, const Decision& d, const Decision
   if (hooks && hooks->forced_picks && !hooks->forced_picks->empty()) {
     Decision want = d;
     for (int k = 0; k < 4; ++k)
-      if (is_blind(d.args[k])) {
+      if (blind_at(g, d, k)) {
         if (hooks->forced_picks->empty()) throw ForcedPickError(site.pos, "the fixed picks ran out in the middle of a decision");
         want.args[k] = hooks->forced_picks->front();
         hooks->forced_picks->pop_front();
@@ -1374,7 +1380,7 @@ Decision pick_blind(const Game& g, int32_t* s, const Decision& d, const Decision
     if (std::find(candidates.begin(), candidates.end(), want) == candidates.end()) {
       std::string names;
       for (int k = 0; k < 4; ++k)
-        if (is_blind(d.args[k])) {
+        if (blind_at(g, d, k)) {
           int32_t c = want.args[k];
           names += (names.empty() ? "" : ", ") + (c >= 0 && c < g.card_count ? g.card_names[c] : std::string("a card"));
         }
@@ -1389,7 +1395,7 @@ Decision pick_blind(const Game& g, int32_t* s, const Decision& d, const Decision
 // The picks of a blind decision, as events: each card is told to the seats that see it.
 void record_picks(const Game& g, const State& st, const Decision& d, const Decision& chosen, std::vector<Event>& events) {
   for (int k = 0; k < 4; ++k) {
-    if (!is_blind(d.args[k])) continue;
+    if (!blind_at(g, d, k)) continue;
     uint32_t seen = 0;
     for (int p = 0; p < st.players(); ++p)
       if (visible(g, st, p, chosen.args[k])) seen |= 1u << p;
@@ -1398,9 +1404,8 @@ void record_picks(const Game& g, const State& st, const Decision& d, const Decis
 }
 
 bool has_blind(const Game& g, const Decision& d) {
-  const Action& act = g.program.actions.at(d.action);
-  for (size_t k = 0; k < act.params.size(); ++k)
-    if (act.params[k].type == Type::card && is_blind(d.args[k])) return true;
+  for (int k = 0; k < 4; ++k)
+    if (blind_at(g, d, k)) return true;
   return false;
 }
 

@@ -250,14 +250,21 @@ std::optional<Decision> parse_decision(const Game& g, const State& s, const std:
     return std::nullopt;
   }
   const Action& a = g.program.actions[action];
-  // Whether a legal decision's value is the card or value x: a blind pick stands for the
-  // hidden cards of its set.
+  // The set of a card the chooser cannot see there (-1 if none): a blind pick stands for
+  // the hidden cards of its set.
   auto blind_zone_of = [&](int64_t x) {
     if (x < 0 || x >= g.card_count) return -1;
     int z = s[g.layout.card_zone + static_cast<int>(x)];
     return z >= 0 && g.instance_set[z] && !visible(g, s, s.chooser(), static_cast<int>(x)) ? z : -1;
   };
-  auto takes = [&](int32_t value, int32_t x) { return value == x || (is_blind(value) && blind_zone_of(x) == blind_zone(value)); };
+  // Whether legal decision `l` has the values of `want` up to parameter k.
+  auto agrees = [&](const Decision& l, const Decision& want, size_t k) {
+    for (size_t i = 0; i <= k; ++i) {
+      bool blind = a.params[i].type == Type::card && is_blind(l.args[i]);
+      if (l.args[i] != want.args[i] && !(blind && blind_zone_of(want.args[i]) == blind_zone(l.args[i]))) return false;
+    }
+    return true;
+  };
   std::string params;
   for (auto& p : a.params) params += " " + p.name;
   std::string usage = fmt::format("'{}' takes {} value{}: {}{}", a.name, a.params.size(), a.params.size() == 1 ? "" : "s", a.name, params);
@@ -296,7 +303,7 @@ std::optional<Decision> parse_decision(const Game& g, const State& s, const std:
       Decision probe = d;
       probe.args[k] = static_cast<int32_t>(x);
       bool legal_value = std::any_of(legal.begin(), legal.end(), [&](const Decision& l) {
-        return l.action == action && std::equal(l.args, l.args + k + 1, probe.args, takes);
+        return l.action == action && agrees(l, probe, k);
       });
       // Hidden cards of a set read alike ("a card from P2.hand"): listed once, after the
       // others, as the legal decisions list them (where they stand would tell their order).
