@@ -15,6 +15,7 @@
 
 #include "native/abi.hpp"
 #include "native/native.hpp"
+#include "runtime/engine.hpp"
 
 namespace kata {
 
@@ -636,12 +637,12 @@ class Generator {
     out_ += machine(false);
   }
 
-  // Whether an action of the site takes a card: a decision there may be a blind pick,
-  // which the host makes (KataHost::pick).
-  bool offers_cards(const ChoiceSite& site) const {
+  // Whether a decision of the site may be a blind pick (may_pick_blind), which the host
+  // makes (KataHost::pick).
+  bool offers_blind(const ChoiceSite& site) const {
     for (int a : site.actions)
       for (const Param& p : p_.actions[a].params)
-        if (p.type == Type::card) return true;
+        if (may_pick_blind(g_, p)) return true;
     return false;
   }
 
@@ -698,7 +699,7 @@ class Generator {
   c.work = BUDGET;
 )",
                             site, site_listing(site), Layout::decisions, g_.max_decisions, when_start(),
-                            offers_cards(p_.sites[site]) ? "H.pick(c.host, s, list, count, rngp, picked);\n  d = picked;"
+                            offers_blind(p_.sites[site]) ? "H.pick(c.host, s, list, count, rngp, picked);\n  d = picked;"
                                                          : "d = list + 5 * uniform(*rngp, (uint32_t)count);");
         // The site's few actions tested in turn: better predicted than one indirect jump.
         const std::vector<int32_t>& acts = p_.sites[site].actions;

@@ -84,6 +84,11 @@ State new_game(const Game& g, int players, uint64_t seed, const std::vector<int6
 // state.hpp), after the action's other decisions: the chooser cannot tell them apart, and
 // their order is not its to know (docs/language.md §4.4.1).
 void legal_decisions(const Game& g, const State& s, std::vector<Decision>& out);
+// Whether a card parameter's list may hold cards of a set that the chooser cannot see, so
+// that a decision may be a blind pick: false for a zone that is no set, or for the
+// chooser's own zone that it sees whole (`player.hand` with `visibility: owner`); true
+// where the rule file alone cannot tell.
+bool may_pick_blind(const Game& g, const Param& p);
 // Applies a legal decision and runs the game up to the next one. A blind pick's card is a
 // chance outcome, drawn with the state's random generator among the cards it stands for
 // (an Event::pick), or taken from Hooks::forced_picks.

@@ -1273,11 +1273,11 @@ void raw_legal(const Game& g, const State& st, std::vector<Decision>& out) {
   if (out.empty()) no_legal_action(g, st, site);
 }
 
-// Whether any action offered here takes a card: only then can a decision be a blind pick.
-bool offers_cards(const Game& g, const int32_t* s) {
+// Whether an action offered here may take a blind pick (may_pick_blind).
+bool offers_blind(const Game& g, const int32_t* s) {
   for (int a : g.program.sites[s[Layout::site]].actions)
     for (const Param& p : g.program.actions[a].params)
-      if (p.type == Type::card) return true;
+      if (may_pick_blind(g, p)) return true;
   return false;
 }
 
@@ -1285,8 +1285,13 @@ bool offers_cards(const Game& g, const int32_t* s) {
 int blind_zone_of(const Game& g, const int32_t* s, int32_t card) {
   if (card < 0 || card >= g.card_count) return -1;
   int z = s[g.layout.card_zone + card];
-  if (z < 0 || !g.instance_set[z] || Evaluator(g, s, s + g.layout.locals).is_visible(s[Layout::chooser], card)) return -1;
-  return z;
+  // A card face up, known to the chooser or in its own zone is seen (is_visible's usual
+  // cases, inline: this is asked of every card a list offers).
+  int chooser = s[Layout::chooser];
+  if (z < 0 || !g.instance_set[z] || s[g.layout.card_face + card] || (s[g.layout.card_known + card] >> chooser) & 1 ||
+      (g.instance_visibility[z] == Visibility::owner && g.instance_owner[z] == chooser))
+    return -1;
+  return Evaluator(g, s, s + g.layout.locals).is_visible(s[Layout::chooser], card) ? -1 : z;
 }
 
 // The decision as the chooser can know it: each card it cannot see in a set replaced by
@@ -1307,11 +1312,17 @@ bool args_less(const Decision& a, const Decision& b) { return std::lexicographic
 // other decisions, sorted by their values (a zone for each blind card), since where the
 // first of their cards stood would tell the hidden cards' order.
 // Whether a decision of the list is a blind pick (most lists have none: a quick look).
+// A card that the decision before had at the same place is not looked at again: a long
+// list combines few cards with many other values.
 bool any_blind(const Game& g, const int32_t* s, const Decision* list, size_t count) {
-  if (count == 0 || !offers_cards(g, s)) return false;
+  if (count == 0 || !offers_blind(g, s)) return false;
   for (size_t i = 0; i < count; ++i) {
-    Decision d = list[i];
-    if (blinded(g, s, d)) return true;
+    const std::vector<Param>& params = g.program.actions[list[i].action].params;
+    bool same_action = i > 0 && list[i - 1].action == list[i].action;
+    for (size_t k = 0; k < params.size(); ++k) {
+      if (!may_pick_blind(g, params[k]) || (same_action && list[i - 1].args[k] == list[i].args[k])) continue;
+      if (blind_zone_of(g, s, list[i].args[k]) >= 0) return true;
+    }
   }
   return false;
 }
@@ -1429,6 +1440,24 @@ void native_pick(const void* host, int32_t* s, const int32_t* list, int count, u
 }
 
 }  // namespace
+
+bool may_pick_blind(const Game& g, const Param& p) {
+  if (p.type != Type::card) return false;
+  const Node& n = g.program.nodes[p.domain_node];
+  int zone = -1;  // the zone declaration
+  switch (n.op) {
+    case NodeOp::zone:
+    case NodeOp::zone_of_local:
+    case NodeOp::zone_of_bound: zone = g.instance_zone[n.a]; break;
+    case NodeOp::zone_of_arg:  // argument 0 is the chooser
+      zone = g.instance_zone[n.a];
+      if (n.b == 0 && g.zones[zone].visibility == Visibility::owner) return false;
+      break;
+    case NodeOp::card_zone_of: zone = n.a; break;
+    default: return true;
+  }
+  return g.zones[zone].order == ZoneOrder::set;
+}
 
 void legal_decisions(const Game& g, const State& st, std::vector<Decision>& out) {
   raw_legal(g, st, out);
