@@ -20,7 +20,8 @@ namespace {
 bool ends_word(const std::string& text, size_t at) { return at == text.size() || text[at] == ' '; }
 
 // The length of the card value `rest` starts with: a card's name, "none", a hidden card's
-// place ("P2.hand#3") or "a card out of play"; 0 if none.
+// place ("P2.hand#3"), a blind pick ("a card from P2.hand") or "a card out of play"; 0 if
+// none.
 size_t card_value_length(const Game& g, const std::string& rest,
                          const std::vector<std::string>& places) {
   size_t best = 0;
@@ -32,6 +33,7 @@ size_t card_value_length(const Game& g, const std::string& rest,
   for (const std::string& name : g.card_names) consider(name);
   consider("none");
   consider("a card out of play");
+  for (const std::string& place : places) consider("a card from " + place);
   for (const std::string& place : places) {
     if (rest.compare(0, place.size(), place) != 0 || rest.size() <= place.size() + 1 ||
         rest[place.size()] != '#')

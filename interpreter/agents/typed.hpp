@@ -24,7 +24,7 @@ namespace kata {
 //     (the seat in "P1 Lord", "P1 Guard3"),
 //   - the name of the card without its copy number (Game::card_plain_names), with or
 //     without those words,
-// and a card named by its place ("P2.hand#2") is matched only by its place. When labels of
+// and a card named by its place ("deck#2") is matched only by its place. When labels of
 // more than one menu item (menu_items: interchangeable decisions are one item) match,
 // nothing is returned and `why` says "ambiguous: 'TEXT' could be X or Y"; when none
 // does, nothing is returned and `why` is left as it was.

@@ -77,6 +77,8 @@ nlohmann::json event_json(const Game& g, const Event& e) {
       return {{"type", "look"}, {"player", seat_name(e.player)}, {"card", card_name(g, e.card)}, {"zone", g.instance_name(e.from)}};
     case Event::eliminate: return {{"type", "eliminate"}, {"player", seat_name(e.player)}};
     case Event::phase: return {{"type", "phase"}, {"phase", g.phases.at(e.player)}};
+    case Event::pick:
+      return {{"type", "pick"}, {"player", seat_name(e.player)}, {"card", card_name(g, e.card)}, {"zone", g.instance_name(e.from)}};
     case Event::say:
       if (e.player >= 0) return {{"type", "say"}, {"to", seat_name(e.player)}, {"text", said_text(g, e, -1)}};
       return {{"type", "say"}, {"text", said_text(g, e, -1)}};
@@ -100,6 +102,9 @@ std::string describe_event(const Game& g, const Event& e, int viewer) {
       return fmt::format("{} looks at a card in {}", seat_name(e.player), g.place_name(e.from));
     case Event::eliminate: return fmt::format("{} is eliminated", seat_name(e.player));
     case Event::phase: return fmt::format("— {} —", g.phases.at(e.player));
+    case Event::pick:
+      return fmt::format("{} {} {} from {}", viewer == e.player ? "you" : seat_name(e.player), viewer == e.player ? "draw" : "draws",
+                         card, g.place_name(e.from));
     case Event::say:
       if (e.player < 0 || viewer == e.player) return said_text(g, e, viewer);
       if (viewer < 0) return fmt::format("to {}: {}", seat_name(e.player), said_text(g, e, viewer));
@@ -417,11 +422,20 @@ class Replayer {
       }
     if (std::string why = setup_error(g, players, options); !why.empty()) return fail(h.number, why);
     result_.options = options;
-    // Shuffles are drawn from the seed and checked against the log; a log made with fixed
-    // outcomes instead supplies them.
-    if (forced_)
+    // Shuffles and blind picks are drawn from the seed and checked against the log; a log
+    // made with fixed outcomes instead supplies them.
+    if (forced_) {
       for (auto& l : lines_)
-        if (l.j["type"] == "shuffle") {
+        if (l.j["type"] == "pick") {
+          std::string n;
+          if (!field(l, "card", n)) return false;
+          auto card = std::find(g.card_names.begin(), g.card_names.end(), n);
+          if (card == g.card_names.end())
+            return fail(l.number, private_view() ? "the pick names a card the game does not have"
+                                                 : fmt::format("the pick names '{}', which is not a card of the game", n));
+          forced_picks_.push_back(static_cast<int32_t>(card - g.card_names.begin()));
+          pick_lines_.push_back(l.number);
+        } else if (l.j["type"] == "shuffle") {
           std::vector<std::string> names;
           if (!field(l, "order", names)) return false;
           std::vector<int32_t> ids;
@@ -435,8 +449,10 @@ class Replayer {
           forced_shuffles_.push_back(std::move(ids));
           forced_lines_.push_back(l.number);
         }
+    }
     hooks_.events = &events_;
     hooks_.forced_shuffles = forced_ ? &forced_shuffles_ : nullptr;
+    hooks_.forced_picks = forced_ ? &forced_picks_ : nullptr;
     next_ = 1;
     try {
       result_.final = new_game(g, players, seed, options, &hooks_);
@@ -453,6 +469,12 @@ class Replayer {
       int line = taken > 0 ? forced_lines_[taken - 1] : h.number;
       return fail(line, private_view() ? "the shuffle's order is not the zone's cards, each once"
                                        : fmt::format("the shuffle's order cannot be used: {}", e.what()));
+    } catch (const ForcedPickError& e) {
+      // The pick line just taken.
+      size_t taken = pick_lines_.size() - forced_picks_.size();
+      int line = taken > 0 ? pick_lines_[taken - 1] : h.number;
+      return fail(line, private_view() ? "the pick is not a card the decision could draw"
+                                       : fmt::format("the pick cannot be used: {}", e.what()));
     } catch (const RuntimeError& e) {
       // A runtime error's message may hold values the viewer could not see.
       return fail(next_ < lines_.size() ? lines_[next_].number : lines_.back().number,
@@ -592,6 +614,8 @@ class Replayer {
   std::vector<Decision> legal_;  // the choice of the decision being read
   std::deque<std::vector<int32_t>> forced_shuffles_;
   std::vector<int> forced_lines_;  // the log line of each forced shuffle, in order
+  std::deque<int32_t> forced_picks_;
+  std::vector<int> pick_lines_;  // the log line of each forced pick, in order
   Hooks hooks_;
   bool forced_ = false;
   size_t next_ = 1;

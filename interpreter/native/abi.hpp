@@ -31,6 +31,10 @@
     int64_t (*eval)(const void* host, const int32_t* s, const int32_t* args, const int64_t* env, int base, int node, int64_t* work); \
     /* A list node left to the interpreter: its elements into out (at most cap). */           \
     int (*list)(const void* host, const int32_t* s, const int32_t* args, const int64_t* env, int base, int node, int32_t* out, int cap, int64_t* work); \
+    /* A playout's choice among `count` listed decisions where cards are offered: blind   \
+       picks made one decision, one drawn with *rng, a blind pick's card with the state's  \
+       generator; the decision taken into out (5 int32). */                                 \
+    void (*pick)(const void* host, int32_t* s, const int32_t* list, int count, uint64_t* rng, int32_t* out); \
   };
 
 #define KATA_NATIVE_STR2(...) #__VA_ARGS__

@@ -15,6 +15,7 @@
 
 #include "native/abi.hpp"
 #include "native/native.hpp"
+#include "runtime/engine.hpp"
 
 namespace kata {
 
@@ -654,6 +655,15 @@ class Generator {
     out_ += machine(false);
   }
 
+  // Whether a decision of the site may be a blind pick (may_pick_blind), which the host
+  // makes (KataHost::pick).
+  bool offers_blind(const ChoiceSite& site) const {
+    for (int a : site.actions)
+      for (const Param& p : p_.actions[a].params)
+        if (may_pick_blind(g_, p)) return true;
+    return false;
+  }
+
   // The instruction loop. As kata_run, it runs from the state's pc (or from a decision's
   // action) to the next choose. Fused (kata_playout, after kata_legal), it plays a random
   // game to its end: each choose lists the legal decisions, draws one with the rng, binds
@@ -671,6 +681,8 @@ class Generator {
   int64_t steps = 0;
   int pc = s[PC];
   int32_t small[5 * 64];
+  int32_t picked[5];
+  (void)picked;
   std::vector<int32_t> large;
   const int32_t* d = nullptr;
   int32_t* list = small;
@@ -699,12 +711,14 @@ class Generator {
   count = cnt;
 }}
   if (count == 0) fail(c, kata_no_legal, s[SITE]);
-  d = list + 5 * uniform(*rngp, (uint32_t)count);
+  {5}
   if (++s[{2}] > {3}) fail(c, kata_too_many_decisions, s[SITE]);
   steps = 0;  // counted afresh after each decision, as each apply counts them
   c.work = BUDGET;
 )",
-                            site, site_listing(site), Layout::decisions, g_.max_decisions, when_start());
+                            site, site_listing(site), Layout::decisions, g_.max_decisions, when_start(),
+                            offers_blind(p_.sites[site]) ? "H.pick(c.host, s, list, count, rngp, picked);\n  d = picked;"
+                                                         : "d = list + 5 * uniform(*rngp, (uint32_t)count);");
         // The site's few actions tested in turn: better predicted than one indirect jump.
         const std::vector<int32_t>& acts = p_.sites[site].actions;
         for (size_t i = 0; i + 1 < acts.size(); ++i) body += fmt::format("  if (d[0] == {0}) goto B{0};\n", acts[i]);

@@ -24,6 +24,10 @@ struct RuntimeError : std::runtime_error {
 struct ForcedOrderError : RuntimeError {
   using RuntimeError::RuntimeError;
 };
+// A fixed blind pick (Hooks::forced_picks) that names a card the decision could not draw.
+struct ForcedPickError : RuntimeError {
+  using RuntimeError::RuntimeError;
+};
 
 // A value of a message (`say`) as it was when said. A card is told by name to the seats
 // in `seen_by`, and as `hidden` (card_text) to the others; `failed`: it could not be
@@ -38,12 +42,13 @@ struct SaidValue {
 // What happened, for logs and for what a player is told. `seen_by` is the set of seats
 // that may know the identity of `card` through this event.
 struct Event {
-  enum Kind : uint8_t { shuffle, move, flip, reveal, look, eliminate, phase, decision, win, over, say };
+  enum Kind : uint8_t { shuffle, move, flip, reveal, look, eliminate, phase, decision, win, over, say, pick };
   Kind kind;
   int32_t player = -1;  // say: the seat it is told to, or -1 for every seat
   int32_t card = -1;
   int32_t from = -1, to = -1;  // zone instances; say: `from` is the message (Program::messages);
                                // flip: `to` is the face after it, 1 up, 0 down
+                               // pick: `player` drew `card` from `from` (a blind pick)
   uint32_t seen_by = 0;
   std::vector<int32_t> order;  // shuffle: the zone's cards after it, bottom first
   Decision choice;  // decision: what was chosen
@@ -51,10 +56,12 @@ struct Event {
 };
 
 // Optional hooks into a run: an event sink, and chance outcomes fixed in advance (each
-// shuffle takes the next list: those cards on top, first listed on top, the rest random).
+// shuffle takes the next list: those cards on top, first listed on top, the rest random;
+// each blind pick takes the next card, one for each card parameter it draws).
 struct Hooks {
   std::vector<Event>* events = nullptr;
   std::deque<std::vector<int32_t>>* forced_shuffles = nullptr;
+  std::deque<int32_t>* forced_picks = nullptr;
 };
 
 // Options: the defaults, and setting one from text ("name", "value"); false and a message
@@ -72,9 +79,19 @@ std::string setup_error(const Game& g, int players, const std::vector<int64_t>& 
 State new_game(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
                Hooks* hooks = nullptr);
 
-// The legal decisions of the player to choose (none when the game is over).
+// The legal decisions of the player to choose (none when the game is over). The cards of
+// a set that the chooser cannot see are one decision, a blind pick (blind_card in
+// state.hpp), after the action's other decisions: the chooser cannot tell them apart, and
+// their order is not its to know (docs/language.md §4.4.1).
 void legal_decisions(const Game& g, const State& s, std::vector<Decision>& out);
-// Applies a legal decision and runs the game up to the next one.
+// Whether a card parameter's list may hold cards of a set that the chooser cannot see, so
+// that a decision may be a blind pick: false for a zone that is no set, or for the
+// chooser's own zone that it sees whole (`player.hand` with `visibility: owner`); true
+// where the rule file alone cannot tell.
+bool may_pick_blind(const Game& g, const Param& p);
+// Applies a legal decision and runs the game up to the next one. A blind pick's card is a
+// chance outcome, drawn with the state's random generator among the cards it stands for
+// (an Event::pick), or taken from Hooks::forced_picks.
 void apply(const Game& g, State& s, const Decision& d, Hooks* hooks = nullptr);
 
 // Plays on to the end, each decision drawn uniformly among the legal ones with `rng`

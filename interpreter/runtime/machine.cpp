@@ -1046,8 +1046,12 @@ void run(const Game& g, State& st, Hooks* hooks) {
 
 }  // namespace
 
+namespace {
+void native_pick(const void* host, int32_t* s, const int32_t* list, int count, uint64_t* rng, int32_t* out);
+}  // namespace
+
 const KataHost* native_host() {
-  static const KataHost host{native_fail, native_eval, native_list};
+  static const KataHost host{native_fail, native_eval, native_list, native_pick};
   return &host;
 }
 
@@ -1275,7 +1279,11 @@ void enumerate(Listing& l, const Action& act, size_t k, Decision& d, int32_t* ar
 
 }  // namespace
 
-void legal_decisions(const Game& g, const State& st, std::vector<Decision>& out) {
+namespace {
+
+// Every combination of parameters for which the conditions hold, a hidden card of a set
+// as itself (before blind picks are made one decision).
+void raw_legal(const Game& g, const State& st, std::vector<Decision>& out) {
   out.clear();
   if (st.status() != Status::waiting) return;
   const int32_t* s = st.slots.data();
@@ -1300,10 +1308,210 @@ void legal_decisions(const Game& g, const State& st, std::vector<Decision>& out)
   if (out.empty()) no_legal_action(g, st, site);
 }
 
-void apply(const Game& g, State& st, const Decision& d, Hooks* hooks) {
+// Whether an action offered here may take a blind pick (may_pick_blind).
+bool offers_blind(const Game& g, const int32_t* s) {
+  for (int a : g.program.sites[s[Layout::site]].actions)
+    for (const Param& p : g.program.actions[a].params)
+      if (may_pick_blind(g, p)) return true;
+  return false;
+}
+
+// The set zone of a card the chooser cannot see there, or -1.
+int blind_zone_of(const Game& g, const int32_t* s, int32_t card) {
+  if (card < 0 || card >= g.card_count) return -1;
+  int z = s[g.layout.card_zone + card];
+  // A card face up, known to the chooser or in its own zone is seen (is_visible's usual
+  // cases, inline: this is asked of every card a list offers).
+  int chooser = s[Layout::chooser];
+  if (z < 0 || !g.instance_set[z] || s[g.layout.card_face + card] || (s[g.layout.card_known + card] >> chooser) & 1 ||
+      (g.instance_visibility[z] == Visibility::owner && g.instance_owner[z] == chooser))
+    return -1;
+  return Evaluator(g, s, s + g.layout.locals).is_visible(s[Layout::chooser], card) ? -1 : z;
+}
+
+// The decision as the chooser can know it: each card it cannot see in a set replaced by
+// blind_card of that set; true if there was one.
+bool blinded(const Game& g, const int32_t* s, Decision& d) {
+  const Action& act = g.program.actions[d.action];
+  bool blind = false;
+  for (size_t k = 0; k < act.params.size(); ++k)
+    if (act.params[k].type == Type::card)
+      if (int z = blind_zone_of(g, s, d.args[k]); z >= 0) d.args[k] = blind_card(z), blind = true;
+  return blind;
+}
+
+bool args_less(const Decision& a, const Decision& b) { return std::lexicographical_compare(a.args, a.args + 4, b.args, b.args + 4); }
+
+// Makes the raw decisions that differ only in which hidden card of a set they take one
+// decision each. An action's decisions are one run of the list; its blind picks follow its
+// other decisions, sorted by their values (a zone for each blind card), since where the
+// first of their cards stood would tell the hidden cards' order.
+// Whether a decision of the list is a blind pick (most lists have none: a quick look).
+// A card that the decision before had at the same place is not looked at again: a long
+// list combines few cards with many other values.
+bool any_blind(const Game& g, const int32_t* s, const Decision* list, size_t count) {
+  if (count == 0 || !offers_blind(g, s)) return false;
+  for (size_t i = 0; i < count; ++i) {
+    const std::vector<Param>& params = g.program.actions[list[i].action].params;
+    bool same_action = i > 0 && list[i - 1].action == list[i].action;
+    for (size_t k = 0; k < params.size(); ++k) {
+      if (!may_pick_blind(g, params[k]) || (same_action && list[i - 1].args[k] == list[i].args[k])) continue;
+      if (blind_zone_of(g, s, list[i].args[k]) >= 0) return true;
+    }
+  }
+  return false;
+}
+
+void collapse_blind(const Game& g, const int32_t* s, std::vector<Decision>& out) {
+  if (!any_blind(g, s, out.data(), out.size())) return;
+  thread_local std::vector<Decision> blind;
+  size_t kept = 0;
+  for (size_t i = 0; i < out.size();) {
+    size_t j = i;
+    blind.clear();
+    for (; j < out.size() && out[j].action == out[i].action; ++j) {
+      Decision d = out[j];
+      if (blinded(g, s, d)) blind.push_back(d);
+      else out[kept++] = d;
+    }
+    std::sort(blind.begin(), blind.end(), args_less);
+    blind.erase(std::unique(blind.begin(), blind.end()), blind.end());
+    for (const Decision& d : blind) out[kept++] = d;
+    i = j;
+  }
+  out.resize(kept);
+}
+
+// Whether parameter k of `d` is a blind pick (a number parameter may be negative too).
+bool blind_at(const Game& g, const Decision& d, int k) {
+  const Action& act = g.program.actions.at(d.action);
+  return k < static_cast<int>(act.params.size()) && act.params[k].type == Type::card && is_blind(d.args[k]);
+}
+
+// Whether raw decision `r` is one of the cards blind decision `d` stands for.
+bool stands_for(const Game& g, const int32_t* s, const Decision& d, const Decision& r) {
+  if (r.action != d.action) return false;
+  for (int k = 0; k < 4; ++k)
+    if (blind_at(g, d, k) ? blind_zone_of(g, s, r.args[k]) != blind_zone(d.args[k]) : r.args[k] != d.args[k]) return false;
+  return true;
+}
+
+
+// A blind pick made: one of the raw decisions in `raw` that `d` stands for, drawn with the
+// state's generator (as a shuffle draws), or the one whose cards the hooks fix.
+Decision pick_blind(const Game& g, int32_t* s, const Decision& d, const Decision* raw, int count, Hooks* hooks) {
+  const ChoiceSite& site = g.program.sites[s[Layout::site]];
+  std::vector<Decision> candidates;
+  for (int i = 0; i < count; ++i)
+    if (stands_for(g, s, d, raw[i])) candidates.push_back(raw[i]);
+  const Action& act = g.program.actions.at(d.action);
+  int k0 = 0;
+  while (k0 < 4 && !blind_at(g, d, k0)) ++k0;
+  std::string from = k0 < 4 && blind_zone(d.args[k0]) < static_cast<int>(g.instance_zone.size()) ? g.instance_name(blind_zone(d.args[k0])) : "?";
+  if (candidates.empty())
+    throw RuntimeError(site.pos, fmt::format("'{}' picks a card from {} that {} cannot see, but no such pick is legal here",
+                                             act.name, from, seat_name(s[Layout::chooser])));
+  uint64_t rng = (static_cast<uint64_t>(static_cast<uint32_t>(s[Layout::rng_hi])) << 32) | static_cast<uint32_t>(s[Layout::rng_lo]);
+  Decision chosen = candidates[uniform(rng, static_cast<uint32_t>(candidates.size()))];
+  s[Layout::rng_hi] = static_cast<int32_t>(rng >> 32);
+  s[Layout::rng_lo] = static_cast<int32_t>(rng);
+  if (hooks && hooks->forced_picks && !hooks->forced_picks->empty()) {
+    Decision want = d;
+    for (int k = 0; k < 4; ++k)
+      if (blind_at(g, d, k)) {
+        if (hooks->forced_picks->empty()) throw ForcedPickError(site.pos, "the fixed picks ran out in the middle of a decision");
+        want.args[k] = hooks->forced_picks->front();
+        hooks->forced_picks->pop_front();
+      }
+    if (std::find(candidates.begin(), candidates.end(), want) == candidates.end()) {
+      std::string names;
+      for (int k = 0; k < 4; ++k)
+        if (blind_at(g, d, k)) {
+          int32_t c = want.args[k];
+          names += (names.empty() ? "" : ", ") + (c >= 0 && c < g.card_count ? g.card_names[c] : std::string("a card"));
+        }
+      throw ForcedPickError(site.pos, fmt::format("the fixed pick names {}, which is not a card {} could pick from {} here",
+                                                  names, seat_name(s[Layout::chooser]), from));
+    }
+    chosen = want;
+  }
+  return chosen;
+}
+
+// The picks of a blind decision, as events: each card is told to the seats that see it.
+void record_picks(const Game& g, const State& st, const Decision& d, const Decision& chosen, std::vector<Event>& events) {
+  for (int k = 0; k < 4; ++k) {
+    if (!blind_at(g, d, k)) continue;
+    uint32_t seen = 0;
+    for (int p = 0; p < st.players(); ++p)
+      if (visible(g, st, p, chosen.args[k])) seen |= 1u << p;
+    events.push_back({Event::pick, st.chooser(), chosen.args[k], blind_zone(d.args[k]), -1, seen, {}, {}, {}});
+  }
+}
+
+bool has_blind(const Game& g, const Decision& d) {
+  for (int k = 0; k < 4; ++k)
+    if (blind_at(g, d, k)) return true;
+  return false;
+}
+
+// A fused playout's choice where cards are offered (kata_playout): what play_randomly's
+// loop of legal_decisions and apply does, on the decisions compiled code listed: one of
+// the collapsed decisions drawn with the playout's generator, then a blind pick's card
+// with the state's.
+void native_pick(const void* host, int32_t* s, const int32_t* list, int count, uint64_t* rng, int32_t* out) {
+  const Game& g = *static_cast<const Game*>(host);
+  const Decision* raw = reinterpret_cast<const Decision*>(list);
+  if (!any_blind(g, s, raw, static_cast<size_t>(count))) {
+    std::memcpy(out, raw + uniform(*rng, static_cast<uint32_t>(count)), sizeof(Decision));
+    return;
+  }
+  thread_local std::vector<Decision> legal;
+  legal.assign(raw, raw + count);
+  collapse_blind(g, s, legal);
+  Decision d = legal[uniform(*rng, static_cast<uint32_t>(legal.size()))];
+  if (has_blind(g, d)) d = pick_blind(g, s, d, raw, count, nullptr);
+  std::memcpy(out, &d, sizeof d);
+}
+
+}  // namespace
+
+bool may_pick_blind(const Game& g, const Param& p) {
+  if (p.type != Type::card) return false;
+  const Node& n = g.program.nodes[p.domain_node];
+  int zone = -1;  // the zone declaration
+  switch (n.op) {
+    case NodeOp::zone:
+    case NodeOp::zone_of_local:
+    case NodeOp::zone_of_bound: zone = g.instance_zone[n.a]; break;
+    case NodeOp::zone_of_arg:  // argument 0 is the chooser
+      zone = g.instance_zone[n.a];
+      if (n.b == 0 && g.zones[zone].visibility == Visibility::owner) return false;
+      break;
+    case NodeOp::card_zone_of: zone = n.a; break;
+    default: return true;
+  }
+  return g.zones[zone].order == ZoneOrder::set;
+}
+
+void legal_decisions(const Game& g, const State& st, std::vector<Decision>& out) {
+  raw_legal(g, st, out);
+  collapse_blind(g, st.slots.data(), out);
+}
+
+void apply(const Game& g, State& st, const Decision& given, Hooks* hooks) {
   int32_t* s = st.slots.data();
   if (st.status() != Status::waiting)
     throw RuntimeError(g.program.sites[s[Layout::site]].pos, "the game is not waiting for a decision");
+  // A blind pick is drawn first, as a fused playout draws it (native_pick).
+  Decision d = given;
+  std::vector<Event> picks;
+  if (has_blind(g, given)) {
+    std::vector<Decision> raw;
+    raw_legal(g, st, raw);
+    d = pick_blind(g, s, given, raw.data(), static_cast<int>(raw.size()), hooks);
+    if (hooks && hooks->events) record_picks(g, st, given, d, picks);
+  }
   if (++s[Layout::decisions] > g.max_decisions) too_many_decisions(g, g.program.sites[s[Layout::site]]);
   const Action& act = g.program.actions.at(d.action);
   if (use_native(g, hooks)) {
@@ -1321,8 +1529,9 @@ void apply(const Game& g, State& st, const Decision& d, Hooks* hooks) {
   s[Layout::pc] = act.entry;
   s[Layout::status] = static_cast<int32_t>(Status::running);
   if (hooks && hooks->events) {
-    Event e{Event::decision, st.chooser(), -1, -1, -1, 0, {}, d, {}};
+    Event e{Event::decision, st.chooser(), -1, -1, -1, 0, {}, given, {}};
     hooks->events->push_back(e);
+    for (Event& p : picks) hooks->events->push_back(std::move(p));
   }
   Machine(g, st, hooks).run();
 }

@@ -23,12 +23,18 @@ struct State {
   bool operator==(const State& o) const = default;
 };
 
-// One legal choice: an action and the values of its parameters.
+// One legal choice: an action and the values of its parameters. A card parameter holds a
+// card, or blind_card(z): "a card of set zone z that the chooser cannot see", drawn when
+// the decision is applied.
 struct Decision {
   int32_t action = -1;
   int32_t args[4] = {0, 0, 0, 0};
   bool operator==(const Decision& o) const = default;
 };
+
+constexpr int32_t blind_card(int zone) { return -2 - zone; }
+constexpr bool is_blind(int32_t card) { return card <= -2; }
+constexpr int blind_zone(int32_t card) { return -2 - card; }
 
 // splitmix64: small, fast and well understood; its 64-bit state lives in two slots.
 inline uint64_t next_random(uint64_t& x) {

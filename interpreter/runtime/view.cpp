@@ -114,32 +114,30 @@ PlayerView public_view(const Game& g, const State& s) {
 
 namespace {
 
-// A hidden card as `viewer` may name it. In a stack or a row, where it lies is there for
+// A hidden card as a seat may name it. In a stack or a row, where it lies is there for
 // everyone to see. A set keeps card order, so its place would name the card: it is only
-// "a card from" the set, except in the notation of the chooser, who needs the place to
-// tell its choices apart (see view.hpp).
-std::string hidden_card_text(const Game& g, const State& s, int card, bool chooser) {
+// "a card from" the set, as is a blind pick there (see view.hpp).
+std::string blind_text(const Game& g, int zone) { return fmt::format("a card from {}", g.instance_name(zone)); }
+
+std::string hidden_text(const Game& g, const State& s, int card) {
   int z = s[g.layout.card_zone + card];
   if (z < 0) return "a card out of play";
-  if (g.instance_set[z] && !chooser) return fmt::format("a card from {}", g.instance_name(z));
+  if (g.instance_set[z]) return blind_text(g, z);
   const int32_t* cs = s.slots.data() + g.layout.zone_cards + z * g.card_count;
   int i = static_cast<int>(std::find(cs, cs + s[g.layout.zone_size + z], card) - cs);
   return fmt::format("{}#{}", g.instance_name(z), i + 1);
 }
 
-std::string card_text(const Game& g, const State& s, int card, int viewer, bool chooser) {
-  if (card < 0 || card >= g.card_count) return "none";
-  if (visible(g, s, viewer, card)) return g.card_names[card];
-  return hidden_card_text(g, s, card, chooser);
-}
-
 }  // namespace
 
 std::string card_text(const Game& g, const State& s, int card, int viewer) {
-  return card_text(g, s, card, viewer, false);
+  if (is_blind(card) && blind_zone(card) < static_cast<int>(g.instance_zone.size())) return blind_text(g, blind_zone(card));
+  if (card < 0 || card >= g.card_count) return "none";
+  if (visible(g, s, viewer, card)) return g.card_names[card];
+  return hidden_text(g, s, card);
 }
 
-std::string hidden_card_text(const Game& g, const State& s, int card) { return hidden_card_text(g, s, card, false); }
+std::string hidden_card_text(const Game& g, const State& s, int card) { return hidden_text(g, s, card); }
 
 std::string value_text(const Game& g, Type t, int64_t v) {
   if (t == Type::player) return seat_name(static_cast<int>(v));
@@ -155,27 +153,16 @@ std::string var_value_text(const Game& g, VarType t, int64_t v) {
   return value_text(g, t == VarType::player ? Type::player : t == VarType::boolean ? Type::boolean : Type::integer, v);
 }
 
-namespace {
+std::string decision_text(const Game& g, const State& s, const Decision& d) { return decision_text(g, s, d, s.chooser()); }
 
-std::string decision_text(const Game& g, const State& s, const Decision& d, int viewer, bool chooser) {
+std::string decision_text(const Game& g, const State& s, const Decision& d, int viewer) {
   const Action& a = g.program.actions.at(d.action);
   std::string out = a.name;
   for (size_t k = 0; k < a.params.size(); ++k) {
     out += ' ';
-    out += a.params[k].type == Type::card ? card_text(g, s, d.args[k], viewer, chooser)
-                                          : value_text(g, a.params[k].type, d.args[k]);
+    out += a.params[k].type == Type::card ? card_text(g, s, d.args[k], viewer) : value_text(g, a.params[k].type, d.args[k]);
   }
   return out;
-}
-
-}  // namespace
-
-std::string decision_text(const Game& g, const State& s, const Decision& d) {
-  return decision_text(g, s, d, s.chooser(), true);
-}
-
-std::string decision_text(const Game& g, const State& s, const Decision& d, int viewer) {
-  return decision_text(g, s, d, viewer, viewer == s.chooser());
 }
 
 std::string normal(const std::string& text) {
@@ -236,7 +223,7 @@ std::string refusal_text(const Game& g, const State& s, const Decision& d, int p
     int k = 0;
     while (k < static_cast<int>(a.params.size()) && a.params[k].name != name) ++k;
     if (k >= params) out += name;
-    else if (a.params[k].type == Type::card) out += card_text(g, s, d.args[k], s.chooser(), true);
+    else if (a.params[k].type == Type::card) out += card_text(g, s, d.args[k], s.chooser());
     else out += value_text(g, a.params[k].type, d.args[k]);
   }
   return out;
@@ -274,7 +261,7 @@ struct Spelling {
 
 // A value of parameter k in the chooser's notation, as decision_text writes it.
 std::string value_notation(const Game& g, const State& s, const Param& p, int64_t x) {
-  return p.type == Type::card ? card_text(g, s, static_cast<int>(x), s.chooser(), true) : value_text(g, p.type, x);
+  return p.type == Type::card ? card_text(g, s, static_cast<int>(x), s.chooser()) : value_text(g, p.type, x);
 }
 
 // The first legal decision of d's action, in the order legal_decisions lists them, whose
@@ -323,7 +310,19 @@ std::optional<Decision> parse_decision(const Game& g, const State& s, const std:
     if (!read.read(g.program.actions[action].name)) continue;
     Decision d;
     d.action = action;
-    if (auto found = spelled(g, s, d, 0, read)) return found;
+    if (auto found = spelled(g, s, d, 0, read)) {
+      // A card the chooser cannot see in a set is read as the blind pick that stands for
+      // every such card there (legal_decisions lists that one decision).
+      const Action& act = g.program.actions[found->action];
+      for (size_t k = 0; k < act.params.size(); ++k)
+        if (act.params[k].type == Type::card) {
+          int32_t c = found->args[k];
+          if (c < 0 || c >= g.card_count) continue;
+          int z = s[g.layout.card_zone + c];
+          if (z >= 0 && g.instance_set[z] && !visible(g, s, s.chooser(), c)) found->args[k] = blind_card(z);
+        }
+      return found;
+    }
   }
 
   // Not legal: say why, as precisely as the text allows.
@@ -350,6 +349,13 @@ std::optional<Decision> parse_decision(const Game& g, const State& s, const std:
     return std::nullopt;
   }
   const Action& a = g.program.actions[action];
+  // The set of a card the chooser cannot see there (-1 if none): a blind pick stands for
+  // the hidden cards of its set.
+  auto blind_zone_of = [&](int64_t x) {
+    if (x < 0 || x >= g.card_count) return -1;
+    int z = s[g.layout.card_zone + static_cast<int>(x)];
+    return z >= 0 && g.instance_set[z] && !visible(g, s, s.chooser(), static_cast<int>(x)) ? z : -1;
+  };
   std::string params;
   for (auto& p : a.params) params += " " + p.name;
   std::string usage = fmt::format("'{}' takes {} value{}: {}{}", a.name, a.params.size(), a.params.size() == 1 ? "" : "s", a.name, params);
@@ -390,13 +396,18 @@ std::optional<Decision> parse_decision(const Game& g, const State& s, const std:
       }
     }
     if (best == 0) {
-      // The choices suggested are those of a legal decision.
-      std::string choices;
+      // The choices suggested are those of a legal decision. Hidden cards of a set read
+      // alike ("a card from P2.hand"): listed once, after the others, as the legal
+      // decisions list them (where they stand would tell their order).
+      std::string choices, blind_choices;
       for (int64_t x : values) {
         d.args[k] = static_cast<int32_t>(x);
-        if (d.args[k] == x && begins_legal(g, s, d, k + 1))
-          choices += (choices.empty() ? "" : ", ") + value_notation(g, s, a.params[k], x);
+        if (d.args[k] != x || !begins_legal(g, s, d, k + 1)) continue;
+        std::string t = value_notation(g, s, a.params[k], x);
+        std::string& list = a.params[k].type == Type::card && blind_zone_of(x) >= 0 ? blind_choices : choices;
+        if ((", " + list + ", ").find(", " + t + ", ") == std::string::npos) list += (list.empty() ? "" : ", ") + t;
       }
+      if (!blind_choices.empty()) choices += (choices.empty() ? "" : ", ") + blind_choices;
       std::string word = rest.substr(0, rest.find(' '));
       why = fmt::format("'{}' is not a choice for {} (choices: {})", word, a.params[k].name, choices.empty() ? "none" : choices);
       return std::nullopt;

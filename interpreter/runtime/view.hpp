@@ -66,8 +66,9 @@ PlayerView public_view(const Game& g, const State& s);
 
 // A card as `viewer` may be told of it: its name if they see it; else where it lies in a
 // stack or a row ("North.side(P2)#3", counted from the bottom), whose order everyone
-// sees; and in a set only which set ("a card from P2.hand"). Nothing a seat is told
-// depends on the identity or the order of cards it cannot see (docs/language.md).
+// sees; and in a set only which set ("a card from P2.hand"), which is also how a blind
+// pick (blind_card) reads. Nothing a seat is told depends on the identity or the order of
+// cards it cannot see (docs/language.md).
 std::string card_text(const Game& g, const State& s, int card, int viewer);
 // The same for a seat that does not see the card (a message tells it so: log/log.cpp).
 std::string hidden_card_text(const Game& g, const State& s, int card);
@@ -78,8 +79,8 @@ std::string var_value_text(const Game& g, VarType t, int64_t v);
 
 // "discard 7", "fight": the decision in the chooser's notation (the state is the one the
 // decision is made in). With a viewer: as that seat may be told of it (card_text). The
-// chooser's own notation must tell its choices apart, so a card of a set that the chooser
-// cannot see is named there by its place in card order ("P2.hand#2").
+// cards of a set that the chooser cannot see are one decision, a blind pick, which reads
+// "take a card from P2.hand" (legal_decisions).
 std::string decision_text(const Game& g, const State& s, const Decision& d);
 std::string decision_text(const Game& g, const State& s, const Decision& d, int viewer);
 
