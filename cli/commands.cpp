@@ -724,7 +724,7 @@ int replay(const ReplayArgs& a) {
   // ties them to the seed, so it is not "verified".
   std::string claim = r.forced ? "replay consistent" : "replay verified";
   std::string forced =
-      r.forced ? fmt::format("; shuffles forced by the log, not checked against seed {}", r.seed) : "";
+      r.forced ? fmt::format("; shuffles and picks forced by the log, not checked against seed {}", r.seed) : "";
   if (r.stopped)
     std::cout << fmt::format(
         "{} up to {}, where the game was stopped: {}{}\n", claim,

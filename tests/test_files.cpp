@@ -173,7 +173,7 @@ TEST_CASE("a forced log is consistent, not verified against its seed", "[files][
   auto r = run_kata("replay -q " + log);
   CHECK(r.status == 0);
   CHECK(has(r.out, "replay consistent: "));
-  CHECK(has(r.out, "the result matches the log; shuffles forced by the log, not checked against seed 4\n"));
+  CHECK(has(r.out, "the result matches the log; shuffles and picks forced by the log, not checked against seed 4\n"));
   CHECK_FALSE(has(r.out, "verified"));
 }
 
