@@ -172,6 +172,22 @@ steps:
   CHECK(r.passed);
 }
 
+TEST_CASE("a position's numbers are 32-bit: the edges are taken, one beyond refused",
+          "[position]") {
+  auto r = scenario("position-edges.yaml", R"(position:
+  at: swap
+  variables: {round: -2147483648, P1.points: 2147483647}
+  expect: [round < -2147483647 and P1.points > 2147483646]
+steps: []
+)");
+  INFO(fmt::format("{}", fmt::join(errors(r), "\n")));
+  CHECK(r.passed);
+  auto beyond =
+      scenario("position-beyond.yaml", "position:\n  variables: {round: -2147483649}\nsteps: []\n");
+  CHECK(first_error(beyond) ==
+        "4:22: 'round' is a number from -2147483648 to 2147483647, not '-2147483649'");
+}
+
 TEST_CASE("a position without at: runs the whole flow from its start", "[position]") {
   auto r = scenario("position-start.yaml", R"(seed: 3
 shuffles:
