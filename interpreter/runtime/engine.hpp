@@ -78,6 +78,12 @@ std::string setup_error(const Game& g, int players, const std::vector<int64_t>& 
 // A new game with `players` seats, run up to its first decision.
 State new_game(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
                Hooks* hooks = nullptr);
+// A new game before its flow runs: options set, variables at their initial values, each
+// card in its kind's starting zone (`in:`) or out of play. new_game is this, run from the
+// flow's start. A scenario's position (docs/scenarios.md) is set up on it, then run_from.
+State initial_state(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options);
+// Runs the effects from instruction `pc` up to the next decision or the end of the game.
+void run_from(const Game& g, State& s, int pc, Hooks* hooks = nullptr);
 
 // The legal decisions of the player to choose (none when the game is over). The cards of
 // a set that the chooser cannot see are one decision, a blind pick (blind_card in

@@ -1137,8 +1137,7 @@ std::string setup_error(const Game& g, int players, const std::vector<int64_t>& 
   return "";
 }
 
-State new_game(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
-               Hooks* hooks) {
+State initial_state(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options) {
   State st;
   st.slots.assign(g.layout.total, 0);
   int32_t* s = st.slots.data();
@@ -1178,8 +1177,19 @@ State new_game(const Game& g, int players, uint64_t seed, const std::vector<int6
       s[l.player_vars + i * g.max_players + p] = v;
     }
   s[Layout::pc] = g.program.flow_entry;
+  return st;
+}
+
+State new_game(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
+               Hooks* hooks) {
+  State st = initial_state(g, players, seed, options);
   run(g, st, hooks);
   return st;
+}
+
+void run_from(const Game& g, State& s, int pc, Hooks* hooks) {
+  s.slots[Layout::pc] = pc;
+  run(g, s, hooks);
 }
 
 namespace {

@@ -21,6 +21,7 @@
 #include "log/log.hpp"
 #include "runtime/engine.hpp"
 #include "runtime/view.hpp"
+#include "scenario/position.hpp"
 #include "syntax/source.hpp"
 
 namespace kata {
@@ -80,7 +81,7 @@ class Runner {
   }
 
   bool read(const YAML::Node& root, const std::string& path) {
-    static const std::vector<std::string> keys = {"scenario", "rules", "players", "seed", "options", "shuffles", "steps"};
+    static const std::vector<std::string> keys = {"scenario", "rules", "players", "seed", "options", "shuffles", "position", "steps"};
     for (auto it = root.begin(); it != root.end(); ++it) {
       std::string k = it->first.as<std::string>("");
       if (std::find(keys.begin(), keys.end(), k) == keys.end()) {
@@ -104,6 +105,15 @@ class Runner {
           for (const auto& c : order) names.push_back(c.as<std::string>());
           shuffles_.push_back({names, pos(order)});
         }
+      if (auto p = root["position"]) {
+        read_position(p, file_, position_, d_);
+        if (const YAML::Node e = p.IsMap() ? p["expect"] : YAML::Node(); p.IsMap() && e) {
+          if (!e.IsSequence())
+            d_.error(pos(e), "a position's 'expect:' is a list of conditions, checked on the position as it is set");
+          else
+            for (const auto& x : e) position_checks_.push_back(expectation(x));
+        }
+      }
       if (auto s = root["steps"]; s && s.IsSequence())
         for (const auto& step : s) read_step(step);
     } catch (const YAML::Exception& e) {
@@ -139,13 +149,20 @@ class Runner {
       } else {
         st.text = value.as<std::string>();
       }
-      if (k == "expect") {
-        auto m = value.Mark();
-        expects_.push_back({st.text, st.pos, Locator(*r_.sources, file_, m.pos, st.text)});
-        st.invariant = static_cast<int>(expects_.size()) - 1;
-      }
+      if (k == "expect") st = expectation(value);
     }
     steps_.push_back(st);
+  }
+
+  // An `expect:` condition, compiled later with the rule file.
+  Step expectation(const YAML::Node& value) {
+    Step st;
+    st.kind = "expect";
+    st.text = value.as<std::string>();
+    st.pos = pos(value);
+    expects_.push_back({st.text, st.pos, Locator(*r_.sources, file_, value.Mark().pos, st.text)});
+    st.invariant = static_cast<int>(expects_.size()) - 1;
+    return st;
   }
 
   bool setup() {
@@ -202,9 +219,22 @@ class Runner {
     Hooks hooks{&events_, &forced_};
     State s;
     try {
-      s = new_game(g, players_, seed_, options_values_, &hooks);
-      keep_messages();
-      if (!invariants_hold(g, s, Pos{file_, 1, 1})) return;
+      if (position_.given) {
+        // The position's own expectations look at it as it is set; then the flow resumes
+        // and runs to its first decision, as a new game's set-up does.
+        s = initial_state(g, players_, seed_, options_values_);
+        int pc = set_position(g, position_, s, d_);
+        if (pc < 0 || !invariants_hold(g, s, position_.pos, "in the position")) return;
+        for (const Step& st : position_checks_)
+          if (!step(g, s, st, hooks)) return;
+        run_from(g, s, pc, &hooks);
+        keep_messages();
+        if (!invariants_hold(g, s, position_.pos, "once the flow resumed from the position")) return;
+      } else {
+        s = new_game(g, players_, seed_, options_values_, &hooks);
+        keep_messages();
+        if (!invariants_hold(g, s, Pos{file_, 1, 1})) return;
+      }
       for (const Step& st : steps_) {
         if (!step(g, s, st, hooks)) return;
         ++r_.steps;
@@ -247,10 +277,10 @@ class Runner {
     return d_.error(st.pos, fmt::format("expected the message '{}'{} after the last decision", st.text, to), notes), false;
   }
 
-  bool invariants_hold(const Game& g, const State& s, Pos at) {
+  bool invariants_hold(const Game& g, const State& s, Pos at, const char* when = "after this step") {
     for (int i = 0; i < first_invariant_; ++i)
       if (!evaluate(g, s, g.invariants[i].node)) {
-        d_.error(at, fmt::format("the rule file's invariant '{}' does not hold after this step", g.invariants[i].name),
+        d_.error(at, fmt::format("the rule file's invariant '{}' does not hold {}", g.invariants[i].name, when),
                  {{g.invariants[i].pos, "the invariant"}});
         return false;
       }
@@ -350,6 +380,8 @@ class Runner {
   uint64_t seed_ = 1;
   std::vector<std::tuple<std::string, std::string, Pos>> options_;
   std::vector<std::pair<std::vector<std::string>, Pos>> shuffles_;
+  PositionSpec position_;
+  std::vector<Step> position_checks_;  // the position's `expect:`
   std::vector<Step> steps_;
   std::vector<Text> expects_;
   std::vector<std::pair<Type, Type>> side_types_;
