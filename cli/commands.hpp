@@ -46,6 +46,7 @@ struct SimulateArgs {
   std::vector<std::string> options;
   bool check_invariants = false;
   bool compiled = false;  // run the rule file compiled to machine code (native/)
+  int shard = 0, shards = 1;  // --shard I/N: shard I-1 of N (see kata::shard_games)
   std::vector<std::string>
       agents;  // one spec per seat (or one for all); none: the fast random path
 };

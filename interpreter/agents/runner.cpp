@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -373,50 +374,88 @@ void play_games(int games, int jobs, const std::function<GameOutcome(int)>& play
 
 }  // namespace
 
+void summarize(SimulationStats& st) {
+  int players = st.players;
+  st.error_messages.clear();
+  for (auto& [i, message] : st.first_errors) st.error_messages.push_back(fmt::format("game {}: {}", i + 1, message));
+  st.wins.assign(players, 0);
+  st.outright_wins.assign(players, 0);
+  st.score_mean.clear(), st.score_stdev.clear(), st.score_min.clear(), st.score_max.clear();
+  Counts all;
+  for (int p = 0; p < players; ++p) {
+    // Summed from the largest shares to the smallest, the same way for any split of the games.
+    for (size_t k = 0; k < st.wins_by_winners[p].size(); ++k)
+      st.wins[p] += static_cast<double>(st.wins_by_winners[p][k]) / static_cast<double>(k + 1);
+    st.outright_wins[p] = static_cast<int>(st.wins_by_winners[p].empty() ? 0 : st.wins_by_winners[p][0]);
+    const Counts& c = st.scores[p];
+    st.score_mean.push_back(mean(c));
+    st.score_stdev.push_back(stdev(c));
+    st.score_min.push_back(c.empty() ? 0.0 : static_cast<double>(c.begin()->first));
+    st.score_max.push_back(c.empty() ? 0.0 : static_cast<double>(c.rbegin()->first));
+    add_counts(all, c);
+  }
+  st.score_histogram.clear();
+  for (auto& [score, n] : all) st.score_histogram.emplace_back(score, static_cast<int>(n));
+  st.length_mean = mean(st.lengths);
+  st.length_min = st.lengths.empty() ? 0.0 : static_cast<double>(st.lengths.begin()->first);
+  st.length_max = st.lengths.empty() ? 0.0 : static_cast<double>(st.lengths.rbegin()->first);
+}
+
+bool merge_stats(SimulationStats& into, const SimulationStats& from) {
+  if (into.players != from.players) return false;
+  into.games += from.games;
+  into.errors += from.errors;
+  auto& e = into.first_errors;
+  e.insert(e.end(), from.first_errors.begin(), from.first_errors.end());
+  std::sort(e.begin(), e.end());
+  if (e.size() > SimulationStats::errors_kept) e.resize(SimulationStats::errors_kept);
+  for (int p = 0; p < into.players; ++p) {
+    auto& w = into.wins_by_winners[p];
+    const auto& more = from.wins_by_winners[p];
+    if (w.size() < more.size()) w.resize(more.size(), 0);
+    for (size_t k = 0; k < more.size(); ++k) w[k] += more[k];
+    add_counts(into.scores[p], from.scores[p]);
+  }
+  add_counts(into.lengths, from.lengths);
+  summarize(into);
+  return true;
+}
+
+int shard_games(int games, int index, int count) {
+  return index < games ? (games - index + count - 1) / count : 0;
+}
+
 SimulationStats simulate(const Game& g, int games, int players, uint64_t seed,
                          const std::vector<int64_t>& options, int jobs, bool check_invariants,
                          const Progress& progress, const std::vector<std::string>& agents,
-                         const AgentMaker& make) {
+                         const AgentMaker& make, int shard, int shards) {
   SimulationStats st;
-  st.games = games;
   st.players = players;
-  st.wins.assign(players, 0);
-  st.outright_wins.assign(players, 0);
-  std::vector<Summary> score(players);
-  Summary length;
-  std::map<int64_t, int> histogram;
-  auto play = [&](int i) {
-    uint64_t s = game_seed(seed, i);
+  st.games = shard_games(games, shard, shards);
+  st.wins_by_winners.assign(players, std::vector<int64_t>(players, 0));
+  st.scores.assign(players, {});
+  // Game k of this shard is game `shard + k * shards` of the run.
+  auto index = [&](int k) { return shard + k * shards; };
+  auto play = [&](int k) {
+    uint64_t s = game_seed(seed, index(k));
     return agents.empty() ? run_one(g, players, s, options, check_invariants)
                           : run_agents(g, players, s, options, agents, make);
   };
-  auto add = [&](int, const GameOutcome& o) {
+  auto add = [&](int k, const GameOutcome& o) {
     if (o.error) {
       ++st.errors;
-      if (st.error_messages.size() < 5) st.error_messages.push_back(o.message);
+      if (st.first_errors.size() < SimulationStats::errors_kept) st.first_errors.emplace_back(index(k), o.message);
       return;
     }
+    int won = std::popcount(o.winners);
     for (int p = 0; p < players; ++p) {
-      st.wins[p] += win_share(o.winners, p);
-      if (o.winners == (1u << p)) ++st.outright_wins[p];
-      if (p < static_cast<int>(o.scores.size())) {
-        score[p].add(static_cast<double>(o.scores[p]));
-        ++histogram[o.scores[p]];
-      }
+      if (won && ((o.winners >> p) & 1u) && won <= players) ++st.wins_by_winners[p][won - 1];
+      if (p < static_cast<int>(o.scores.size())) ++st.scores[p][o.scores[p]];
     }
-    length.add(o.decisions);
+    ++st.lengths[o.decisions];
   };
-  play_games(games, jobs, play, add, progress, agents.empty() ? 64 : 1);
-  for (int p = 0; p < players; ++p) {
-    st.score_mean.push_back(score[p].mean());
-    st.score_stdev.push_back(score[p].stdev());
-    st.score_min.push_back(score[p].min);
-    st.score_max.push_back(score[p].max);
-  }
-  st.length_mean = length.mean();
-  st.length_min = length.min;
-  st.length_max = length.max;
-  st.score_histogram.assign(histogram.begin(), histogram.end());
+  play_games(st.games, jobs, play, add, progress, agents.empty() ? 64 : 1);
+  summarize(st);
   return st;
 }
 
