@@ -546,6 +546,10 @@ int simulate(const SimulateArgs& a) {
   for (size_t i = 0; i < g->options.size(); ++i) run.options.emplace_back(g->options[i].name, options.at(i));
   run.agents = agents;
   run.check_invariants = a.check_invariants;
+  run.scored = g->score_node >= 0;
+  for (const Action& action : g->program.actions) run.action_names.push_back(action.name);
+  run.card_names = g->card_plain_names;
+  run.card_kinds.assign(g->card_kind.begin(), g->card_kind.end());
   run.run_games = a.games;
   run.shard = a.shard;
   run.shards = a.shards;

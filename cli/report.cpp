@@ -7,8 +7,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <set>
 
+#include "agents/balance.hpp"
 #include "syntax/diagnostics.hpp"
 
 namespace kata::cli {
@@ -24,6 +26,72 @@ std::string agent_of(const RunInfo& run, int p) {
 nlohmann::json counts_json(const Counts& c) {
   nlohmann::json out = nlohmann::json::array();
   for (auto& [value, n] : c) out.push_back({value, n});
+  return out;
+}
+
+// Count, mean, spread and the five numbers of a distribution.
+nlohmann::json distribution_json(const Counts& c) {
+  return {{"count", total(c)},       {"mean", mean(c)},         {"stdev", stdev(c)},
+          {"min", quantile(c, 0)},   {"q1", quantile(c, 0.25)}, {"median", quantile(c, 0.5)},
+          {"q3", quantile(c, 0.75)}, {"max", quantile(c, 1)}};
+}
+
+nlohmann::json share_json(int64_t chosen, int64_t legal) {
+  return legal ? nlohmann::json(static_cast<double>(chosen) / static_cast<double>(legal))
+               : nlohmann::json();
+}
+
+// A named row of the actions or components: summed over the names' entries, in the order
+// of each name's first entry.
+struct Use {
+  std::string name;
+  int64_t chosen = 0, legal = 0;
+};
+
+std::vector<Use> uses(const std::vector<std::string>& names, const std::vector<int64_t>& chosen,
+                      const std::vector<int64_t>& legal) {
+  std::vector<Use> out;
+  std::map<std::string, size_t> row;
+  for (size_t i = 0; i < names.size() && i < chosen.size() && i < legal.size(); ++i) {
+    auto [at, fresh] = row.emplace(names[i], out.size());
+    if (fresh) out.push_back({names[i]});
+    out[at->second].chosen += chosen[i];
+    out[at->second].legal += legal[i];
+  }
+  return out;
+}
+
+// The cards of the components some card of which was ever a legal parameter (the others,
+// such as counters no action takes, are left out), grouped by name.
+std::vector<Use> component_uses(const RunInfo& run, const SimulationStats& st) {
+  std::set<int> kinds;
+  for (size_t c = 0; c < run.card_kinds.size() && c < st.card_legal.size(); ++c)
+    if (st.card_legal[c]) kinds.insert(run.card_kinds[c]);
+  std::vector<std::string> names;
+  std::vector<int64_t> chosen, legal;
+  for (size_t c = 0;
+       c < run.card_kinds.size() && c < st.card_legal.size() && c < run.card_names.size(); ++c)
+    if (kinds.count(run.card_kinds[c]))
+      names.push_back(run.card_names[c]), chosen.push_back(st.card_chosen[c]),
+          legal.push_back(st.card_legal[c]);
+  return uses(names, chosen, legal);
+}
+
+// Actions never legal, components never legal or never chosen: the "dead rules".
+std::vector<std::string> warnings(const RunInfo& run, const SimulationStats& st) {
+  std::vector<std::string> out;
+  int done = st.games - st.errors;
+  if (!done) return out;
+  for (const Use& u : uses(run.action_names, st.action_chosen, st.action_legal))
+    if (!u.legal)
+      out.push_back(fmt::format("action '{}' was never legal in {} games", u.name, done));
+  for (const Use& u : component_uses(run, st))
+    if (!u.legal)
+      out.push_back(
+          fmt::format("component '{}' was never legal as a parameter in {} games", u.name, done));
+    else if (!u.chosen)
+      out.push_back(fmt::format("component '{}' was never chosen in {} games (legal {} times)",
+                                u.name, done, u.legal));
   return out;
 }
 
@@ -72,6 +140,44 @@ nlohmann::json simulation_json(const RunInfo& run, const SimulationStats& st) {
       {"length", {{"mean", st.length_mean}, {"min", st.length_min}, {"max", st.length_max}}},
       {"errors", st.errors},
       {"error_messages", st.error_messages}};
+  ChiSquare order = equal_shares(st.wins);
+  out["seat_order"] =
+      order.valid
+          ? nlohmann::json{{"chi_square", order.statistic}, {"df", order.df}, {"p_value", order.p}}
+          : nlohmann::json();
+  out["margin"] = distribution_json(st.margins);
+  nlohmann::json length = distribution_json(st.lengths);
+  length["min"] = st.length_min;  // as before: numbers with a fraction
+  length["max"] = st.length_max;
+  length["mean"] = st.length_mean;
+  length["histogram"] = counts_json(st.lengths);
+  out["length"] = length;
+  nlohmann::json actions = nlohmann::json::array(), components = nlohmann::json::array();
+  for (const Use& u : uses(run.action_names, st.action_chosen, st.action_legal))
+    actions.push_back({{"action", u.name},
+                       {"chosen", u.chosen},
+                       {"legal", u.legal},
+                       {"share", share_json(u.chosen, u.legal)}});
+  for (const Use& u : component_uses(run, st))
+    components.push_back({{"component", u.name},
+                          {"chosen", u.chosen},
+                          {"legal", u.legal},
+                          {"share", share_json(u.chosen, u.legal)}});
+  out["actions"] = actions;
+  out["components"] = components;
+  out["warnings"] = warnings(run, st);
+  if (run.scored) {
+    Interval ci = wilson_interval(static_cast<double>(st.midgame_leader_wins),
+                                  static_cast<double>(st.midgame_leader_games));
+    out["lead"] = {
+        {"changes", distribution_json(st.lead_changes)},
+        {"midgame_leader_games", st.midgame_leader_games},
+        {"midgame_leader_wins", st.midgame_leader_wins},
+        {"midgame_leader_win_rate", share_json(st.midgame_leader_wins, st.midgame_leader_games)},
+        {"midgame_leader_win_rate_95", {ci.low, ci.high}}};
+  } else {
+    out["lead"] = nullptr;
+  }
   out["rules"] = run.rules;
   out["options"] = options;
   out["agents"] = run.agents;
@@ -85,7 +191,19 @@ nlohmann::json simulation_json(const RunInfo& run, const SimulationStats& st) {
   out["counts"] = {{"wins_by_winners", st.wins_by_winners},
                    {"scores", scores},
                    {"lengths", counts_json(st.lengths)},
-                   {"first_errors", errors}};
+                   {"first_errors", errors},
+                   {"margins", counts_json(st.margins)},
+                   {"scored", run.scored},
+                   {"action_names", run.action_names},
+                   {"action_chosen", st.action_chosen},
+                   {"action_legal", st.action_legal},
+                   {"card_names", run.card_names},
+                   {"card_kinds", run.card_kinds},
+                   {"card_chosen", st.card_chosen},
+                   {"card_legal", st.card_legal},
+                   {"lead_changes", counts_json(st.lead_changes)},
+                   {"midgame_leader_games", st.midgame_leader_games},
+                   {"midgame_leader_wins", st.midgame_leader_wins}};
   return out;
 }
 
@@ -104,15 +222,77 @@ std::string simulation_text(const RunInfo& run, const SimulationStats& st) {
       seated += fmt::format("{}{} {}", p ? ", " : "", seat_name(p), run.agents[p]);
     out += "agents: " + seated + '\n';
   }
-  out += "seat   wins    win%  outright   score mean  stdev   min   max\n";
+  out += "seat   wins    win%  outright   score mean  stdev   min   max   win% 95% interval\n";
   int done = st.games - st.errors;
-  for (int p = 0; p < players; ++p)
-    out += fmt::format("{:<5} {:>7.1f} {:>6.2f}% {:>8}   {:>10.2f} {:>6.2f} {:>5} {:>5}\n",
-                       seat_name(p), st.wins[p], done ? 100.0 * st.wins[p] / done : 0.0,
-                       st.outright_wins[p], st.score_mean[p], st.score_stdev[p], st.score_min[p],
-                       st.score_max[p]);
+  for (int p = 0; p < players; ++p) {
+    Interval ci = wilson_interval(st.wins[p], done);
+    out += fmt::format(
+        "{:<5} {:>7.1f} {:>6.2f}% {:>8}   {:>10.2f} {:>6.2f} {:>5} {:>5}   [{:.1f}%, {:.1f}%]\n",
+        seat_name(p), st.wins[p], done ? 100.0 * st.wins[p] / done : 0.0, st.outright_wins[p],
+        st.score_mean[p], st.score_stdev[p], st.score_min[p], st.score_max[p], 100 * ci.low,
+        100 * ci.high);
+  }
+  if (ChiSquare order = equal_shares(st.wins); order.valid)
+    out += fmt::format("seat order: chi-square {:.2f} ({} df), p = {:.3g}: {}\n", order.statistic,
+                       order.df, order.p,
+                       order.p < 0.05 ? "the seats' win rates differ (5% level)"
+                                      : "no evidence that seat order matters (5% level)");
+  if (!st.margins.empty())
+    out += fmt::format(
+        "winner's margin: mean {:.2f}, stdev {:.2f}, min {}, quartiles {} {} {}, max {} ({} "
+        "games)\n",
+        mean(st.margins), stdev(st.margins), quantile(st.margins, 0), quantile(st.margins, 0.25),
+        quantile(st.margins, 0.5), quantile(st.margins, 0.75), quantile(st.margins, 1),
+        total(st.margins));
   out += fmt::format("game length: {:.1f} decisions on average (min {}, max {})\n", st.length_mean,
                      st.length_min, st.length_max);
+  if (!st.lengths.empty()) {
+    const Counts& c = st.lengths;
+    out += fmt::format("  stdev {:.2f}, quartiles {} {} {}\n", stdev(c), quantile(c, 0.25),
+                       quantile(c, 0.5), quantile(c, 0.75));
+    // At most 10 bins of equal width, from the shortest game.
+    int64_t low = c.begin()->first, high = c.rbegin()->first, width = (high - low) / 10 + 1;
+    std::map<int64_t, int64_t> bins;
+    for (auto& [length, n] : c) bins[(length - low) / width] += n;
+    int64_t most = 0;
+    for (auto& [bin, n] : bins) most = std::max(most, n);
+    for (int64_t b = 0; b <= (high - low) / width; ++b) {
+      int64_t n = bins.count(b) ? bins[b] : 0, from = low + b * width, to = from + width - 1;
+      std::string range = width == 1 ? fmt::format("{}", from) : fmt::format("{}-{}", from, to);
+      out += fmt::format("  {:>11} {:<40} {}\n", range,
+                         std::string(static_cast<size_t>(n * 40 / most), '#'), n);
+    }
+  }
+  if (run.scored && !st.lead_changes.empty()) {
+    const Counts& c = st.lead_changes;
+    out += fmt::format("lead changes per game: mean {:.2f}, min {}, quartiles {} {} {}, max {}\n",
+                       mean(c), quantile(c, 0), quantile(c, 0.25), quantile(c, 0.5),
+                       quantile(c, 0.75), quantile(c, 1));
+    if (st.midgame_leader_games) {
+      Interval ci = wilson_interval(static_cast<double>(st.midgame_leader_wins),
+                                    static_cast<double>(st.midgame_leader_games));
+      out += fmt::format(
+          "the leader at mid-game won {:.1f}% of the {} games with one [{:.1f}%, {:.1f}%]\n",
+          100.0 * static_cast<double>(st.midgame_leader_wins) /
+              static_cast<double>(st.midgame_leader_games),
+          st.midgame_leader_games, 100 * ci.low, 100 * ci.high);
+    }
+  }
+  auto table = [&](const char* title, const std::vector<Use>& rows) {
+    if (rows.empty() || !done) return;
+    size_t width = 10;
+    for (const Use& u : rows) width = std::max(width, u.name.size());
+    out += fmt::format("{:<{}}  chosen / legal decisions\n", title, width + 2);
+    for (const Use& u : rows)
+      out += fmt::format("  {:<{}} {:>7} {:>10} / {}\n", u.name, width,
+                         u.legal ? fmt::format("{:.1f}%", 100.0 * static_cast<double>(u.chosen) /
+                                                              static_cast<double>(u.legal))
+                                 : "-",
+                         u.chosen, u.legal);
+  };
+  table("actions", uses(run.action_names, st.action_chosen, st.action_legal));
+  table("components", component_uses(run, st));
+  for (const std::string& w : warnings(run, st)) out += "warning: " + w + '\n';
   out += fmt::format("errors: {}\n", st.errors);
   for (auto& m : st.error_messages) out += "  " + m + '\n';
   return out;
@@ -194,6 +374,24 @@ Part read_part(const std::string& file, const std::string& text) {
     if (static_cast<int>(st.wins_by_winners.size()) != run.players ||
         static_cast<int>(st.scores.size()) != run.players)
       throw Refused{"its counts are not one per seat"};
+    st.margins = read_counts(counts.at("margins"));
+    run.scored = counts.at("scored").get<bool>();
+    run.action_names = counts.at("action_names").get<std::vector<std::string>>();
+    st.action_chosen = counts.at("action_chosen").get<std::vector<int64_t>>();
+    st.action_legal = counts.at("action_legal").get<std::vector<int64_t>>();
+    run.card_names = counts.at("card_names").get<std::vector<std::string>>();
+    run.card_kinds = counts.at("card_kinds").get<std::vector<int>>();
+    st.card_chosen = counts.at("card_chosen").get<std::vector<int64_t>>();
+    st.card_legal = counts.at("card_legal").get<std::vector<int64_t>>();
+    st.lead_changes = read_counts(counts.at("lead_changes"));
+    st.midgame_leader_games = counts.at("midgame_leader_games").get<int64_t>();
+    st.midgame_leader_wins = counts.at("midgame_leader_wins").get<int64_t>();
+    if (st.action_chosen.size() != run.action_names.size() ||
+        st.action_legal.size() != run.action_names.size() ||
+        st.card_chosen.size() != run.card_names.size() ||
+        st.card_legal.size() != run.card_names.size() ||
+        run.card_kinds.size() != run.card_names.size())
+      throw Refused{"its counts of actions and components are not one per name"};
     if (total(st.lengths) != st.games - st.errors)
       throw Refused{"its counts of games do not add up"};
   } catch (const nlohmann::json::exception& e) {

@@ -21,7 +21,11 @@ struct RunInfo {
   std::vector<std::pair<std::string, int64_t>> options;  // every option, by name
   std::vector<std::string> agents;                       // one per seat; none: the fast random path
   bool check_invariants = false;
-  int run_games = 0;  // games in the whole run
+  bool scored = false;                    // the game has `scoring:` (lead changes are reported)
+  std::vector<std::string> action_names;  // by action
+  std::vector<std::string> card_names;    // by card: the name without its copy number
+  std::vector<int> card_kinds;            // by card: its component (kind)
+  int run_games = 0;                      // games in the whole run
   int shard = 0,
       shards = 1;  // this part: shard `shard` (from 0) of `shards`; 1 shard: the whole run
 };

@@ -2,12 +2,14 @@
 // the parts of a run, merged, are the whole run byte for byte; merge refuses what is not
 // one run's parts with a clear error.
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "agents/balance.hpp"
 #include "agents/stats.hpp"
 #include "support.hpp"
 
@@ -184,4 +186,122 @@ TEST_CASE("the one-host study of docs/design.md runs, and merges to the whole ru
     CHECK(run_design_block(design_block("### One host"), "parallel") == whole);
   else
     WARN("GNU parallel is not installed: its example in docs/design.md is not run");
+}
+
+TEST_CASE("the chi-square survival function matches its closed forms and known values",
+          "[workbench]") {
+  using kata::chi_square_sf;
+  // Critical values at 5% for 1, 2 and 3 degrees of freedom.
+  CHECK(chi_square_sf(3.841458820694124, 1) == Approx(0.05).epsilon(1e-12));
+  CHECK(chi_square_sf(5.991464547107979, 2) == Approx(0.05).epsilon(1e-12));
+  CHECK(chi_square_sf(7.814727903251178, 3) == Approx(0.05).epsilon(1e-12));
+  CHECK(chi_square_sf(0, 4) == 1);
+  CHECK(chi_square_sf(1, 1) == Approx(0.31731050786291404).epsilon(1e-12));
+  CHECK(chi_square_sf(100, 3) == Approx(1.554159431389605e-21).epsilon(1e-10));
+  CHECK(chi_square_sf(200, 150) == Approx(0.003973185970821611).epsilon(1e-10));
+  // Closed forms: even df, e^(-x/2) Σ_{i<k/2} (x/2)^i / i!; odd df, erfc(sqrt(x/2)) plus
+  // sqrt(2x/π) e^(-x/2) Σ_{i=1}^{(k-1)/2} x^(i-1) / (1·3·...·(2i-1)).
+  for (int k = 1; k <= 12; ++k)
+    for (double x : {0.001, 0.1, 0.5, 1.0, 2.0, 4.5, 7.0, 10.0, 13.0, 20.0, 35.0, 60.0}) {
+      double expected = 0;
+      if (k % 2 == 0) {
+        double term = 1;
+        for (int i = 0; i < k / 2; ++i) expected += term, term *= x / 2 / (i + 1);
+        expected *= std::exp(-x / 2);
+      } else {
+        double sum = 0, odd = 1;
+        for (int i = 1; i <= (k - 1) / 2; ++i) odd *= 2 * i - 1, sum += std::pow(x, i - 1) / odd;
+        expected = std::erfc(std::sqrt(x / 2)) + std::sqrt(2 * x / M_PI) * std::exp(-x / 2) * sum;
+      }
+      INFO("x " << x << ", df " << k);
+      CHECK(chi_square_sf(x, k) == Approx(expected).epsilon(1e-10).margin(1e-300));
+    }
+  // Equal shares: no evidence at all, and strong evidence.
+  auto even = kata::equal_shares({250, 250, 250, 250});
+  CHECK(even.valid);
+  CHECK(even.statistic == 0);
+  CHECK(even.p == 1);
+  auto skewed = kata::equal_shares({700, 300});
+  CHECK(skewed.df == 1);
+  CHECK(skewed.statistic == Approx(160));
+  CHECK(skewed.p < 1e-30);
+  CHECK_FALSE(kata::equal_shares({10}).valid);
+  CHECK_FALSE(kata::equal_shares({0, 0}).valid);
+}
+
+TEST_CASE("kata simulate reports intervals, seat order, margins, lengths, uses and leads",
+          "[workbench][cli]") {
+  auto r = run_kata("simulate rules/kobayakawa.yaml -g 200 -p 3 -s 3 --json");
+  REQUIRE(r.status == 0);
+  auto j = nlohmann::json::parse(r.out);
+  CHECK(j["seat_order"]["df"] == 2);
+  CHECK(j["seat_order"]["p_value"].get<double>() >= 0);
+  CHECK(j["seat_order"]["p_value"].get<double>() <= 1);
+  CHECK(j["margin"]["count"].get<int>() > 0);
+  CHECK(j["margin"]["min"].get<int>() >= 0);
+  auto length = j["length"];
+  CHECK(length["min"].get<double>() <= length["q1"].get<double>());
+  CHECK(length["q1"].get<double>() <= length["median"].get<double>());
+  CHECK(length["median"].get<double>() <= length["q3"].get<double>());
+  CHECK(length["q3"].get<double>() <= length["max"].get<double>());
+  int64_t games = 0, decisions = 0;
+  for (auto& bin : length["histogram"])
+    games += bin[1].get<int64_t>(), decisions += bin[0].get<int64_t>() * bin[1].get<int64_t>();
+  CHECK(games == 200);
+  // Every decision chose one action, legal at it.
+  int64_t chosen = 0;
+  for (auto& a : j["actions"]) {
+    chosen += a["chosen"].get<int64_t>();
+    CHECK(a["chosen"].get<int64_t>() <= a["legal"].get<int64_t>());
+  }
+  CHECK(chosen == decisions);
+  CHECK(j["components"].size() > 0);
+  CHECK(j["lead"]["midgame_leader_games"].get<int>() > 0);
+  CHECK(j["lead"]["midgame_leader_wins"].get<int>() <=
+        j["lead"]["midgame_leader_games"].get<int>());
+  CHECK(j["lead"]["changes"]["count"] == 200);
+  auto text = run_kata("simulate rules/kobayakawa.yaml -g 200 -p 3 -s 3").out;
+  for (const char* part :
+       {"seat order: chi-square ", "winner's margin: mean ", "lead changes per game: mean ",
+        "the leader at mid-game won ", "actions", "components"})
+    CHECK(has(text, part));
+  // Tic-tac-toe: every seat either wins or draws; the marks are no action's parameter and
+  // are not listed, the cells are.
+  auto t = nlohmann::json::parse(run_kata("simulate rules/tictactoe.yaml -g 300 --json").out);
+  CHECK(t["components"].size() == 9);
+  CHECK(t["warnings"].empty());
+}
+
+TEST_CASE("kata simulate lists the dead rules: actions never legal, components never chosen",
+          "[workbench][cli]") {
+  std::string rules = R"(game: Dead
+players: 2
+components:
+  token:
+    list: [{colour: red}, {colour: blue}, {colour: green}]
+    name: "{colour}"
+    in: pile
+zones:
+  pile: {visibility: everyone}
+flow: |
+  for p in players { choose p: take | never }
+actions:
+  take:
+    params:
+      t: {from: pile}
+    when:
+      - {if: "t.colour != green"}
+    do: ""
+  never:
+    when:
+      - {if: "false"}
+    do: ""
+scoring:
+  score: "0"
+)";
+  auto r = run_kata("simulate " + temp("dead.yaml", rules) + " -g 20");
+  CHECK(r.status == 0);
+  CHECK(has(r.out, "warning: action 'never' was never legal in 20 games"));
+  CHECK(has(r.out, "warning: component 'green' was never legal as a parameter in 20 games"));
+  CHECK_FALSE(has(r.out, "component 'red'"));
 }
