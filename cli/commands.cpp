@@ -547,6 +547,7 @@ int simulate(const SimulateArgs& a) {
   run.agents = agents;
   run.check_invariants = a.check_invariants;
   run.scored = g->score_node >= 0;
+  run.per_decision = !a.no_decision_stats;
   for (const Action& action : g->program.actions) run.action_names.push_back(action.name);
   run.card_names = g->card_plain_names;
   run.card_kinds.assign(g->card_kind.begin(), g->card_kind.end());
@@ -556,7 +557,7 @@ int simulate(const SimulateArgs& a) {
   if (a.compiled && !compile(setup)) return usage_error;
   SimulationStats st = simulate(*g, a.games, players, a.seed, options, a.jobs, a.check_invariants,
                                 progress_bar(shard_games(a.games, a.shard, a.shards), true), agents, make,
-                                a.shard, a.shards);
+                                a.shard, a.shards, run.per_decision);
   if (a.json) std::cout << json_text(simulation_json(run, st)) << '\n';
   else std::cout << simulation_text(run, st);
   return st.errors ? input_error : ok;

@@ -81,7 +81,7 @@ std::vector<Use> component_uses(const RunInfo& run, const SimulationStats& st) {
 std::vector<std::string> warnings(const RunInfo& run, const SimulationStats& st) {
   std::vector<std::string> out;
   int done = st.games - st.errors;
-  if (!done) return out;
+  if (!done || !run.per_decision) return out;
   for (const Use& u : uses(run.action_names, st.action_chosen, st.action_legal))
     if (!u.legal)
       out.push_back(fmt::format("action '{}' was never legal in {} games", u.name, done));
@@ -154,19 +154,21 @@ nlohmann::json simulation_json(const RunInfo& run, const SimulationStats& st) {
   out["length"] = length;
   nlohmann::json actions = nlohmann::json::array(), components = nlohmann::json::array();
   for (const Use& u : uses(run.action_names, st.action_chosen, st.action_legal))
-    actions.push_back({{"action", u.name},
-                       {"chosen", u.chosen},
-                       {"legal", u.legal},
-                       {"share", share_json(u.chosen, u.legal)}});
+    if (run.per_decision)
+      actions.push_back({{"action", u.name},
+                         {"chosen", u.chosen},
+                         {"legal", u.legal},
+                         {"share", share_json(u.chosen, u.legal)}});
   for (const Use& u : component_uses(run, st))
-    components.push_back({{"component", u.name},
-                          {"chosen", u.chosen},
-                          {"legal", u.legal},
-                          {"share", share_json(u.chosen, u.legal)}});
+    if (run.per_decision)
+      components.push_back({{"component", u.name},
+                            {"chosen", u.chosen},
+                            {"legal", u.legal},
+                            {"share", share_json(u.chosen, u.legal)}});
   out["actions"] = actions;
   out["components"] = components;
   out["warnings"] = warnings(run, st);
-  if (run.scored) {
+  if (run.scored && run.per_decision) {
     Interval ci = wilson_interval(static_cast<double>(st.midgame_leader_wins),
                                   static_cast<double>(st.midgame_leader_games));
     out["lead"] = {
@@ -182,6 +184,7 @@ nlohmann::json simulation_json(const RunInfo& run, const SimulationStats& st) {
   out["options"] = options;
   out["agents"] = run.agents;
   out["check_invariants"] = run.check_invariants;
+  out["decision_stats"] = run.per_decision;
   if (run.shards > 1)
     out["shard"] = {{"index", run.shard + 1}, {"count", run.shards}, {"run_games", run.run_games}};
   nlohmann::json scores = nlohmann::json::array(), errors = nlohmann::json::array();
@@ -263,7 +266,7 @@ std::string simulation_text(const RunInfo& run, const SimulationStats& st) {
                          std::string(static_cast<size_t>(n * 40 / most), '#'), n);
     }
   }
-  if (run.scored && !st.lead_changes.empty()) {
+  if (run.scored && run.per_decision && !st.lead_changes.empty()) {
     const Counts& c = st.lead_changes;
     out += fmt::format("lead changes per game: mean {:.2f}, min {}, quartiles {} {} {}, max {}\n",
                        mean(c), quantile(c, 0), quantile(c, 0.25), quantile(c, 0.5),
@@ -279,7 +282,7 @@ std::string simulation_text(const RunInfo& run, const SimulationStats& st) {
     }
   }
   auto table = [&](const char* title, const std::vector<Use>& rows) {
-    if (rows.empty() || !done) return;
+    if (rows.empty() || !done || !run.per_decision) return;
     size_t width = 10;
     for (const Use& u : rows) width = std::max(width, u.name.size());
     out += fmt::format("{:<{}}  chosen / legal decisions\n", title, width + 2);
@@ -346,6 +349,7 @@ Part read_part(const std::string& file, const std::string& text) {
       run.options.emplace_back(name, value.get<int64_t>());
     run.agents = j.at("agents").get<std::vector<std::string>>();
     run.check_invariants = j.at("check_invariants").get<bool>();
+    run.per_decision = j.at("decision_stats").get<bool>();
     st.games = j.at("games").get<int>();
     st.errors = j.at("errors").get<int>();
     st.players = run.players;
@@ -411,6 +415,7 @@ std::string difference(const RunInfo& a, const RunInfo& b) {
   if (a.options != b.options) return "options";
   if (a.agents != b.agents) return "agents";
   if (a.check_invariants != b.check_invariants) return "--check-invariants settings";
+  if (a.per_decision != b.per_decision) return "--no-decision-stats settings";
   if (a.run_games != b.run_games) return "numbers of games";
   if (a.shards != b.shards) return "numbers of shards";
   return "";

@@ -21,6 +21,7 @@ struct RunInfo {
   std::vector<std::pair<std::string, int64_t>> options;  // every option, by name
   std::vector<std::string> agents;                       // one per seat; none: the fast random path
   bool check_invariants = false;
+  bool per_decision = true;  // the statistics of each decision were gathered
   bool scored = false;                    // the game has `scoring:` (lead changes are reported)
   std::vector<std::string> action_names;  // by action
   std::vector<std::string> card_names;    // by card: the name without its copy number

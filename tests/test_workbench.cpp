@@ -305,3 +305,27 @@ scoring:
   CHECK(has(r.out, "warning: component 'green' was never legal as a parameter in 20 games"));
   CHECK_FALSE(has(r.out, "component 'red'"));
 }
+
+TEST_CASE("kata simulate --no-decision-stats leaves out the uses and leads, and merges alike",
+          "[workbench][cli]") {
+  std::string args = "simulate rules/kobayakawa.yaml -g 30 -p 3 -s 8";
+  auto full = nlohmann::json::parse(run_kata(args + " --json").out);
+  auto quick = nlohmann::json::parse(run_kata(args + " --json --no-decision-stats").out);
+  CHECK(quick["decision_stats"] == false);
+  CHECK(quick["actions"].empty());
+  CHECK(quick["components"].empty());
+  CHECK(quick["lead"].is_null());
+  // The same games: the same wins, scores and lengths.
+  CHECK(quick["seats"] == full["seats"]);
+  CHECK(quick["length"] == full["length"]);
+  auto text = run_kata(args + " --no-decision-stats").out;
+  CHECK_FALSE(has(text, "lead changes"));
+  CHECK_FALSE(has(text, "actions"));
+  auto whole = run_kata(args + " --json --no-decision-stats");
+  auto files = shards(args + " --no-decision-stats", 3, "quick");
+  CHECK(run_kata("merge --json" + joined(files)).out == whole.out);
+  auto mixed = shards(args, 3, "mixed");
+  auto r = run_kata("merge " + files[0] + " " + files[1] + " " + mixed[2]);
+  CHECK(r.status == 1);
+  CHECK(has(r.out, "their --no-decision-stats settings differ"));
+}

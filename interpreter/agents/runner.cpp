@@ -353,7 +353,7 @@ std::string error_text(const Game& g, const RuntimeError& e) {
 
 // One game with random choices, on the fast path.
 GameOutcome run_one(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
-                    bool check_invariants) {
+                    bool check_invariants, bool per_decision) {
   GameOutcome o;
   try {
     State s = new_game(g, players, seed, options);
@@ -366,6 +366,18 @@ GameOutcome run_one(const Game& g, int players, uint64_t seed, const std::vector
           throw RuntimeError(inv.pos, fmt::format("invariant '{}' does not hold", inv.name));
     };
     check();
+    if (!per_decision) {
+      if (!check_invariants) play_randomly(g, s, rng);
+      while (!s.over()) {
+        legal_decisions(g, s, legal);
+        apply(g, s, legal[uniform(rng, static_cast<uint32_t>(legal.size()))]);
+        check();
+      }
+      o.scores = scores(g, s);
+      o.winners = winners(s);
+      o.decisions = s.decisions();
+      return o;
+    }
     // What play_randomly does, decision for decision, with the statistics of each taken
     // from the list the pick is made from.
     Tracker t(g);
@@ -393,7 +405,7 @@ GameOutcome run_one(const Game& g, int players, uint64_t seed, const std::vector
 // that runs out, a refused line) makes it an error, as a runtime error does.
 GameOutcome run_agents(const Game& g, int players, uint64_t seed,
                        const std::vector<int64_t>& options, const std::vector<std::string>& specs,
-                       const AgentMaker& make) {
+                       const AgentMaker& make, bool per_decision = true) {
   GameOutcome o;
   std::vector<std::unique_ptr<Agent>> agents;
   for (int seat = 0; seat < players; ++seat) {
@@ -415,6 +427,7 @@ GameOutcome run_agents(const Game& g, int players, uint64_t seed,
     o.scores = scores(g, r.final);
     o.winners = winners(r.final);
     o.decisions = r.final.decisions();
+    if (!per_decision) return o;
     // The game's decisions made again, for the statistics of each (the agents may not have
     // listed the legal decisions: a script names its own).
     State s = new_game(g, players, seed, options);
@@ -541,7 +554,7 @@ int shard_games(int games, int index, int count) {
 SimulationStats simulate(const Game& g, int games, int players, uint64_t seed,
                          const std::vector<int64_t>& options, int jobs, bool check_invariants,
                          const Progress& progress, const std::vector<std::string>& agents,
-                         const AgentMaker& make, int shard, int shards) {
+                         const AgentMaker& make, int shard, int shards, bool per_decision) {
   SimulationStats st;
   st.players = players;
   st.games = shard_games(games, shard, shards);
@@ -555,8 +568,8 @@ SimulationStats simulate(const Game& g, int games, int players, uint64_t seed,
   auto index = [&](int k) { return shard + k * shards; };
   auto play = [&](int k) {
     uint64_t s = game_seed(seed, index(k));
-    return agents.empty() ? run_one(g, players, s, options, check_invariants)
-                          : run_agents(g, players, s, options, agents, make);
+    return agents.empty() ? run_one(g, players, s, options, check_invariants, per_decision)
+                          : run_agents(g, players, s, options, agents, make, per_decision);
   };
   auto add = [&](int k, const GameOutcome& o) {
     if (o.error) {

@@ -131,11 +131,14 @@ int shard_games(int games, int index, int count);
 // agents, no views, no events). With them, seat p is played by `agents[p]`, made with
 // `make` for each game, through play_match (check_invariants is then not available).
 // With `shards` > 1, plays only the games of shard `shard` (from 0) of the run (see
-// shard_games), each with the seed it has in the whole run.
+// shard_games), each with the seed it has in the whole run. Without `per_decision`, the
+// statistics of each decision (action and card uses, leads) are left out and the fast
+// path plays each game in one call (play_randomly: compiled code's own playout).
 SimulationStats simulate(const Game& g, int games, int players, uint64_t seed,
                          const std::vector<int64_t>& options, int jobs, bool check_invariants,
                          const Progress& progress = {}, const std::vector<std::string>& agents = {},
-                         const AgentMaker& make = {}, int shard = 0, int shards = 1);
+                         const AgentMaker& make = {}, int shard = 0, int shards = 1,
+                         bool per_decision = true);
 
 // One agent of an arena's list, over all the games it played.
 struct ArenaEntry {
