@@ -1,6 +1,7 @@
 // What each subcommand prints. Games, logs and scenarios are loaded through kata_core;
 // this file turns their results and diagnostics into text, JSON and exit statuses.
 #include "commands.hpp"
+#include "report.hpp"
 
 #include <fmt/format.h>
 #include <signal.h>
@@ -546,54 +547,30 @@ int simulate(const SimulateArgs& a) {
     return usage_error;
   }
   if (!agents.empty() && !check_bots("simulate", *g, agents)) return usage_error;
+  RunInfo run;
+  run.game = g->name;
+  run.rules = rules_fingerprint(*g);
+  run.players = players;
+  run.seed = a.seed;
+  for (size_t i = 0; i < g->options.size(); ++i) run.options.emplace_back(g->options[i].name, options.at(i));
+  run.agents = agents;
+  run.check_invariants = a.check_invariants;
+  run.scored = g->score_node >= 0;
+  run.per_decision = !a.no_decision_stats;
+  for (const Action& action : g->program.actions) run.action_names.push_back(action.name);
+  run.card_names = g->card_plain_names;
+  run.card_kinds.assign(g->card_kind.begin(), g->card_kind.end());
+  run.run_games = a.games;
+  run.shard = a.shard;
+  run.shards = a.shards;
   if (a.compiled && !compile(setup)) return usage_error;
   AgentMaker make;
   if (!agents.empty()) make = agent_maker(*g);
   SimulationStats st = simulate(*g, a.games, players, a.seed, options, a.jobs, a.check_invariants,
-                                progress_bar(a.games, true), agents, make);
-  auto agent = [&](int p) { return agents.empty() ? std::string("random") : agents[p]; };
-  if (a.json) {
-    nlohmann::json seats = nlohmann::json::array();
-    int done = st.games - st.errors;
-    for (int p = 0; p < players; ++p) {
-      Interval ci = wilson_interval(st.wins[p], done);
-      seats.push_back({{"seat", seat_name(p)},
-                       {"agent", agent(p)},
-                       {"wins", st.wins[p]},
-                       {"win_rate", done ? st.wins[p] / done : 0},
-                       {"win_rate_95", {ci.low, ci.high}},
-                       {"outright_wins", st.outright_wins[p]},
-                       {"score",
-                        {{"mean", st.score_mean[p]},
-                         {"stdev", st.score_stdev[p]},
-                         {"min", st.score_min[p]},
-                         {"max", st.score_max[p]}}}});
-    }
-    nlohmann::json hist = nlohmann::json::array();  // in score order
-    for (auto& [score, count] : st.score_histogram) hist.push_back({{"score", score}, {"count", count}});
-    nlohmann::json out = {{"game", g->name}, {"games", st.games}, {"players", players}, {"seed", a.seed},
-                          {"seats", seats}, {"score_histogram", hist},
-                          {"length", {{"mean", st.length_mean}, {"min", st.length_min}, {"max", st.length_max}}},
-                          {"errors", st.errors}, {"error_messages", st.error_messages}};
-    std::cout << json_text(out) << '\n';
-  } else {
-    std::cout << fmt::format("{}: {} games, {} players, seed {}\n", g->name, st.games, players, a.seed);
-    if (!agents.empty()) {
-      std::string seated;
-      for (int p = 0; p < players; ++p)
-        seated += fmt::format("{}{} {}", p ? ", " : "", seat_name(p), agents[p]);
-      std::cout << "agents: " << seated << '\n';
-    }
-    std::cout << "seat   wins    win%  outright   score mean  stdev   min   max\n";
-    int done = st.games - st.errors;
-    for (int p = 0; p < players; ++p)
-      std::cout << fmt::format("{:<5} {:>7.1f} {:>6.2f}% {:>8}   {:>10.2f} {:>6.2f} {:>5} {:>5}\n", seat_name(p), st.wins[p],
-                               done ? 100.0 * st.wins[p] / done : 0.0, st.outright_wins[p], st.score_mean[p], st.score_stdev[p],
-                               st.score_min[p], st.score_max[p]);
-    std::cout << fmt::format("game length: {:.1f} decisions on average (min {}, max {})\n", st.length_mean, st.length_min, st.length_max);
-    std::cout << fmt::format("errors: {}\n", st.errors);
-    for (auto& m : st.error_messages) std::cout << "  " << m << '\n';
-  }
+                                progress_bar(shard_games(a.games, a.shard, a.shards), true), agents, make,
+                                a.shard, a.shards, run.per_decision);
+  if (a.json) std::cout << json_text(simulation_json(run, st)) << '\n';
+  else std::cout << simulation_text(run, st);
   return st.errors ? input_error : ok;
 }
 

@@ -47,6 +47,8 @@ struct SimulateArgs {
   std::vector<std::string> options;
   bool check_invariants = false;
   bool compiled = false;  // run the rule file compiled to machine code (native/)
+  int shard = 0, shards = 1;
+  bool no_decision_stats = false;  // leave out the statistics of each decision (faster)  // --shard I/N: shard I-1 of N (see kata::shard_games)
   std::vector<std::string>
       agents;  // one spec per seat (or one for all); none: the fast random path
 };

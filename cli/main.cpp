@@ -1,4 +1,4 @@
-// `kata`: check, play, simulate, arena, replay, test, perft and explain (rules) rule files.
+// `kata`: check, play, simulate, merge, arena, replay, test, perft and explain (rules) rule files.
 // Argument parsing with CLI11 (a well-kept library for exactly this: subcommands, --help for each,
 // typed options); every command's work is in commands.cpp.
 #include <CLI/CLI.hpp>
@@ -9,6 +9,7 @@
 
 #include "agents/agent.hpp"
 #include "commands.hpp"
+#include "report.hpp"
 
 namespace {
 
@@ -16,7 +17,7 @@ constexpr const char* exit_codes =
     "Exit status: 0 success; 1 the input has errors (rule file, log, scenario, or the game "
     "stopped with an error); 2 the command line is wrong.";
 
-constexpr const char* command_names = "check, play, simulate, arena, replay, test, perft, rules";
+constexpr const char* command_names = "check, play, simulate, arena, replay, test, perft, rules, merge";
 
 // A seed is an unsigned number: "-5" must be refused, not read as 2^64 - 5. The description
 // is empty so that --help keeps showing the option as UINT.
@@ -37,7 +38,7 @@ bool bad_command(int argc, char** argv) {
   }
   if (argv[1][0] == '-') return false;
   std::string command = argv[1];
-  for (const char* c : {"check", "play", "simulate", "arena", "replay", "test", "perft", "rules"})
+  for (const char* c : {"check", "play", "simulate", "arena", "replay", "test", "perft", "rules", "merge"})
     if (command == c) return false;
   std::cerr << "kata: error: unknown command '" << command << "'; the commands are " << command_names
             << " (see kata --help)\n";
@@ -81,6 +82,23 @@ std::vector<std::string> split_agents(const std::string& text) {
     start = comma + 1;
   }
   return out;
+}
+
+// "I/N" with 1 <= I <= N <= 1000000 -> shard I-1 of N; false if it is not one.
+bool parse_shard(const std::string& text, int& shard, int& shards) {
+  auto slash = text.find('/');
+  auto number = [](const std::string& t, int& out) {
+    if (t.empty() || t.size() > 7 || t.find_first_not_of("0123456789") != std::string::npos) return false;
+    out = std::stoi(t);
+    return true;
+  };
+  int i = 0, n = 0;
+  if (slash == std::string::npos || !number(text.substr(0, slash), i) || !number(text.substr(slash + 1), n) ||
+      i < 1 || n < 1 || i > n || n > 1000000)
+    return false;
+  shard = i - 1;
+  shards = n;
+  return true;
 }
 
 // CLI11's own parse errors, in kata's form; the help to read is the command's.
@@ -170,12 +188,30 @@ int main(int argc, char** argv) {
       "-a,--agents", sim_agents,
       "Bots for the seats, comma-separated (one name for all seats): random, script:FILE, ... "
       "(not human). Default: random, on a faster path");
-  sim_cmd->add_flag("--json", sa.json, "Print the statistics as JSON");
+  sim_cmd->add_flag("--json", sa.json,
+                    "Print the statistics as JSON (with the raw counts kata merge adds up)");
+  sim_cmd->add_flag("--no-decision-stats", sa.no_decision_stats,
+                    "Leave out the statistics of each decision (action and component uses, dead "
+                    "rules, lead changes): faster, much faster with --compiled");
+  std::string shard;
+  sim_cmd->add_option("--shard", shard,
+                      "Play only part I of N of the run (I from 1): games I, I+N, I+2N, ... of the "
+                      "-g games, each with its seed in the whole run; kata merge adds up the parts' "
+                      "--json");
   sim_cmd->add_flag("--check-invariants", sa.check_invariants, "Check the file's invariants after every decision");
   sim_cmd->add_flag("--compiled", sa.compiled,
                     "Translate the rule file to C++ and compile it with the system's compiler first (cached; "
                     "same games, several times faster; KATA_CXX picks the compiler)");
   sim_cmd->footer(exit_codes);
+
+  MergeArgs ma;
+  auto* merge_cmd = app.add_subcommand(
+      "merge",
+      "Add up the --json results of the shards of one kata simulate run (--shard I/N): the "
+      "report of the whole run, as kata simulate prints it.");
+  merge_cmd->add_option("files", ma.files, "The shards' JSON files, one per shard, in any order")->required();
+  merge_cmd->add_flag("--json", ma.json, "Print the result as JSON, as kata simulate --json does");
+  merge_cmd->footer(exit_codes);
 
   ArenaArgs aa;
   std::string arena_agents;
@@ -284,8 +320,14 @@ int main(int argc, char** argv) {
   }
   if (sim_cmd->parsed()) {
     sa.agents = split_agents(sim_agents);
+    if (!shard.empty() && !parse_shard(shard, sa.shard, sa.shards)) {
+      std::cerr << "kata: error: --shard '" << shard
+                << "' is not I/N with 1 <= I <= N <= 1000000 (see kata simulate --help)\n";
+      return 2;
+    }
     return simulate(sa);
   }
+  if (merge_cmd->parsed()) return merge(ma);
   if (arena_cmd->parsed()) {
     aa.agents = split_agents(arena_agents);
     return arena(aa);

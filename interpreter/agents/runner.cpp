@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <map>
 #include <mutex>
@@ -227,6 +229,7 @@ MatchResult play_match(const Game& g, int players, uint64_t seed, const std::vec
   std::vector<Made> made;
   MatchResult r;
   for (int undos = 0; !play_once(g, players, seed, options, agents, log, resume, made, undos, r); ++undos) r = MatchResult{};
+  for (const Made& m : made) r.decisions.push_back(m.decision);
   return r;
 }
 
@@ -253,15 +256,94 @@ State random_playout(const Game& g, int players, uint64_t seed, const std::vecto
 
 namespace {
 
+// What a game's decisions tell about the rules: which actions and cards were legal and
+// chosen, and who led after each decision. Fed the legal decisions the random pick (or
+// the replay of an agents' game) has already listed, so it adds no listing of its own.
+struct Tracker {
+  const Game& g;
+  bool scored;
+  std::vector<int32_t> action_chosen, action_legal, card_chosen, card_legal;
+  std::vector<int32_t> action_stamp, card_stamp;  // the last decision counted for each
+  int32_t now = 0;
+  std::vector<int8_t> leaders;  // the leader at the start and after each decision; -1: none
+
+  explicit Tracker(const Game& game)
+      : g(game),
+        scored(game.score_node >= 0),
+        action_chosen(game.program.actions.size()),
+        action_legal(game.program.actions.size()),
+        card_chosen(game.card_count),
+        card_legal(game.card_count),
+        action_stamp(game.program.actions.size(), -1),
+        card_stamp(game.card_count, -1) {}
+
+  // The one seat with the highest score, or -1 (a tie for the highest, or no scoring).
+  int leader(const State& s) const {
+    if (!scored) return -1;
+    std::vector<int64_t> score = scores(g, s);
+    int best = -1;
+    bool tie = false;
+    for (int p = 0; p < static_cast<int>(score.size()); ++p) {
+      if (best < 0 || score[p] > score[best]) best = p, tie = false;
+      else if (score[p] == score[best]) tie = true;
+    }
+    return tie ? -1 : best;
+  }
+  int card_of(const Decision& d, size_t k) const {
+    const Action& a = g.program.actions[d.action];
+    if (k >= a.params.size() || k >= 4 || a.params[k].type != Type::card) return -1;
+    return d.args[k] >= 0 && d.args[k] < g.card_count ? d.args[k] : -1;
+  }
+  void start(const State& s) { leaders.push_back(static_cast<int8_t>(leader(s))); }
+  void decide(const std::vector<Decision>& legal, const Decision& chosen) {
+    ++now;
+    for (const Decision& d : legal) {
+      if (action_stamp[d.action] != now) action_stamp[d.action] = now, ++action_legal[d.action];
+      for (size_t k = 0; k < 4; ++k)
+        if (int c = card_of(d, k); c >= 0 && card_stamp[c] != now) card_stamp[c] = now, ++card_legal[c];
+    }
+    ++action_chosen[chosen.action];
+    for (size_t k = 0; k < 4; ++k)
+      if (int c = card_of(chosen, k); c >= 0) ++card_chosen[c];
+  }
+  void after(const State& s) { start(s); }
+  // Changes of the one leader over the game (a tie leads no one and changes nothing).
+  int lead_changes() const {
+    int changes = 0, last = -1;
+    for (int8_t l : leaders) {
+      if (l < 0) continue;
+      if (last >= 0 && l != last) ++changes;
+      last = l;
+    }
+    return changes;
+  }
+};
+
 struct GameOutcome {
   bool error = false;
   std::string message;
   std::vector<int64_t> scores;
   uint32_t winners = 0;
   int decisions = 0;
+  // From the Tracker (empty when the game stopped with an error).
+  std::vector<int32_t> action_chosen, action_legal, card_chosen, card_legal;
+  bool scored = false;
+  int lead_changes = 0;
+  int midgame_leader = -1;  // the one leader after half the decisions (rounded down), or -1
   std::vector<int> chosen;  // by seat, with agents (MatchResult)
   std::vector<double> seconds;
 };
+
+void record(GameOutcome& o, Tracker& t) {
+  o.action_chosen = std::move(t.action_chosen);
+  o.action_legal = std::move(t.action_legal);
+  o.card_chosen = std::move(t.card_chosen);
+  o.card_legal = std::move(t.card_legal);
+  o.scored = t.scored;
+  o.lead_changes = t.lead_changes();
+  size_t mid = static_cast<size_t>(o.decisions / 2);
+  o.midgame_leader = mid < t.leaders.size() ? t.leaders[mid] : -1;
+}
 
 std::string error_text(const Game& g, const RuntimeError& e) {
   if (!e.pos.valid()) return e.what();
@@ -271,7 +353,7 @@ std::string error_text(const Game& g, const RuntimeError& e) {
 
 // One game with random choices, on the fast path.
 GameOutcome run_one(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
-                    bool check_invariants) {
+                    bool check_invariants, bool per_decision) {
   GameOutcome o;
   try {
     State s = new_game(g, players, seed, options);
@@ -284,15 +366,34 @@ GameOutcome run_one(const Game& g, int players, uint64_t seed, const std::vector
           throw RuntimeError(inv.pos, fmt::format("invariant '{}' does not hold", inv.name));
     };
     check();
-    if (!check_invariants) play_randomly(g, s, rng);
+    if (!per_decision) {
+      if (!check_invariants) play_randomly(g, s, rng);
+      while (!s.over()) {
+        legal_decisions(g, s, legal);
+        apply(g, s, legal[uniform(rng, static_cast<uint32_t>(legal.size()))]);
+        check();
+      }
+      o.scores = scores(g, s);
+      o.winners = winners(s);
+      o.decisions = s.decisions();
+      return o;
+    }
+    // What play_randomly does, decision for decision, with the statistics of each taken
+    // from the list the pick is made from.
+    Tracker t(g);
+    t.start(s);
     while (!s.over()) {
       legal_decisions(g, s, legal);
-      apply(g, s, legal[uniform(rng, static_cast<uint32_t>(legal.size()))]);
+      const Decision& d = legal[uniform(rng, static_cast<uint32_t>(legal.size()))];
+      t.decide(legal, d);
+      apply(g, s, d);
+      t.after(s);
       check();
     }
     o.scores = scores(g, s);
     o.winners = winners(s);
     o.decisions = s.decisions();
+    record(o, t);
   } catch (const RuntimeError& e) {
     o.error = true;
     o.message = error_text(g, e);
@@ -304,7 +405,7 @@ GameOutcome run_one(const Game& g, int players, uint64_t seed, const std::vector
 // that runs out, a refused line) makes it an error, as a runtime error does.
 GameOutcome run_agents(const Game& g, int players, uint64_t seed,
                        const std::vector<int64_t>& options, const std::vector<std::string>& specs,
-                       const AgentMaker& make) {
+                       const AgentMaker& make, bool per_decision = true) {
   GameOutcome o;
   std::vector<std::unique_ptr<Agent>> agents;
   for (int seat = 0; seat < players; ++seat) {
@@ -326,6 +427,20 @@ GameOutcome run_agents(const Game& g, int players, uint64_t seed,
     o.scores = scores(g, r.final);
     o.winners = winners(r.final);
     o.decisions = r.final.decisions();
+    if (!per_decision) return o;
+    // The game's decisions made again, for the statistics of each (the agents may not have
+    // listed the legal decisions: a script names its own).
+    State s = new_game(g, players, seed, options);
+    Tracker t(g);
+    t.start(s);
+    std::vector<Decision> legal;
+    for (const Decision& d : r.decisions) {
+      legal_decisions(g, s, legal);
+      t.decide(legal, d);
+      apply(g, s, d);
+      t.after(s);
+    }
+    record(o, t);
   } catch (const RuntimeError& e) {
     o.error = true;
     o.message = error_text(g, e);
@@ -373,50 +488,124 @@ void play_games(int games, int jobs, const std::function<GameOutcome(int)>& play
 
 }  // namespace
 
+void summarize(SimulationStats& st) {
+  int players = st.players;
+  st.error_messages.clear();
+  for (auto& [i, message] : st.first_errors) st.error_messages.push_back(fmt::format("game {}: {}", i + 1, message));
+  st.wins.assign(players, 0);
+  st.outright_wins.assign(players, 0);
+  st.score_mean.clear(), st.score_stdev.clear(), st.score_min.clear(), st.score_max.clear();
+  Counts all;
+  for (int p = 0; p < players; ++p) {
+    // Summed from the largest shares to the smallest, the same way for any split of the games.
+    for (size_t k = 0; k < st.wins_by_winners[p].size(); ++k)
+      st.wins[p] += static_cast<double>(st.wins_by_winners[p][k]) / static_cast<double>(k + 1);
+    st.outright_wins[p] = static_cast<int>(st.wins_by_winners[p].empty() ? 0 : st.wins_by_winners[p][0]);
+    const Counts& c = st.scores[p];
+    st.score_mean.push_back(mean(c));
+    st.score_stdev.push_back(stdev(c));
+    st.score_min.push_back(c.empty() ? 0.0 : static_cast<double>(c.begin()->first));
+    st.score_max.push_back(c.empty() ? 0.0 : static_cast<double>(c.rbegin()->first));
+    add_counts(all, c);
+  }
+  st.score_histogram.clear();
+  for (auto& [score, n] : all) st.score_histogram.emplace_back(score, static_cast<int>(n));
+  st.length_mean = mean(st.lengths);
+  st.length_min = st.lengths.empty() ? 0.0 : static_cast<double>(st.lengths.begin()->first);
+  st.length_max = st.lengths.empty() ? 0.0 : static_cast<double>(st.lengths.rbegin()->first);
+}
+
+bool merge_stats(SimulationStats& into, const SimulationStats& from) {
+  if (into.players != from.players) return false;
+  into.games += from.games;
+  into.errors += from.errors;
+  auto& e = into.first_errors;
+  e.insert(e.end(), from.first_errors.begin(), from.first_errors.end());
+  std::sort(e.begin(), e.end());
+  if (e.size() > SimulationStats::errors_kept) e.resize(SimulationStats::errors_kept);
+  for (int p = 0; p < into.players; ++p) {
+    auto& w = into.wins_by_winners[p];
+    const auto& more = from.wins_by_winners[p];
+    if (w.size() < more.size()) w.resize(more.size(), 0);
+    for (size_t k = 0; k < more.size(); ++k) w[k] += more[k];
+    add_counts(into.scores[p], from.scores[p]);
+  }
+  add_counts(into.lengths, from.lengths);
+  add_counts(into.margins, from.margins);
+  add_counts(into.lead_changes, from.lead_changes);
+  auto add = [](std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+    if (a.size() < b.size()) a.resize(b.size(), 0);
+    for (size_t i = 0; i < b.size(); ++i) a[i] += b[i];
+  };
+  add(into.action_chosen, from.action_chosen);
+  add(into.action_legal, from.action_legal);
+  add(into.card_chosen, from.card_chosen);
+  add(into.card_legal, from.card_legal);
+  into.midgame_leader_games += from.midgame_leader_games;
+  into.midgame_leader_wins += from.midgame_leader_wins;
+  summarize(into);
+  return true;
+}
+
+int shard_games(int games, int index, int count) {
+  return index < games ? (games - index + count - 1) / count : 0;
+}
+
 SimulationStats simulate(const Game& g, int games, int players, uint64_t seed,
                          const std::vector<int64_t>& options, int jobs, bool check_invariants,
                          const Progress& progress, const std::vector<std::string>& agents,
-                         const AgentMaker& make) {
+                         const AgentMaker& make, int shard, int shards, bool per_decision) {
   SimulationStats st;
-  st.games = games;
   st.players = players;
-  st.wins.assign(players, 0);
-  st.outright_wins.assign(players, 0);
-  std::vector<Summary> score(players);
-  Summary length;
-  std::map<int64_t, int> histogram;
-  auto play = [&](int i) {
-    uint64_t s = game_seed(seed, i);
-    return agents.empty() ? run_one(g, players, s, options, check_invariants)
-                          : run_agents(g, players, s, options, agents, make);
+  st.games = shard_games(games, shard, shards);
+  st.wins_by_winners.assign(players, std::vector<int64_t>(players, 0));
+  st.scores.assign(players, {});
+  st.action_chosen.assign(g.program.actions.size(), 0);
+  st.action_legal.assign(g.program.actions.size(), 0);
+  st.card_chosen.assign(g.card_count, 0);
+  st.card_legal.assign(g.card_count, 0);
+  // Game k of this shard is game `shard + k * shards` of the run.
+  auto index = [&](int k) { return shard + k * shards; };
+  auto play = [&](int k) {
+    uint64_t s = game_seed(seed, index(k));
+    return agents.empty() ? run_one(g, players, s, options, check_invariants, per_decision)
+                          : run_agents(g, players, s, options, agents, make, per_decision);
   };
-  auto add = [&](int, const GameOutcome& o) {
+  auto add = [&](int k, const GameOutcome& o) {
     if (o.error) {
       ++st.errors;
-      if (st.error_messages.size() < 5) st.error_messages.push_back(o.message);
+      if (st.first_errors.size() < SimulationStats::errors_kept) st.first_errors.emplace_back(index(k), o.message);
       return;
     }
+    int won = std::popcount(o.winners);
     for (int p = 0; p < players; ++p) {
-      st.wins[p] += win_share(o.winners, p);
-      if (o.winners == (1u << p)) ++st.outright_wins[p];
-      if (p < static_cast<int>(o.scores.size())) {
-        score[p].add(static_cast<double>(o.scores[p]));
-        ++histogram[o.scores[p]];
+      if (won && ((o.winners >> p) & 1u) && won <= players) ++st.wins_by_winners[p][won - 1];
+      if (p < static_cast<int>(o.scores.size())) ++st.scores[p][o.scores[p]];
+    }
+    ++st.lengths[o.decisions];
+    if (!o.scores.empty() && o.winners) {
+      bool others = false;
+      int64_t best_winner = INT64_MIN, best_other = INT64_MIN;
+      for (int p = 0; p < players && p < static_cast<int>(o.scores.size()); ++p) {
+        if ((o.winners >> p) & 1u) best_winner = std::max(best_winner, o.scores[p]);
+        else best_other = std::max(best_other, o.scores[p]), others = true;
+      }
+      if (others) ++st.margins[best_winner - best_other];
+    }
+    for (size_t a = 0; a < o.action_chosen.size(); ++a)
+      st.action_chosen[a] += o.action_chosen[a], st.action_legal[a] += o.action_legal[a];
+    for (size_t c = 0; c < o.card_chosen.size(); ++c)
+      st.card_chosen[c] += o.card_chosen[c], st.card_legal[c] += o.card_legal[c];
+    if (o.scored) {
+      ++st.lead_changes[o.lead_changes];
+      if (o.midgame_leader >= 0) {
+        ++st.midgame_leader_games;
+        if ((o.winners >> o.midgame_leader) & 1u) ++st.midgame_leader_wins;
       }
     }
-    length.add(o.decisions);
   };
-  play_games(games, jobs, play, add, progress, agents.empty() ? 64 : 1);
-  for (int p = 0; p < players; ++p) {
-    st.score_mean.push_back(score[p].mean());
-    st.score_stdev.push_back(score[p].stdev());
-    st.score_min.push_back(score[p].min);
-    st.score_max.push_back(score[p].max);
-  }
-  st.length_mean = length.mean();
-  st.length_min = length.min;
-  st.length_max = length.max;
-  st.score_histogram.assign(histogram.begin(), histogram.end());
+  play_games(st.games, jobs, play, add, progress, agents.empty() ? 64 : 1);
+  summarize(st);
   return st;
 }
 

@@ -25,6 +25,7 @@ struct MatchResult {
   // (the only figure that is not the same from run to run).
   std::vector<int> chosen;
   std::vector<double> seconds;
+  std::vector<Decision> decisions;  // every decision of the game, in order
 };
 
 // Going on with a game that stopped before its end (kata play --resume): its decisions,
@@ -77,11 +78,36 @@ using AgentMaker = std::function<std::unique_ptr<Agent>(const std::string& spec,
 // counts of finished games that only grow; the last call has done == games.
 using Progress = std::function<void(int done)>;
 
+// The statistics of a simulation, as raw counts that add up exactly: the statistics of
+// games played in parts (kata simulate --shard) and merged (merge_stats) are those of the
+// whole run, to the last bit. Every figure printed is worked out from these by summarize.
 struct SimulationStats {
-  int games = 0;
+  int games = 0;  // games played (a shard's: its own)
   int players = 0;
   int errors = 0;
-  std::vector<std::string> error_messages;  // the first few
+  // The first few errors, by the game's index in the whole run (from 0), in game order.
+  std::vector<std::pair<int, std::string>> first_errors;
+  static constexpr size_t errors_kept = 5;
+  // [seat][k - 1]: the games the seat won as one of k winners (k = 1: outright).
+  std::vector<std::vector<int64_t>> wins_by_winners;
+  std::vector<Counts> scores;  // [seat]: final score -> games (games without error)
+  Counts lengths;              // decisions in a game -> games
+  // The winner's margin: the best score among the winners minus the best among the
+  // others, in each game with both winners and others -> games.
+  Counts margins;
+  // By action (Game::actions) and by card: the decisions that chose it (as the action, or
+  // as one of the decision's parameters), and the decisions at which it was legal (some
+  // legal decision had it).
+  std::vector<int64_t> action_chosen, action_legal, card_chosen, card_legal;
+  // Lead changes in a game -> games (the leader: the one seat with the highest score
+  // after a decision; with a tie for the highest, no one leads and the lead has not changed).
+  Counts lead_changes;
+  // Games with one leader at mid-game (after half the game's decisions, rounded down),
+  // and those of them the leader won (alone or shared).
+  int64_t midgame_leader_games = 0, midgame_leader_wins = 0;
+
+  // Worked out by summarize() from the counts above.
+  std::vector<std::string> error_messages;  // "game N: message", N from 1
   std::vector<double> wins;                 // by seat; a shared win counts 1/k (win_share)
   std::vector<int> outright_wins;
   std::vector<double> score_mean, score_min, score_max, score_stdev;
@@ -90,13 +116,29 @@ struct SimulationStats {
   std::vector<std::string> invariant_failures;
 };
 
+// Fills the figures of `st` worked out from its counts.
+void summarize(SimulationStats& st);
+
+// Adds the counts of `from` (other games of the same run) to `into`, and summarizes it;
+// false when they cannot be added (different player counts).
+bool merge_stats(SimulationStats& into, const SimulationStats& from);
+
+// Which games of a run of `games` a shard plays: shard `index` (from 0) of `count` plays
+// indexes index, index + count, ...; how many that is.
+int shard_games(int games, int index, int count);
+
 // Plays `games` games. Without `agents`, every seat picks at random, on the fast path (no
 // agents, no views, no events). With them, seat p is played by `agents[p]`, made with
 // `make` for each game, through play_match (check_invariants is then not available).
+// With `shards` > 1, plays only the games of shard `shard` (from 0) of the run (see
+// shard_games), each with the seed it has in the whole run. Without `per_decision`, the
+// statistics of each decision (action and card uses, leads) are left out and the fast
+// path plays each game in one call (play_randomly: compiled code's own playout).
 SimulationStats simulate(const Game& g, int games, int players, uint64_t seed,
                          const std::vector<int64_t>& options, int jobs, bool check_invariants,
                          const Progress& progress = {}, const std::vector<std::string>& agents = {},
-                         const AgentMaker& make = {});
+                         const AgentMaker& make = {}, int shard = 0, int shards = 1,
+                         bool per_decision = true);
 
 // One agent of an arena's list, over all the games it played.
 struct ArenaEntry {

@@ -7,6 +7,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <map>
 
 namespace kata {
 
@@ -37,6 +38,53 @@ struct Summary {
     return std::sqrt(std::max(0.0, squares / static_cast<double>(count) - m * m));
   }
 };
+
+// How many times each integer value occurred: value -> count. Adding two is exact, so
+// figures worked out from the sum of parts are those of the whole, bit for bit.
+using Counts = std::map<int64_t, int64_t>;
+
+inline void add_counts(Counts& into, const Counts& from) {
+  for (auto& [value, n] : from) into[value] += n;
+}
+
+inline int64_t total(const Counts& c) {
+  int64_t n = 0;
+  for (auto& [value, k] : c) n += k;
+  return n;
+}
+
+// Mean and population standard deviation of the values counted (0 when none), from exact
+// integer sums (128 bits), so they do not depend on the order the values came in.
+inline double mean(const Counts& c) {
+  __int128 sum = 0, n = 0;
+  for (auto& [value, k] : c) sum += static_cast<__int128>(value) * k, n += k;
+  return n ? static_cast<double>(static_cast<long double>(sum) / static_cast<long double>(n)) : 0;
+}
+
+inline double stdev(const Counts& c) {
+  __int128 sum = 0, squares = 0, n = 0;
+  for (auto& [value, k] : c) {
+    sum += static_cast<__int128>(value) * k;
+    squares += static_cast<__int128>(value) * value * k;
+    n += k;
+  }
+  if (!n) return 0;
+  // n² variance = n Σx² - (Σx)², exact; one division and one root at the end.
+  long double spread = static_cast<long double>(n * squares - sum * sum);
+  return static_cast<double>(std::sqrt(std::max(0.0L, spread)) / static_cast<long double>(n));
+}
+
+// The q-quantile (0 <= q <= 1) by the nearest rank: the smallest value with at least
+// ceil(q n) of the n values at or below it (q = 0: the minimum). 0 when none.
+inline int64_t quantile(const Counts& c, double q) {
+  int64_t n = total(c);
+  if (!n) return 0;
+  int64_t rank = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(q * static_cast<double>(n))));
+  int64_t seen = 0;
+  for (auto& [value, k] : c)
+    if ((seen += k) >= rank) return value;
+  return c.rbegin()->first;
+}
 
 struct Interval {
   double low = 0, high = 1;
