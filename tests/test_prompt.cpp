@@ -579,3 +579,53 @@ TEST_CASE("a script and a replayed log are refused in the menu's words", "[promp
   replayed = run_kata("replay -q " + temp("kata-refusal-bad.jsonl", tampered));
   CHECK(has(replayed.out, "is not legal: 'deploy lord village' is a decision written in short; a log holds each in full\n"));
 }
+
+TEST_CASE("the action's name may be shortened or left out when that reads one decision",
+          "[prompt][notation]") {
+  std::string why;
+  {
+    Start k("rules/kobayakawa.yaml", 3, 1);  // flip | draw
+    const kata::Game& g = *k.loaded.game;
+    auto d = kata::read_decision(g, k.state, "d", why);
+    REQUIRE(d);
+    CHECK(kata::decision_text(g, k.state, *d) == "draw");
+    d = kata::read_decision(g, k.state, "FL", why);
+    REQUIRE(d);
+    CHECK(kata::decision_text(g, k.state, *d) == "flip");
+    CHECK_FALSE(kata::read_decision(g, k.state, "x", why));
+    CHECK(why.find("no action 'x'") != std::string::npos);
+  }
+  {
+    Start k("rules/tictactoe.yaml", 2, 1);  // mark CELL
+    const kata::Game& g = *k.loaded.game;
+    for (std::string text : {"b2", "m b2", "mark b2", "ma B2"}) {
+      auto d = kata::read_decision(g, k.state, text, why);
+      REQUIRE(d);
+      CHECK(kata::decision_text(g, k.state, *d) == "mark b2");
+    }
+    CHECK_FALSE(kata::read_decision(g, k.state, "z9", why));
+  }
+}
+
+TEST_CASE("a shortened action's name that two actions begin with is refused as ambiguous",
+          "[prompt][notation]") {
+  auto l = kata::test::load_text(R"(game: Two
+players: 2
+flow: |
+  choose P1: pass | pay
+actions:
+  pass: {}
+  pay: {}
+)");
+  REQUIRE(l.game);
+  const kata::Game& g = *l.game;
+  kata::State s = kata::new_game(g, 2, 1, kata::default_options(g));
+  std::string why;
+  CHECK_FALSE(kata::read_decision(g, s, "p", why));
+  CHECK(why == "ambiguous: 'p' could be pass or pay");
+  auto d = kata::read_decision(g, s, "pa", why);
+  CHECK_FALSE(d);
+  d = kata::read_decision(g, s, "pay", why);
+  REQUIRE(d);
+  CHECK(kata::decision_text(g, s, *d) == "pay");
+}

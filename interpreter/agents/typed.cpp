@@ -323,8 +323,11 @@ std::optional<std::vector<std::string>> short_start(const std::vector<MenuItem>&
   return *starts.begin();
 }
 
-std::optional<Decision> read_decision(const Game& g, const State& s, const std::string& text,
-                                      std::string& why) {
+namespace {
+
+// read_decision with the action's name as typed.
+std::optional<Decision> read_named(const Game& g, const State& s, const std::string& text,
+                                   std::string& why) {
   if (auto d = parse_decision(g, s, text, why)) return d;
   if (s.status() != Status::waiting) return std::nullopt;
   std::vector<Decision> legal;
@@ -367,6 +370,41 @@ std::optional<Decision> read_decision(const Game& g, const State& s, const std::
     }
   }
   why = not_a_choice(g, view, labels, a, k, begun(g, labels, a, k, text), word);
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Decision> read_decision(const Game& g, const State& s, const std::string& text,
+                                      std::string& why) {
+  if (auto d = read_named(g, s, text, why)) return d;
+  if (s.status() != Status::waiting) return std::nullopt;
+  // The action's name shortened ("d" for draw) or left out ("b2" for "mark b2"): read as
+  // each action offered here whose name the first word begins, or with each name put in
+  // front. Taken only when exactly one decision (one menu item) is read so.
+  std::vector<std::string> w = words(text);
+  if (w.empty()) return std::nullopt;
+  std::vector<std::pair<std::string, Decision>> found;  // the text read, the decision
+  auto attempt = [&](const std::string& full) {
+    std::string ignored;
+    if (auto d = read_named(g, s, full, ignored))
+      if (std::none_of(found.begin(), found.end(), [&](const auto& f) { return f.second == *d; }))
+        found.emplace_back(full, *d);
+  };
+  std::string rest;
+  for (size_t i = 1; i < w.size(); ++i) rest += " " + w[i];
+  for (int a : g.program.sites[s[Layout::site]].actions) {
+    const std::string& name = g.program.actions[a].name;
+    std::string n = squashed(name), first = squashed(w[0]);
+    if (n.size() > first.size() && n.compare(0, first.size(), first) == 0) attempt(name + rest);
+    if (n != first) attempt(name + " " + text);
+  }
+  if (found.size() == 1) return found.front().second;
+  if (found.size() > 1) {
+    std::vector<std::string> texts;
+    for (const auto& f : found) texts.push_back(decision_text(g, s, f.second));
+    why = fmt::format("ambiguous: '{}' could be {}", text, either(texts));
+  }
   return std::nullopt;
 }
 
