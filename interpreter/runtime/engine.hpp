@@ -95,6 +95,11 @@ void legal_decisions(const Game& g, const State& s, std::vector<Decision>& out);
 // chooser's own zone that it sees whole (`player.hand` with `visibility: owner`); true
 // where the rule file alone cannot tell.
 bool may_pick_blind(const Game& g, const Param& p);
+// The set zone of a card the chooser cannot see there, or -1 (a blind pick stands for it).
+int blind_zone_of(const Game& g, const State& st, int32_t card);
+// `d` as the chooser can know it: each card it cannot see in a set replaced by the blind
+// pick of that set (as legal_decisions lists it); true if there was one.
+bool blind_decision(const Game& g, const State& st, Decision& d);
 // Applies a legal decision and runs the game up to the next one. A blind pick's card is a
 // chance outcome, drawn with the state's random generator among the cards it stands for
 // (an Event::pick), or taken from Hooks::forced_picks.

@@ -1504,6 +1504,10 @@ bool may_pick_blind(const Game& g, const Param& p) {
   return g.zones[zone].order == ZoneOrder::set;
 }
 
+int blind_zone_of(const Game& g, const State& st, int32_t card) { return blind_zone_of(g, st.slots.data(), card); }
+
+bool blind_decision(const Game& g, const State& st, Decision& d) { return blinded(g, st.slots.data(), d); }
+
 void legal_decisions(const Game& g, const State& st, std::vector<Decision>& out) {
   raw_legal(g, st, out);
   collapse_blind(g, st.slots.data(), out);

@@ -313,14 +313,7 @@ std::optional<Decision> parse_decision(const Game& g, const State& s, const std:
     if (auto found = spelled(g, s, d, 0, read)) {
       // A card the chooser cannot see in a set is read as the blind pick that stands for
       // every such card there (legal_decisions lists that one decision).
-      const Action& act = g.program.actions[found->action];
-      for (size_t k = 0; k < act.params.size(); ++k)
-        if (act.params[k].type == Type::card) {
-          int32_t c = found->args[k];
-          if (c < 0 || c >= g.card_count) continue;
-          int z = s[g.layout.card_zone + c];
-          if (z >= 0 && g.instance_set[z] && !visible(g, s, s.chooser(), c)) found->args[k] = blind_card(z);
-        }
+      blind_decision(g, s, *found);
       return found;
     }
   }
@@ -349,13 +342,6 @@ std::optional<Decision> parse_decision(const Game& g, const State& s, const std:
     return std::nullopt;
   }
   const Action& a = g.program.actions[action];
-  // The set of a card the chooser cannot see there (-1 if none): a blind pick stands for
-  // the hidden cards of its set.
-  auto blind_zone_of = [&](int64_t x) {
-    if (x < 0 || x >= g.card_count) return -1;
-    int z = s[g.layout.card_zone + static_cast<int>(x)];
-    return z >= 0 && g.instance_set[z] && !visible(g, s, s.chooser(), static_cast<int>(x)) ? z : -1;
-  };
   std::string params;
   for (auto& p : a.params) params += " " + p.name;
   std::string usage = fmt::format("'{}' takes {} value{}: {}{}", a.name, a.params.size(), a.params.size() == 1 ? "" : "s", a.name, params);
@@ -404,7 +390,7 @@ std::optional<Decision> parse_decision(const Game& g, const State& s, const std:
         d.args[k] = static_cast<int32_t>(x);
         if (d.args[k] != x || !begins_legal(g, s, d, k + 1)) continue;
         std::string t = value_notation(g, s, a.params[k], x);
-        std::string& list = a.params[k].type == Type::card && blind_zone_of(x) >= 0 ? blind_choices : choices;
+        std::string& list = a.params[k].type == Type::card && blind_zone_of(g, s, static_cast<int32_t>(x)) >= 0 ? blind_choices : choices;
         if ((", " + list + ", ").find(", " + t + ", ") == std::string::npos) list += (list.empty() ? "" : ", ") + t;
       }
       if (!blind_choices.empty()) choices += (choices.empty() ? "" : ", ") + blind_choices;
