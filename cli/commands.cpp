@@ -2,6 +2,7 @@
 // this file turns their results and diagnostics into text, JSON and exit statuses.
 #include "commands.hpp"
 #include "report.hpp"
+#include "report_html.hpp"
 
 #include <fmt/format.h>
 #include <signal.h>
@@ -563,14 +564,19 @@ int simulate(const SimulateArgs& a) {
   run.run_games = a.games;
   run.shard = a.shard;
   run.shards = a.shards;
+  ReportOrigin origin{"kata simulate", a.file, g->doc, {}};
+  ReportFile report;
+  if (!a.report.empty() && !report.open(a.report)) return usage_error;
   if (a.compiled && !compile(setup)) return usage_error;
   AgentMaker make;
   if (!agents.empty()) make = agent_maker(*g);
   SimulationStats st = simulate(*g, a.games, players, a.seed, options, a.jobs, a.check_invariants,
                                 progress_bar(shard_games(a.games, a.shard, a.shards), true), agents, make,
                                 a.shard, a.shards, run.per_decision);
-  if (a.json) std::cout << json_text(simulation_json(run, st)) << '\n';
+  nlohmann::json result = simulation_json(run, st);
+  if (a.json) std::cout << json_text(result) << '\n';
   else std::cout << simulation_text(run, st);
+  if (!a.report.empty() && !report.write(result, origin)) return usage_error;
   return st.errors ? input_error : ok;
 }
 

@@ -51,6 +51,7 @@ struct SimulateArgs {
   bool no_decision_stats = false;  // leave out the statistics of each decision (faster)  // --shard I/N: shard I-1 of N (see kata::shard_games)
   std::vector<std::string>
       agents;  // one spec per seat (or one for all); none: the fast random path
+  std::string report;  // --report: write the statistics as an HTML page to this file
 };
 
 struct ArenaArgs {

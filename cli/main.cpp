@@ -190,6 +190,9 @@ int main(int argc, char** argv) {
       "(not human). Default: random, on a faster path");
   sim_cmd->add_flag("--json", sa.json,
                     "Print the statistics as JSON (with the raw counts kata merge adds up)");
+  sim_cmd->add_option("--report", sa.report,
+                      "Also write the statistics as one self-contained HTML page with charts to "
+                      "this file");
   sim_cmd->add_flag("--no-decision-stats", sa.no_decision_stats,
                     "Leave out the statistics of each decision (action and component uses, dead "
                     "rules, lead changes): faster, much faster with --compiled");
@@ -211,6 +214,8 @@ int main(int argc, char** argv) {
       "report of the whole run, as kata simulate prints it.");
   merge_cmd->add_option("files", ma.files, "The shards' JSON files, one per shard, in any order")->required();
   merge_cmd->add_flag("--json", ma.json, "Print the result as JSON, as kata simulate --json does");
+  merge_cmd->add_option("--report", ma.report,
+                        "Also write the result as an HTML page, as kata simulate --report does");
   merge_cmd->footer(exit_codes);
 
   ArenaArgs aa;

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "agents/balance.hpp"
+#include "report_html.hpp"
 #include "syntax/diagnostics.hpp"
 
 namespace kata::cli {
@@ -425,6 +426,8 @@ std::string difference(const RunInfo& a, const RunInfo& b) {
 
 int merge(const MergeArgs& a) {
   std::vector<Part> parts;
+  ReportFile report;
+  if (!a.report.empty() && !report.open(a.report)) return usage_error;
   try {
     for (const std::string& file : a.files) {
       std::error_code ec;
@@ -473,10 +476,12 @@ int merge(const MergeArgs& a) {
   st.wins_by_winners.assign(run.players, {});
   st.scores.assign(run.players, {});
   for (const Part& p : parts) merge_stats(st, p.stats);
+  nlohmann::json result = simulation_json(run, st);
   if (a.json)
-    std::cout << json_text(simulation_json(run, st)) << '\n';
+    std::cout << json_text(result) << '\n';
   else
     std::cout << simulation_text(run, st);
+  if (!a.report.empty() && !report.write(result, {"kata merge", "", "", a.files})) return usage_error;
   return st.errors ? input_error : ok;
 }
 

@@ -40,6 +40,7 @@ std::string simulation_text(const RunInfo& run, const SimulationStats& st);
 struct MergeArgs {
   std::vector<std::string> files;
   bool json = false;
+  std::string report;  // --report: write the merged statistics as an HTML page to this file
 };
 
 int merge(const MergeArgs& a);
