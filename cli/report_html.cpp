@@ -637,7 +637,9 @@ void wins(Page& pg) {
   }
   table += "</tbody></table></div>\n";
   double equal = pg.players ? 1.0 / pg.players : 0;
-  if (!rows.empty())
+  if (!pg.done)
+    pg.para("No game ended without error.", "note");
+  else if (!rows.empty())
     pg.out += interval_chart(
         rows, equal, "equal share " + percent(equal), "Win rate by seat, with 95% intervals",
         fmt::format(
@@ -775,6 +777,8 @@ void uses(Page& pg, const char* id, const char* heading, const char* key, const 
   auto rows = share_rows(field(pg.r, id), key);
   if (field(pg.r, "decision_stats") == json(false)) {
     pg.para("Left out of this run (--no-decision-stats).", "note");
+  } else if (!pg.done) {
+    pg.para("No game ended without error.", "note");
   } else if (rows.empty()) {
     pg.para("None to show.", "note");
   } else {

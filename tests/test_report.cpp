@@ -276,6 +276,10 @@ actions:
   check_sections(html);
   CHECK(has(html, "3 games stopped with an error; the first are:"));
   CHECK(has(html, "game 1: "));
+  // With no game ended, no chart of win rates or uses is drawn from nothing.
+  CHECK_FALSE(has(html, "Win rate by seat, with 95% intervals"));
+  CHECK_FALSE(has(html, "Actions: chosen when legal"));
+  CHECK(occurrences(html, "No game ended without error.") == 4);
   CHECK(has(run_kata("simulate --help").out, "--report"));
   CHECK(has(run_kata("merge --help").out, "--report"));
 }
