@@ -687,61 +687,76 @@ std::vector<Marker> quartile_markers(const json& d) {
           {number(field(d, "mean")), "mean", "meanline"}};
 }
 
-void scores(Page& pg) {
+// Each seat's final score: its extremes, its mean and one standard deviation either side.
+void seat_scores(Page& pg) {
   const json& seats = field(pg.r, "seats");
-  pg.open("scores", "Scores");
   std::vector<SpreadRow> rows;
   for (const json& s : seats.is_array() ? seats : json::array()) {
     const json& sc = field(s, "score");
     double m = number(field(sc, "mean")), sd = number(field(sc, "stdev"));
-    std::string seat = text(field(s, "seat"));
-    rows.push_back(
-        {seat, number(field(sc, "min")), m - sd, m, m + sd, number(field(sc, "max")), m,
-         fmt::format("{} ± {} ({} to {})", fixed(m, 2), fixed(sd, 2),
-                     amount(number(field(sc, "min"))), amount(number(field(sc, "max")))),
-         fmt::format("{}: mean {}, stdev {}, min {}, max {}", seat, fixed(m, 2), fixed(sd, 2),
-                     amount(number(field(sc, "min"))), amount(number(field(sc, "max"))))});
+    std::string seat = text(field(s, "seat")), low = amount(number(field(sc, "min"))),
+                high = amount(number(field(sc, "max")));
+    rows.push_back({seat, number(field(sc, "min")), m - sd, m, m + sd, number(field(sc, "max")), m,
+                    fmt::format("{} ± {} ({} to {})", fixed(m, 2), fixed(sd, 2), low, high),
+                    fmt::format("{}: mean {}, stdev {}, min {}, max {}", seat, fixed(m, 2),
+                                fixed(sd, 2), low, high)});
   }
-  if (!rows.empty() && pg.done) {
-    pg.out += "<h3>Final score by seat</h3>\n";
-    pg.out +=
-        spread_chart(rows, "Final score by seat",
-                     "For each seat: the line runs from its lowest to its highest final score, "
-                     "the box spans the mean plus and minus one standard deviation, and the dot "
-                     "is the mean.");
-    pg.para(
-        "The line runs from the lowest score to the highest; the box is the mean ± one standard "
-        "deviation; the dot is the mean.",
-        "note");
-  }
+  if (rows.empty()) return;
+  pg.out += "<h3>Final score by seat</h3>\n";
+  pg.out += spread_chart(rows, "Final score by seat",
+                         "For each seat: the line runs from its lowest to its highest final score, "
+                         "the box spans the mean plus and minus one standard deviation, and the "
+                         "dot is the mean.");
+  pg.para(
+      "The line runs from the lowest score to the highest; the box is the mean ± one standard "
+      "deviation; the dot is the mean.",
+      "note");
+}
+
+void all_scores(Page& pg) {
+  const json& list = field(pg.r, "score_histogram");
   std::vector<std::pair<int64_t, int64_t>> hist;
-  for (const json& h :
-       field(pg.r, "score_histogram").is_array() ? field(pg.r, "score_histogram") : json::array())
+  for (const json& h : list.is_array() ? list : json::array())
     hist.emplace_back(integer(field(h, "score")), integer(field(h, "count")));
-  if (!hist.empty() && pg.done) {
-    pg.out += "<h3>All final scores</h3>\n";
-    pg.out += histogram_chart(hist, {}, "final score", "Final scores of all seats",
-                              "How many times a seat ended a game with each final score, over all "
-                              "seats and all games without error.");
-  }
+  if (hist.empty()) return;
+  pg.out += "<h3>All final scores</h3>\n";
+  pg.out += histogram_chart(hist, {}, "final score", "Final scores of all seats",
+                            "How many times a seat ended a game with each final score, over all "
+                            "seats and all games without error.");
+}
+
+void winners_margin(Page& pg) {
   const json& margin = field(pg.r, "margin");
   pg.out += "<h3>The winner's margin</h3>\n";
   if (!integer(field(margin, "count"))) {
     pg.para("No game had both winners and others.", "note");
+    return;
+  }
+  pg.para(
+      fmt::format("Over {} games: {}. The margin is the best score among the winners minus "
+                  "the best among the others.",
+                  grouped(integer(field(margin, "count"))), spread_text(margin)));
+  pg.out += distribution_chart("margin", margin, "The winner's margin: quartiles and mean",
+                               "The box spans the quartiles of the winner's margin, the line its "
+                               "extremes, the tick its median and the dot its mean.");
+  auto counts = pairs(field(field(pg.r, "counts"), "margins"));
+  if (!counts.empty())
+    pg.out += histogram_chart(counts, quartile_markers(margin), "winner's margin (points)",
+                              "The winner's margin, game by game",
+                              "How many games were won by each margin, with the quartiles and "
+                              "the mean marked.");
+}
+
+void scores(Page& pg) {
+  pg.open("scores", "Scores");
+  if (!pg.done) {
+    pg.para("No game ended without error.", "note");
+  } else if (field(field(pg.r, "counts"), "scored") == json(false)) {
+    pg.para("The game has no scoring section: every final score is 0.", "note");
   } else {
-    pg.para(
-        fmt::format("Over {} games: {}. The margin is the best score among the winners minus "
-                    "the best among the others.",
-                    grouped(integer(field(margin, "count"))), spread_text(margin)));
-    pg.out += distribution_chart("margin", margin, "The winner's margin: quartiles and mean",
-                                 "The box spans the quartiles of the winner's margin, the line its "
-                                 "extremes, the tick its median and the dot its mean.");
-    auto counts = pairs(field(field(pg.r, "counts"), "margins"));
-    if (!counts.empty())
-      pg.out += histogram_chart(counts, quartile_markers(margin), "winner's margin (points)",
-                                "The winner's margin, game by game",
-                                "How many games were won by each margin, with the quartiles and "
-                                "the mean marked.");
+    seat_scores(pg);
+    all_scores(pg);
+    winners_margin(pg);
   }
   pg.close();
 }
@@ -817,7 +832,7 @@ void lead(Page& pg) {
   if (!l.is_object()) {
     pg.para(field(pg.r, "decision_stats") == json(false)
                 ? "Left out of this run (--no-decision-stats)."
-                : "The game has no scoring:, so there is no leader to follow.",
+                : "The game has no scoring section, so there is no leader to follow.",
             "note");
     pg.close();
     return;

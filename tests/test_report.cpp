@@ -139,6 +139,16 @@ TEST_CASE("kata simulate --report writes the page drawn from its JSON, with ever
     INFO(part);
     CHECK(has(html, part));
   }
+  // A game without scoring: no score to draw and no leader to follow.
+  std::string plain = temp("plain.html");
+  std::string unscored =
+      temp("plain.yaml",
+           "game: Plain\nplayers: 2\nflow: |\n  for p in players { choose p: wait "
+           "}\nactions:\n  wait: {do: \"\"}\n");
+  REQUIRE(run_kata("simulate " + unscored + " -g 5 --report " + plain).status == 0);
+  CHECK(has(read(plain), "The game has no scoring section: every final score is 0."));
+  CHECK(has(read(plain), "The game has no scoring section, so there is no leader to follow."));
+  CHECK_FALSE(has(read(plain), "Final score by seat"));
   // With --json, the report is written too, and standard output is the JSON.
   auto both = run_kata(args + " --json --report " + file);
   CHECK(both.out == json.out);
@@ -279,7 +289,7 @@ actions:
   // With no game ended, no chart of win rates or uses is drawn from nothing.
   CHECK_FALSE(has(html, "Win rate by seat, with 95% intervals"));
   CHECK_FALSE(has(html, "Actions: chosen when legal"));
-  CHECK(occurrences(html, "No game ended without error.") == 4);
+  CHECK(occurrences(html, "No game ended without error.") == 5);
   CHECK(has(run_kata("simulate --help").out, "--report"));
   CHECK(has(run_kata("merge --help").out, "--report"));
 }
