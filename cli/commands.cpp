@@ -107,8 +107,8 @@ bool parse_options(const Game& g, const std::vector<std::string>& specs, std::ve
   return true;
 }
 
-// The player count (the fewest the game allows when not given) and the options, checked
-// together: an option may be for some player counts only.
+}  // namespace
+
 bool game_setup(const Game& g, int& players, const std::vector<std::string>& specs, std::vector<int64_t>& options) {
   if (players == 0) players = g.min_players;
   if (!parse_options(g, specs, options)) return false;
@@ -117,6 +117,8 @@ bool game_setup(const Game& g, int& players, const std::vector<std::string>& spe
   std::cerr << "kata: error: " << why << '\n';
   return false;
 }
+
+namespace {
 
 // "P2" or "p2" -> 1; anything else (P0, '', P99999999999) -> -2, which is no seat.
 int seat_index(const std::string& text) {
@@ -134,14 +136,7 @@ std::string seat_list(int players) {
   return out;
 }
 
-// What play, simulate and perft start with: the rule file, the player count and the
-// options. Returns 0 when the game can start, else the exit status to return.
-struct Setup {
-  std::shared_ptr<Sources> sources;
-  std::shared_ptr<const Game> game;
-  int players = 0;
-  std::vector<int64_t> options;
-};
+}  // namespace
 
 int prepare(const std::string& file, int players, const std::vector<std::string>& specs, Setup& out) {
   if (!readable(file)) return usage_error;
@@ -150,6 +145,8 @@ int prepare(const std::string& file, int players, const std::vector<std::string>
   out.players = players;
   return game_setup(*out.game, out.players, specs, out.options) ? ok : usage_error;
 }
+
+namespace {
 
 // Swaps the setup's game for its compiled twin; false (and a message) if it cannot be built.
 bool compile(Setup& setup) {
@@ -212,6 +209,7 @@ std::string winners_text(const State& s) {
 }  // namespace
 
 int check(const CheckArgs& a) {
+  if (!a.against.empty()) return check_against(a);
   int status = ok;
   nlohmann::json out = nlohmann::json::array();
   for (const auto& file : a.files) {
@@ -468,8 +466,6 @@ int resume(const PlayArgs& args) {
 
 }  // namespace
 
-namespace {
-
 // A progress bar on standard error when it is a terminal: its count only grows (see
 // kata::simulate), it is drawn again at most a thousand times, and it is erased once every
 // game is done, before the result is printed, so no stale line is left.
@@ -527,8 +523,6 @@ std::string agent_list(const std::vector<std::string>& specs) {
   for (size_t i = 0; i < specs.size(); ++i) out += (i ? ", " : "") + specs[i];
   return out;
 }
-
-}  // namespace
 
 int simulate(const SimulateArgs& a) {
   Setup setup;

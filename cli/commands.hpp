@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "agents/runner.hpp"
 #include "syntax/diagnostics.hpp"
 
 namespace kata::cli {
@@ -19,6 +20,7 @@ struct CheckArgs {
   std::vector<std::string> files;
   bool json = false;
   int max_errors = default_max_errors;  // errors (and warnings) shown per file; 0: all
+  std::string against;  // --against OLD: list the structural changes from OLD to the file
 };
 
 struct PlayArgs {
@@ -99,7 +101,53 @@ struct TestArgs {
   bool verbose = false;
 };
 
+struct CompareArgs {
+  std::vector<std::string> files;  // A and B, or one file played both ways
+  int games = 0;
+  int players = 0;  // 0: the fewest the games allow (the same for both)
+  uint64_t seed = 1;
+  int jobs = 1;
+  bool json = false;
+  // -o before --a and --b: both sides'; after --a: A's only; after --b: B's only.
+  std::vector<std::string> options, options_a, options_b;
+  std::vector<std::string> agents;  // one spec per seat (or one for all); none: random
+};
+
+// Shared by the commands (commands.cpp, compare.cpp).
+
+// What play, simulate, perft and compare start with: the rule file, the player count and
+// the options.
+struct Setup {
+  std::shared_ptr<Sources> sources;
+  std::shared_ptr<const Game> game;
+  int players = 0;
+  std::vector<int64_t> options;
+};
+
+// The player count (the fewest the game allows when not given) and the options, checked
+// together: an option may be for some player counts only. False (and a message) if wrong.
+bool game_setup(const Game& g, int& players, const std::vector<std::string>& specs,
+                std::vector<int64_t>& options);
+
+// Reads and loads `file` (printing its diagnostics) and sets up `players` (0: the fewest
+// it allows) and the NAME=VALUE options `specs`. Returns 0 when the game can start, else
+// the exit status to return (a message printed).
+int prepare(const std::string& file, int players, const std::vector<std::string>& specs,
+            Setup& out);
+
+// A progress bar on standard error, shown when `show` and it is a terminal.
+Progress progress_bar(int games, bool show);
+// The maker of each game's agents, for `g` (kept by reference).
+AgentMaker agent_maker(const Game& g);
+// False (and a message) if one of `specs` (one per seat) cannot play in kata `command`
+// with no one at the terminal.
+bool check_bots(const std::string& command, const Game& g, const std::vector<std::string>& specs);
+// "a, b, c"
+std::string agent_list(const std::vector<std::string>& specs);
+
 int check(const CheckArgs& a);
+int check_against(const CheckArgs& a);  // check --against (changes.cpp)
+int compare(const CompareArgs& a);
 int play(const PlayArgs& a);
 int simulate(const SimulateArgs& a);
 int arena(const ArenaArgs& a);

@@ -1,6 +1,6 @@
-// `kata`: check, play, simulate, merge, arena, replay, test, perft and explain (rules) rule files.
-// Argument parsing with CLI11 (a well-kept library for exactly this: subcommands, --help for each,
-// typed options); every command's work is in commands.cpp.
+// `kata`: check, play, simulate, compare, merge, arena, replay, test, perft and explain (rules)
+// rule files. Argument parsing with CLI11 (a well-kept library for exactly this: subcommands,
+// --help for each, typed options); every command's work is in commands.cpp.
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <iostream>
@@ -17,7 +17,8 @@ constexpr const char* exit_codes =
     "Exit status: 0 success; 1 the input has errors (rule file, log, scenario, or the game "
     "stopped with an error); 2 the command line is wrong.";
 
-constexpr const char* command_names = "check, play, simulate, arena, replay, test, perft, rules, merge";
+constexpr const char* command_names =
+    "check, play, simulate, arena, replay, test, perft, rules, merge, compare";
 
 // A seed is an unsigned number: "-5" must be refused, not read as 2^64 - 5. The description
 // is empty so that --help keeps showing the option as UINT.
@@ -38,7 +39,8 @@ bool bad_command(int argc, char** argv) {
   }
   if (argv[1][0] == '-') return false;
   std::string command = argv[1];
-  for (const char* c : {"check", "play", "simulate", "arena", "replay", "test", "perft", "rules", "merge"})
+  for (const char* c : {"check", "play", "simulate", "compare", "arena", "replay", "test", "perft",
+                        "rules", "merge"})
     if (command == c) return false;
   std::cerr << "kata: error: unknown command '" << command << "'; the commands are " << command_names
             << " (see kata --help)\n";
@@ -68,6 +70,39 @@ std::vector<std::string> spread_options(int argc, char** argv) {
     out.push_back(arg);
     if (option && i + 1 < argc) out.push_back(argv[++i]);
     if (option || joined) in_list = true;
+  }
+  return out;
+}
+
+// kata compare's `--a -o x=1 --b -o x=2`: after `--a`, each -o (of the list spread_options
+// made) becomes --a-option, after `--b` --b-option; an -o before both is both sides'.
+// CLI11 reads options in any order, so the order is resolved here, and `--a`, `--b` are
+// taken out.
+std::vector<std::string> sided_options(std::vector<std::string> args) {
+  if (args.size() < 2 || args[1] != "compare") return args;
+  std::vector<std::string> out;
+  std::string side;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--") {
+      out.insert(out.end(), args.begin() + static_cast<long>(i), args.end());
+      break;
+    }
+    if (arg == "--a" || arg == "--b") {
+      side = arg.substr(2);
+      continue;
+    }
+    std::string name = side.empty() ? "" : "--" + side + "-option";
+    if (name.empty())
+      out.push_back(arg);
+    else if (arg == "-o" || arg == "--option")
+      out.push_back(name);
+    else if (arg.rfind("--option=", 0) == 0)
+      out.push_back(name + arg.substr(8));
+    else if (arg.rfind("-o", 0) == 0 && arg.size() > 2 && arg[2] != '-')
+      out.push_back(name + "=" + arg.substr(2));
+    else
+      out.push_back(arg);
   }
   return out;
 }
@@ -114,7 +149,8 @@ int parse_error(const CLI::App& app, const CLI::ParseError& e) {
 int main(int argc, char** argv) {
   using namespace kata::cli;
   CLI::App app{
-      "kata: check, play, simulate, pit bots against each other (arena), replay, test, count the "
+      "kata: check, play, simulate, compare variants, pit bots against each other (arena), "
+      "replay, test, count the "
       "moves of and explain tabletop games "
       "written as rule files."};
   app.footer(exit_codes);
@@ -127,6 +163,11 @@ int main(int argc, char** argv) {
   check_cmd->add_flag("--json", ca.json, "Print the diagnostics as JSON");
   check_cmd->add_option("--max-errors", ca.max_errors, "Show at most N errors and N warnings per file (default 50; 0: all)")
       ->check(CLI::Range(0, 1000000000));
+  check_cmd
+      ->add_option("--against", ca.against,
+                   "List what changed in the structure of the rule file since OLD (actions, "
+                   "options, components and cards, zones, variables, phases, ...)")
+      ->option_text("OLD");
   check_cmd->footer(exit_codes);
 
   PlayArgs pa;
@@ -206,6 +247,48 @@ int main(int argc, char** argv) {
                     "Translate the rule file to C++ and compile it with the system's compiler first (cached; "
                     "same games, several times faster; KATA_CXX picks the compiler)");
   sim_cmd->footer(exit_codes);
+
+  CompareArgs ka;
+  std::string compare_agents;
+  auto* compare_cmd = app.add_subcommand(
+      "compare",
+      "Play a game two ways on the same seeds and report each statistic of simulate for A and "
+      "B, the difference B - A, its 95% interval and whether it is significant. Two rule files "
+      "(kata compare A.yaml B.yaml -g N), or one with two sets of options (kata compare "
+      "FILE -g N --a -o x=1 --b -o x=2).");
+  compare_cmd->add_option("files", ka.files, "A.yaml B.yaml, or one rule file played both ways")
+      ->required();
+  compare_cmd->add_option("-g,--games", ka.games, "Number of games on each side")
+      ->required()
+      ->check(CLI::Range(1, 100000000));
+  compare_cmd
+      ->add_option("-p,--players", ka.players,
+                   "Number of players (default: the fewest the games allow, which must agree)")
+      ->check(CLI::Range(1, 16));
+  compare_cmd
+      ->add_option("-s,--seed", ka.seed,
+                   "Seed (default 1): game i of A and of B are played on the same seed, derived "
+                   "from it and i")
+      ->check(unsigned_number);
+  compare_cmd->add_option("-j,--jobs", ka.jobs, "Threads (default 1)")->check(CLI::Range(1, 256));
+  compare_cmd
+      ->add_option("-o,--option", ka.options,
+                   "Set rule options of both sides: NAME=VALUE (before --a and --b); after --a "
+                   "it sets A's only, after --b B's only (-o a=1 b=2, and -o may be repeated)")
+      ->allow_extra_args(false);
+  compare_cmd
+      ->add_option("--a-option", ka.options_a, "Set a rule option of A only (as --a -o NAME=VALUE)")
+      ->allow_extra_args(false);
+  compare_cmd
+      ->add_option("--b-option", ka.options_b, "Set a rule option of B only (as --b -o NAME=VALUE)")
+      ->allow_extra_args(false);
+  compare_cmd->add_option(
+      "-a,--agents", compare_agents,
+      "Bots for the seats, the same on both sides, comma-separated (one name for all seats): "
+      "random, script:FILE, ... (not human). Default: random, on a faster path");
+  compare_cmd->add_flag("--json", ka.json,
+                        "Print the comparison as JSON (with each side's kata simulate --json)");
+  compare_cmd->footer(exit_codes);
 
   MergeArgs ma;
   auto* merge_cmd = app.add_subcommand(
@@ -298,7 +381,7 @@ int main(int argc, char** argv) {
   rules_cmd->footer(exit_codes);
 
   if (bad_command(argc, argv)) return 2;
-  std::vector<std::string> args = spread_options(argc, argv);
+  std::vector<std::string> args = sided_options(spread_options(argc, argv));
   std::vector<char*> arg_pointers;
   for (auto& arg : args) arg_pointers.push_back(arg.data());
   try {
@@ -331,6 +414,10 @@ int main(int argc, char** argv) {
       return 2;
     }
     return simulate(sa);
+  }
+  if (compare_cmd->parsed()) {
+    ka.agents = split_agents(compare_agents);
+    return compare(ka);
   }
   if (merge_cmd->parsed()) return merge(ma);
   if (arena_cmd->parsed()) {

@@ -453,11 +453,12 @@ GameOutcome run_agents(const Game& g, int players, uint64_t seed,
 // time, so the memory does not grow with the number of games and sums made in `add` do
 // not depend on `jobs`. Progress is reported every `step` games: fast random games in
 // groups, games with agents that think one by one.
-void play_games(int games, int jobs, const std::function<GameOutcome(int)>& play,
-                const std::function<void(int, const GameOutcome&)>& add, const Progress& progress,
+template <class Outcome>
+void play_games(int games, int jobs, const std::function<Outcome(int)>& play,
+                const std::function<void(int, const Outcome&)>& add, const Progress& progress,
                 int step) {
   constexpr int batch = 4096;
-  std::vector<GameOutcome> outcomes(std::min(games, batch));
+  std::vector<Outcome> outcomes(std::min(games, batch));
   std::atomic<int> done{0};
   std::mutex progress_mutex;
   int reported = 0;  // under progress_mutex
@@ -484,6 +485,65 @@ void play_games(int games, int jobs, const std::function<GameOutcome(int)>& play
     for (auto& t : threads) t.join();
     for (int k = 0; k < count; ++k) add(first + k, outcomes[k]);
   }
+}
+
+// The winner's margin of a game: the best score among its winners minus the best among
+// the others; none without scores, winners or others.
+std::optional<int64_t> margin(const GameOutcome& o, int players) {
+  if (o.scores.empty() || !o.winners) return std::nullopt;
+  bool others = false;
+  int64_t best_winner = INT64_MIN, best_other = INT64_MIN;
+  for (int p = 0; p < players && p < static_cast<int>(o.scores.size()); ++p) {
+    if ((o.winners >> p) & 1u)
+      best_winner = std::max(best_winner, o.scores[p]);
+    else
+      best_other = std::max(best_other, o.scores[p]), others = true;
+  }
+  if (!others) return std::nullopt;
+  return best_winner - best_other;
+}
+
+// Adds game `index` of the run (from 0) to the counts of `st`.
+void add_outcome(SimulationStats& st, int index, const GameOutcome& o) {
+  int players = st.players;
+  if (o.error) {
+    ++st.errors;
+    if (st.first_errors.size() < SimulationStats::errors_kept)
+      st.first_errors.emplace_back(index, o.message);
+    return;
+  }
+  int won = std::popcount(o.winners);
+  for (int p = 0; p < players; ++p) {
+    if (won && ((o.winners >> p) & 1u) && won <= players) ++st.wins_by_winners[p][won - 1];
+    if (p < static_cast<int>(o.scores.size())) ++st.scores[p][o.scores[p]];
+  }
+  ++st.lengths[o.decisions];
+  if (auto m = margin(o, players)) ++st.margins[*m];
+  for (size_t a = 0; a < o.action_chosen.size(); ++a)
+    st.action_chosen[a] += o.action_chosen[a], st.action_legal[a] += o.action_legal[a];
+  for (size_t c = 0; c < o.card_chosen.size(); ++c)
+    st.card_chosen[c] += o.card_chosen[c], st.card_legal[c] += o.card_legal[c];
+  if (o.scored) {
+    ++st.lead_changes[o.lead_changes];
+    if (o.midgame_leader >= 0) {
+      ++st.midgame_leader_games;
+      if ((o.winners >> o.midgame_leader) & 1u) ++st.midgame_leader_wins;
+    }
+  }
+}
+
+// The counts of a simulation of `g` before any game.
+SimulationStats empty_stats(const Game& g, int players, int games) {
+  SimulationStats st;
+  st.players = players;
+  st.games = games;
+  st.wins_by_winners.assign(players, std::vector<int64_t>(players, 0));
+  st.scores.assign(players, {});
+  st.action_chosen.assign(g.program.actions.size(), 0);
+  st.action_legal.assign(g.program.actions.size(), 0);
+  st.card_chosen.assign(g.card_count, 0);
+  st.card_legal.assign(g.card_count, 0);
+  return st;
 }
 
 }  // namespace
@@ -555,15 +615,7 @@ SimulationStats simulate(const Game& g, int games, int players, uint64_t seed,
                          const std::vector<int64_t>& options, int jobs, bool check_invariants,
                          const Progress& progress, const std::vector<std::string>& agents,
                          const AgentMaker& make, int shard, int shards, bool per_decision) {
-  SimulationStats st;
-  st.players = players;
-  st.games = shard_games(games, shard, shards);
-  st.wins_by_winners.assign(players, std::vector<int64_t>(players, 0));
-  st.scores.assign(players, {});
-  st.action_chosen.assign(g.program.actions.size(), 0);
-  st.action_legal.assign(g.program.actions.size(), 0);
-  st.card_chosen.assign(g.card_count, 0);
-  st.card_legal.assign(g.card_count, 0);
+  SimulationStats st = empty_stats(g, players, shard_games(games, shard, shards));
   // Game k of this shard is game `shard + k * shards` of the run.
   auto index = [&](int k) { return shard + k * shards; };
   auto play = [&](int k) {
@@ -571,40 +623,8 @@ SimulationStats simulate(const Game& g, int games, int players, uint64_t seed,
     return agents.empty() ? run_one(g, players, s, options, check_invariants, per_decision)
                           : run_agents(g, players, s, options, agents, make, per_decision);
   };
-  auto add = [&](int k, const GameOutcome& o) {
-    if (o.error) {
-      ++st.errors;
-      if (st.first_errors.size() < SimulationStats::errors_kept) st.first_errors.emplace_back(index(k), o.message);
-      return;
-    }
-    int won = std::popcount(o.winners);
-    for (int p = 0; p < players; ++p) {
-      if (won && ((o.winners >> p) & 1u) && won <= players) ++st.wins_by_winners[p][won - 1];
-      if (p < static_cast<int>(o.scores.size())) ++st.scores[p][o.scores[p]];
-    }
-    ++st.lengths[o.decisions];
-    if (!o.scores.empty() && o.winners) {
-      bool others = false;
-      int64_t best_winner = INT64_MIN, best_other = INT64_MIN;
-      for (int p = 0; p < players && p < static_cast<int>(o.scores.size()); ++p) {
-        if ((o.winners >> p) & 1u) best_winner = std::max(best_winner, o.scores[p]);
-        else best_other = std::max(best_other, o.scores[p]), others = true;
-      }
-      if (others) ++st.margins[best_winner - best_other];
-    }
-    for (size_t a = 0; a < o.action_chosen.size(); ++a)
-      st.action_chosen[a] += o.action_chosen[a], st.action_legal[a] += o.action_legal[a];
-    for (size_t c = 0; c < o.card_chosen.size(); ++c)
-      st.card_chosen[c] += o.card_chosen[c], st.card_legal[c] += o.card_legal[c];
-    if (o.scored) {
-      ++st.lead_changes[o.lead_changes];
-      if (o.midgame_leader >= 0) {
-        ++st.midgame_leader_games;
-        if ((o.winners >> o.midgame_leader) & 1u) ++st.midgame_leader_wins;
-      }
-    }
-  };
-  play_games(st.games, jobs, play, add, progress, agents.empty() ? 64 : 1);
+  auto add = [&](int k, const GameOutcome& o) { add_outcome(st, index(k), o); };
+  play_games<GameOutcome>(st.games, jobs, play, add, progress, agents.empty() ? 64 : 1);
   summarize(st);
   return st;
 }
@@ -649,7 +669,110 @@ ArenaStats arena(const Game& g, int games, uint64_t seed, const std::vector<int6
     }
     st.length.add(o.decisions);
   };
-  play_games(games, jobs, play, add, progress, 1);
+  play_games<GameOutcome>(games, jobs, play, add, progress, 1);
+  return st;
+}
+
+}  // namespace kata
+
+namespace kata {
+
+namespace {
+
+// The rows of kata compare's table of shares: one per name, A's names first. `row_a[i]`
+// is the row entry i of A adds to.
+struct ShareRows {
+  std::vector<ComparisonStats::Row>& rows;
+  std::vector<size_t> row_a, row_b;
+
+  ShareRows(std::vector<ComparisonStats::Row>& out, const std::vector<std::string>& a,
+            const std::vector<std::string>& b)
+      : rows(out) {
+    std::map<std::string, size_t> at;
+    auto row = [&](const std::string& name) {
+      auto [it, fresh] = at.emplace(name, rows.size());
+      if (fresh) rows.push_back({name, {}});
+      return it->second;
+    };
+    for (const std::string& name : a) row_a.push_back(row(name));
+    for (const std::string& name : b) row_b.push_back(row(name));
+  }
+
+  // Adds one pair of games: each row's chosen and legal counts on each side.
+  void add(const std::vector<int32_t>& chosen_a, const std::vector<int32_t>& legal_a,
+           const std::vector<int32_t>& chosen_b, const std::vector<int32_t>& legal_b) {
+    std::vector<int64_t> counts(4 * rows.size(), 0);
+    for (size_t i = 0; i < row_a.size() && i < chosen_a.size(); ++i)
+      counts[4 * row_a[i]] += chosen_a[i], counts[4 * row_a[i] + 1] += legal_a[i];
+    for (size_t i = 0; i < row_b.size() && i < chosen_b.size(); ++i)
+      counts[4 * row_b[i] + 2] += chosen_b[i], counts[4 * row_b[i] + 3] += legal_b[i];
+    for (size_t r = 0; r < rows.size(); ++r)
+      rows[r].share.add(counts[4 * r], counts[4 * r + 1], counts[4 * r + 2], counts[4 * r + 3]);
+  }
+};
+
+std::vector<std::string> action_names(const Game& g) {
+  std::vector<std::string> out;
+  for (const Action& a : g.program.actions) out.push_back(a.name);
+  return out;
+}
+
+// Adds the paired figures of game pair (a, b), neither of which stopped with an error.
+void add_pair(ComparisonStats& st, const GameOutcome& a, const GameOutcome& b, int players,
+              ShareRows& actions, ShareRows& cards) {
+  ++st.pairs;
+  auto score = [](const GameOutcome& o, int p) {
+    return p < static_cast<int>(o.scores.size()) ? static_cast<double>(o.scores[p]) : 0.0;
+  };
+  for (int p = 0; p < players; ++p) {
+    st.win[p].add(win_share(a.winners, p), win_share(b.winners, p));
+    st.score[p].add(score(a, p), score(b, p));
+  }
+  st.length.add(a.decisions, b.decisions);
+  auto ma = margin(a, players), mb = margin(b, players);
+  if (ma && mb) st.margin.add(static_cast<double>(*ma), static_cast<double>(*mb));
+  if (a.scored && b.scored) {
+    st.lead_changes.add(a.lead_changes, b.lead_changes);
+    if (a.midgame_leader >= 0 && b.midgame_leader >= 0)
+      st.midgame_leader_won.add((a.winners >> a.midgame_leader) & 1u,
+                                (b.winners >> b.midgame_leader) & 1u);
+  }
+  actions.add(a.action_chosen, a.action_legal, b.action_chosen, b.action_legal);
+  cards.add(a.card_chosen, a.card_legal, b.card_chosen, b.card_legal);
+}
+
+}  // namespace
+
+ComparisonStats compare(const Game& ga, const std::vector<int64_t>& options_a, const Game& gb,
+                        const std::vector<int64_t>& options_b, int games, int players,
+                        uint64_t seed, int jobs, const Progress& progress,
+                        const std::vector<std::string>& agents, const AgentMaker& make_a,
+                        const AgentMaker& make_b) {
+  ComparisonStats st;
+  st.a = empty_stats(ga, players, games);
+  st.b = empty_stats(gb, players, games);
+  st.win.resize(players);
+  st.score.resize(players);
+  ShareRows actions(st.actions, action_names(ga), action_names(gb));
+  ShareRows cards(st.cards, ga.card_plain_names, gb.card_plain_names);
+  using Pair = std::pair<GameOutcome, GameOutcome>;
+  auto one = [&](const Game& g, const std::vector<int64_t>& options, const AgentMaker& make,
+                 uint64_t s) {
+    return agents.empty() ? run_one(g, players, s, options, false, true)
+                          : run_agents(g, players, s, options, agents, make, true);
+  };
+  auto play = [&](int i) {
+    uint64_t s = game_seed(seed, i);
+    return Pair{one(ga, options_a, make_a, s), one(gb, options_b, make_b, s)};
+  };
+  auto add = [&](int i, const Pair& o) {
+    add_outcome(st.a, i, o.first);
+    add_outcome(st.b, i, o.second);
+    if (!o.first.error && !o.second.error) add_pair(st, o.first, o.second, players, actions, cards);
+  };
+  play_games<Pair>(games, jobs, play, add, progress, agents.empty() ? 32 : 1);
+  summarize(st.a);
+  summarize(st.b);
   return st;
 }
 

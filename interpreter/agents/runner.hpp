@@ -140,6 +140,39 @@ SimulationStats simulate(const Game& g, int games, int players, uint64_t seed,
                          const AgentMaker& make = {}, int shard = 0, int shards = 1,
                          bool per_decision = true);
 
+// Two ways of playing a game compared (kata compare): game i of A and game i of B are
+// played on the same seed (common random numbers) by the same agents, so that what differs
+// between them is the rules, not the luck of the draw. Each side's own statistics are
+// those kata simulate reports; the paired figures are over the games i that neither side
+// stopped with an error (and, for each figure, where both sides have it).
+struct ComparisonStats {
+  SimulationStats a, b;
+  int64_t pairs = 0;               // games i without an error on either side
+  std::vector<Paired> win, score;  // by seat: the win share (1/k of a shared win), the score
+  Paired length;                   // decisions
+  Paired margin;                   // games where both have a winner's margin
+  Paired lead_changes;             // games of scored rule files (both)
+  Paired midgame_leader_won;  // 1 when the leader at mid-game won; games with one on both sides
+  // Shares of the decisions where an action or a card was legal that chose it, by name:
+  // A's names in their order, then those of B that A does not have (a card's name without
+  // its copy number: the copies of a card are one row).
+  struct Row {
+    std::string name;
+    PairedShare share;
+  };
+  std::vector<Row> actions, cards;
+};
+
+// Plays `games` pairs of games: A is `ga` with `options_a`, B is `gb` with `options_b`,
+// both with `players` seats (which both must allow) and, like simulate, random bots on
+// the fast path unless `agents` are named (made for each side's game by make_a, make_b).
+// The result does not depend on `jobs`.
+ComparisonStats compare(const Game& ga, const std::vector<int64_t>& options_a, const Game& gb,
+                        const std::vector<int64_t>& options_b, int games, int players,
+                        uint64_t seed, int jobs, const Progress& progress = {},
+                        const std::vector<std::string>& agents = {}, const AgentMaker& make_a = {},
+                        const AgentMaker& make_b = {});
+
 // One agent of an arena's list, over all the games it played.
 struct ArenaEntry {
   std::string spec;
