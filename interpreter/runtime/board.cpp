@@ -92,7 +92,7 @@ std::string initials(const Game& g) {
   return out;
 }
 
-// The legend's line for the pieces: "a piece: its player's number and initial (P Prince)",
+// The legend's line for the pieces: "a piece: its player's number and initial (K King)",
 // "a piece: X for P1's, O for P2's" (`seats:`).
 std::string pieces_legend(const Game& g) {
   std::string meanings = initials(g), seats;
