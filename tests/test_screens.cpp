@@ -597,7 +597,7 @@ TEST_CASE("an action's say: is checked as a message, at its place in the file", 
   bad.replace(bad.find("{col}\""), 6, "{colx}\"");
   auto r = kata::test::run_kata("check " + kata::test::temp("drops-bad.yaml", bad));
   CHECK(r.status == 1);
-  CHECK(has(r.out, "drops-bad.yaml:13:45: error: unknown name 'colx'; did you mean 'col'?\n"));
+  CHECK(has(r.out, "drops-bad.yaml:13:44: error: unknown name 'colx'; did you mean 'col'?\n"));
   std::string quoted = std::string(drops_rules);
   quoted.replace(quoted.find("say: \"{player}"), 15, "say: '\"{player}");
   quoted.replace(quoted.find("{col}\""), 6, "{col}'");
