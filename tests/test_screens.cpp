@@ -17,6 +17,7 @@
 #include "support.hpp"
 
 using namespace kata;
+using kata::test::has;
 
 namespace {
 
