@@ -286,9 +286,10 @@ int run_match(const PlayArgs& a, const Game& g, int players, uint64_t seed,
       return usage_error;
     auto sc = scores(g, r.final);
     std::string line;
-    for (size_t p = 0; p < sc.size(); ++p) line += fmt::format("{}{}={}", p ? " " : "", seat_name(static_cast<int>(p)), sc[p]);
-    // A game without scores (won only by `win`) says only who won: "no scores" read as an
-    // error to players.
+    // A game without scores (won only by `win`), or one in which nothing was scored (a
+    // variant's points, the variant off: "P1=0 P2=0" read as a result), says only who won.
+    if (scores_shown(g, score_table(g, r.final)))
+      for (size_t p = 0; p < sc.size(); ++p) line += fmt::format("{}{}={}", p ? " " : "", seat_name(static_cast<int>(p)), sc[p]);
     terminal.out << fmt::format("Result after {} decisions: {}winners: {}\n", r.final.decisions(),
                                 line.empty() ? "" : line + "; ", winners_text(r.final))
                  << std::flush;

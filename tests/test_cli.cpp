@@ -62,6 +62,13 @@ TEST_CASE("kata play with bots to the end - with a bad option or agent", "[cli]"
   CHECK(unscored.status == 0);
   CHECK(has(unscored.out, " decisions: winners: "));
   CHECK(!has(unscored.out, "no scores"));
+  // Nothing scored (Kendo's points variant, off in a one-round game): no "P1=0 P2=0", which
+  // read as a result; the end says why nobody won.
+  auto limit = run_kata("play rules/kendo.yaml --agents random --seed 5 -o max_turns=3");
+  CHECK(limit.status == 0);
+  CHECK(has(limit.out, "Game over. Winners: none\nNo Prince reached the palace within the turn "
+                       "limit (the option max_turns): in a one-round game nobody wins.\n"
+                       "Result after 6 decisions: winners: none\n"));
   CHECK(run_kata("play rules/kobayakawa.yaml --players 9 --agents random").status == 2);
   auto o = run_kata("play rules/kobayakawa.yaml --agents random -o centre_kamon=3");
   CHECK(o.status == 2);

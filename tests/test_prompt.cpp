@@ -629,3 +629,15 @@ actions:
   REQUIRE(d);
   CHECK(kata::decision_text(g, s, *d) == "pay");
 }
+
+TEST_CASE("a value refused after values that leave no legal decision says which they are",
+          "[prompt]") {
+  // Kendo's start: P1's Prince on 8/-7 is hemmed in by its own pieces. "(no choice now)"
+  // alone read as a fault of the program.
+  Start k("rules/kendo.yaml", 2, 5);
+  const kata::Game& g = *k.loaded.game;
+  std::string why;
+  CHECK_FALSE(kata::read_decision(g, k.state, "go 8/-7 9/9", why));
+  CHECK(why == "'9/9' is not a choice for target, the point where it lands, exactly its number "
+               "of steps away (no choice: no go is legal with this origin)");
+}

@@ -7,6 +7,8 @@
 
 #include <fmt/ranges.h>
 
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 
@@ -15,6 +17,7 @@
 #include "support.hpp"
 
 using namespace kata;
+using kata::test::has;
 
 namespace {
 
@@ -531,4 +534,107 @@ flow: ""
 TEST_CASE("Hogen lists may_call only for a player who may no longer call", "[screens]") {
   std::string all = pages("rules/hogen.yaml", 3, 1);
   CHECK_FALSE(kata::test::has(all, "may_call=true"));
+}
+
+TEST_CASE("Hogen's screens leave the names of an accusation off the named players' lines",
+          "[screens]") {
+  // On P2's line, "P2: named_clan=Minamoto named_rank=1" read as P2's own; the names are
+  // said as they are made instead ("P1 names Minamoto 1 as P2's hidden samurai").
+  for (uint64_t seed : {1, 2, 3}) {
+    std::string all = pages("rules/hogen.yaml", 3, seed);
+    CHECK(kata::test::has(all, "may_call=false"));  // someone accused
+    CHECK_FALSE(kata::test::has(all, "named_"));
+  }
+}
+
+namespace {
+
+// Two players drop a disc each twice; the discs come from supplies the screens leave out.
+const char* drops_rules = R"(game: Drops
+players: 2
+components:
+  disc: {per_player: true, list: [{name: Disc, count: 3}], name: "{owner} Disc{copy}", in: supply}
+zones:
+  supply: {per_player: true, visibility: everyone, order: set, show: false}
+  pile: {visibility: everyone}
+flow: |
+  repeat 2 times { for p in players { choose p: drop } }
+actions:
+  drop:
+    params: {col: "1..3"}
+    say: "{player} drops a disc in column {col}"
+    do: move top(player.supply) to pile
+)";
+
+}  // namespace
+
+TEST_CASE("an action's say: tells the decision in the game's words, and a show: false zone's "
+          "moves are not told",
+          "[screens][say]") {
+  std::string file = kata::test::temp("drops.yaml", drops_rules);
+  std::string log = kata::test::temp("drops.jsonl");
+  auto r = kata::test::run_kata("play " + file + " -a human,random --seed 3 --no-clear --log " + log,
+                                "drop 2\ndrop 3\n");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(has(r.out, "P1 drops a disc in column 2\n"));
+  CHECK(has(r.out, "P1 drops a disc in column 3\n"));
+  CHECK(has(r.out, "P2 drops a disc in column "));
+  CHECK_FALSE(has(r.out, "chose:"));
+  CHECK_FALSE(has(r.out, "supply"));
+  // The log keeps the notation, which replays read; a replay tells the message too.
+  auto replay = kata::test::run_kata("replay " + log);
+  INFO(replay.out);
+  CHECK(replay.status == 0);
+  CHECK(has(replay.out, "P1 drops a disc in column 2\n"));
+  CHECK_FALSE(has(replay.out, "chose:"));
+  std::ifstream in(log);
+  std::string text(std::istreambuf_iterator<char>(in), {});
+  CHECK(has(text, "\"action\":\"drop 2\""));
+}
+
+TEST_CASE("an action's say: is checked as a message, at its place in the file", "[screens][say]") {
+  std::string bad = std::string(drops_rules);
+  bad.replace(bad.find("{col}\""), 6, "{colx}\"");
+  auto r = kata::test::run_kata("check " + kata::test::temp("drops-bad.yaml", bad));
+  CHECK(r.status == 1);
+  CHECK(has(r.out, "drops-bad.yaml:13:44: error: unknown name 'colx'; did you mean 'col'?\n"));
+  std::string quoted = std::string(drops_rules);
+  quoted.replace(quoted.find("say: \"{player}"), 15, "say: '\"{player}");
+  quoted.replace(quoted.find("{col}\""), 6, "{col}'");
+  auto q = kata::test::run_kata("check " + kata::test::temp("drops-quoted.yaml", quoted));
+  CHECK(q.status == 1);
+  CHECK(has(q.out, "error: an action's 'say:' is the message alone, without '\"'"));
+}
+
+TEST_CASE("a board's seats: draws each seat's pieces with its mark (tic-tac-toe's X and O)",
+          "[screens][board]") {
+  auto r = kata::test::run_kata("play rules/tictactoe.yaml -a random --seed 5");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(has(r.out, "      3  X  X  X\n"));
+  CHECK(has(r.out, "      2  .  O  O\n"));
+  CHECK(has(r.out, "    a piece: X for P1's, O for P2's\n"));
+  CHECK_FALSE(has(r.out, "1M"));
+  // A mark is one character before a label's initial, so that a piece stays two wide.
+  std::string two = "game: G\nplayers: 2\ncomponents:\n  cell: {each: {x: 1..2}, in: grid}\n"
+                    "  man: {per_player: true, list: [{name: Man}], in: grid}\n"
+                    "zones:\n  grid: {visibility: everyone}\n  spot: {per: cell, visibility: everyone}\n"
+                    "flow: end game\nboard:\n  points: cell\n  x: x\n  y: \"1\"\n  zone: spot\n"
+                    "  label: name\n  seats: [XX, O]\n";
+  auto e = kata::test::run_kata("check " + kata::test::temp("seats.yaml", two));
+  INFO(e.out);
+  CHECK(e.status == 1);
+  CHECK(has(e.out, "seats.yaml:16:11: error: a seat's mark 'XX' must be one character (not . * or ?): "
+                   "the piece's initial (label:) follows it\n"));
+}
+
+TEST_CASE("Connect Four tells a move as a drop into a column, not as a disc's internal name",
+          "[screens][say]") {
+  auto r = kata::test::run_kata("play rules/connect4.yaml -a human,random --seed 5 --no-clear", "4\n4\n");
+  INFO(r.out);
+  CHECK(has(r.out, "Since your last turn:\n  P1 drops a disc in column 4\n  P2 drops a disc in column 1\n"));
+  CHECK(has(r.out, "      1  O  .  .  X  .  .  .\n"));
+  CHECK_FALSE(has(r.out, "Disc2"));
+  CHECK_FALSE(has(r.out, "chose:"));
 }

@@ -204,9 +204,10 @@ bool play_once(const Game& g, int players, uint64_t seed, const std::vector<int6
       }
       if (log) log->decision(s.decisions() + 1, seat, decision_text(g, s, chosen));
     }
-    // Each other seat is told the decision as it may know it (card_text).
+    // Each other seat is told the decision as it may know it (card_text), unless the action
+    // tells it in the game's words (its `say:`, said as its effect begins).
     for (size_t other = 0; other < agents.size(); ++other)
-      if (static_cast<int>(other) != seat && agents[other]->needs_view())
+      if (static_cast<int>(other) != seat && agents[other]->needs_view() && !g.program.actions[chosen.action].says)
         agents[other]->observe(fmt::format("{} chose: {}", seat_name(seat), decision_text(g, s, chosen, static_cast<int>(other))));
     apply(g, s, chosen, &hooks);
     deliver(g, events, agents, writing, seen);

@@ -239,7 +239,13 @@ std::string not_a_choice(const Game& g, const PlayerView& view,
       values.push_back(item.parts[k + 1]);
   }
   std::string choices;
-  if (values.empty()) {
+  if (values.empty() && k > 0) {
+    // The values before it leave no legal decision: say which, since "no choice" alone
+    // reads as a fault ("no choice: no go is legal with this origin").
+    std::vector<std::string> before;
+    for (size_t i = 0; i < k; ++i) before.push_back(a.params[i].name);
+    choices = fmt::format("no choice: no {} is legal with this {}", a.name, fmt::join(before, " and "));
+  } else if (values.empty()) {
     choices = "no choice now";
   } else if (values.size() <= listed_values) {
     choices = "choices: " + fmt::format("{}", fmt::join(values, ", "));

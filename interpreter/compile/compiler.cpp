@@ -328,6 +328,7 @@ class Compiler {
     if (!b.zone.empty()) info.zone = s_.zones.at(b.zone);
     if (!b.label.empty()) info.label = s_.properties.at(b.label);
     info.marked_name = b.marked_name;
+    info.seats = b.seats;
     info.lines = b.lines.value_or(true);
     for (auto& c : b.coordinates) info.coordinates.push_back(s_.properties.at(c));
     const KindInfo& kind = g_.kinds[k];
@@ -955,6 +956,7 @@ class Compiler {
     a.name = decl.name;
     a.doc = decl.doc;
     a.pos = decl.pos;
+    a.says = decl.say.present();
     a.player_slot = local_slot_[s_.action_player_local[i]];
     // Legality is decided before anything is written to the state: in the parameters'
     // choices and in `when`, the chooser and the parameters are arguments, not locals.

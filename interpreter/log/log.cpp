@@ -173,7 +173,38 @@ std::string describe_run(const Game& g, const std::vector<Event>& run, bool same
 
 }  // namespace
 
-std::vector<std::string> describe_events(const Game& g, const std::vector<Event>& events, int viewer) {
+namespace {
+
+// Whether the event happens in a zone that screens leave out (`show: false`): bookkeeping,
+// whose moves and shuffles the page does not tell either (the rule file says what matters).
+bool unshown(const Game& g, const Event& e) {
+  auto never = [&](int instance) {
+    return instance >= 0 && instance < static_cast<int>(g.instance_zone.size()) &&
+           g.zones[g.instance_zone[instance]].show == Show::never;
+  };
+  switch (e.kind) {
+    case Event::move: return never(e.from) || never(e.to);
+    case Event::shuffle:
+    case Event::flip:
+    case Event::reveal:
+    case Event::look:
+    case Event::pick: return never(e.from);
+    case Event::eliminate:
+    case Event::phase:
+    case Event::say:
+    case Event::decision:
+    case Event::win:
+    case Event::over: return false;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::string> describe_events(const Game& g, const std::vector<Event>& all, int viewer) {
+  std::vector<Event> events;
+  for (const Event& e : all)
+    if (!unshown(g, e)) events.push_back(e);
   std::vector<std::string> out;
   for (size_t i = 0; i < events.size();) {
     const Event& e = events[i];
@@ -576,8 +607,8 @@ class Replayer {
     if (!d && private_view()) return fail(l.number, fmt::format("{}'s logged decision is not legal here", player));
     if (!d && refusal_) why = refusal_(g, s, action);
     if (!d) return fail(l.number, fmt::format("{}'s decision '{}' is not legal: {}", player, action, why));
-    // Shown as the viewer may be told of it (card_text).
-    result_.shown.push_back(fmt::format("{} chose: {}", player, viewer_ < 0 ? action : decision_text(g, s, *d, viewer_)));
+    // Shown as the viewer may be told of it (card_text), or by the action's `say:`.
+    if (!g.program.actions[d->action].says) result_.shown.push_back(fmt::format("{} chose: {}", player, viewer_ < 0 ? action : decision_text(g, s, *d, viewer_)));
     result_.actions.emplace_back(s.chooser(), action);
     ++next_;
     apply(g, s, *d, &hooks_);

@@ -25,6 +25,7 @@ std::string describe_event(const Game& g, const Event& e, int viewer);
 // card moves from one zone, or into one zone, is one line ("5 cards move from deck —
 // P1.hand: 4 and 9; P2.hand: 2 cards; pile: 10"), naming only the cards the viewer
 // saw move. Which moves are grouped depends only on their zones, which everyone is told.
+// Events in a zone the screens leave out (`show: false`) are not told: bookkeeping.
 std::vector<std::string> describe_events(const Game& g, const std::vector<Event>& events, int viewer);
 // A message (`say`) as `viewer` is told it: each card by name if that seat saw it when it
 // was said, else as card_text names a hidden card. -1 names every card.

@@ -40,13 +40,29 @@ std::string property_text(const Game& g, int32_t property, int32_t card) {
   return g.properties[property].symbolic ? g.symbol_name(value) : std::to_string(value);
 }
 
-// "1P": the owner's seat number (or '#' for a card nobody owns) and the first letter of
-// the label property's value (or of the card's name).
+// The mark `seats:` gives the owner of card c, or empty.
+std::string seat_mark(const Game& g, int32_t c) {
+  int owner = g.card_owner[c];
+  return owner >= 0 && owner < static_cast<int>(g.board.seats.size()) ? g.board.seats[owner] : "";
+}
+
+// "1P": the owner's seat number, or its mark (`seats:`), or '#' for a card nobody owns,
+// and the first letter of the label property's value (or of the card's name); with
+// `seats:` and no `label:`, the seat's mark alone ("X").
 std::string piece_label(const Game& g, int32_t c) {
   if (c == -2) return "??";
-  std::string seat = g.card_owner[c] >= 0 ? std::to_string(g.card_owner[c] + 1) : "#";
+  std::string mark = seat_mark(g, c);
+  if (!mark.empty() && g.board.label < 0) return mark;
+  std::string seat = !mark.empty() ? mark : g.card_owner[c] >= 0 ? std::to_string(g.card_owner[c] + 1) : "#";
   std::string word = g.board.label >= 0 ? g.symbol_name(g.card_props[g.board.label * g.card_count + c]) : g.card_names[c];
   return seat + (word.empty() ? "?" : word.substr(0, 1));
+}
+
+// What the SVG writes inside a piece, whose colour gives the seat: the initial, or the
+// seat's mark when it stands alone.
+std::string piece_inside(const Game& g, int32_t c) {
+  if (c >= 0 && g.board.label < 0 && !seat_mark(g, c).empty()) return seat_mark(g, c);
+  return piece_label(g, c).substr(1);
 }
 
 // What the pieces' initials stand for, from the rule file (not the view): "K King,
@@ -74,6 +90,17 @@ std::string initials(const Game& g) {
     out += same ? "/" + seen[i].second : (i ? ", " : "") + seen[i].first + " " + seen[i].second;
   }
   return out;
+}
+
+// The legend's line for the pieces: "a piece: its player's number and initial (K King)",
+// "a piece: X for P1's, O for P2's" (`seats:`).
+std::string pieces_legend(const Game& g) {
+  std::string meanings = initials(g), seats;
+  for (size_t p = 0; p < g.board.seats.size(); ++p)
+    seats += fmt::format("{}{} for {}'s", p ? ", " : "", g.board.seats[p], seat_name(static_cast<int>(p)));
+  if (seats.empty()) return "a piece: its player's number and initial" + (meanings.empty() ? "" : " (" + meanings + ")");
+  if (g.board.label < 0) return "a piece: " + seats;
+  return "a piece: its player's mark (" + seats + ") and initial" + (meanings.empty() ? "" : " (" + meanings + ")");
 }
 
 // The greatest common divisor of the differences between values: the grid's unit.
@@ -390,8 +417,7 @@ std::string draw_board_units(const Game& g, const PlayerView& v) {
     else out += line(left(l.row_labels[t / spread]) + grid[t] + " " + l.listed[t / spread]);
   }
   out += columns;
-  std::string meanings = initials(g);
-  out += "    a piece: its player's number and initial" + (meanings.empty() ? "" : " (" + meanings + ")") + "\n";
+  out += "    " + pieces_legend(g) + "\n";
   out += "    " + legend_of_points(g) + "\n";
   std::string used;  // the characters the links are drawn with, "/ \\ |"
   for (char c : std::string("-|/\\"))
@@ -468,13 +494,12 @@ std::string board_svg(const Game& g, const PlayerView& v) {
     out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{}\" fill=\"{}\" stroke=\"#3b3529\"><title>{}</title></circle>\n",
                        px(i), py(i), b.marked[i] ? 13 : 5, b.marked[i] ? "#e8c547" : "#3b3529", name);
     if (cards[i] == -1) continue;
-    std::string mark = piece_label(g, cards[i]);
     std::string title = cards[i] >= 0 ? xml(g.card_names[cards[i]]) : "a hidden card";
     int owner = cards[i] >= 0 ? g.card_owner[cards[i]] : -1;
     out += fmt::format(
         "<g><title>{} on {}</title><circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"15\" fill=\"{}\" stroke=\"#222\"/>"
         "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"15\" text-anchor=\"middle\" fill=\"white\">{}</text></g>\n",
-        title, name, px(i), py(i), seat_colour(owner), px(i), py(i) + 5, xml(mark.substr(1)));
+        title, name, px(i), py(i), seat_colour(owner), px(i), py(i) + 5, xml(piece_inside(g, cards[i])));
   }
   // The legend: the seats' colours, what a marked point is, what the initials stand for.
   out += "<g font-size=\"13\">\n";

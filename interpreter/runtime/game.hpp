@@ -139,6 +139,9 @@ struct Action {
   // Whether the default wording may quote the condition: not when it calls a function of
   // the rule file, whose workings (and the hidden cards they read) are not the player's.
   std::vector<uint8_t> when_quotable;
+  // Its `say:`: the decision is told to the seats by the message its effect begins with,
+  // not as "P1 chose: NOTATION" (screens, `kata replay`; the log keeps the notation).
+  bool says = false;
   int32_t player_slot;  // the local `player`: who chose it
   int32_t entry;
   int32_t ret_slot;
@@ -327,6 +330,7 @@ struct BoardInfo {
   std::vector<int32_t> x, y;  // for each point: card - the kind's first card
   std::vector<bool> marked;
   std::string marked_name;           // what a marked point is ("the goal"), or empty
+  std::vector<std::string> seats;    // `seats:`: how seat k's pieces are drawn, for its number
   std::vector<int32_t> coordinates;  // the properties a point's name is made of
   int32_t turn_node = -1;  // the turn of a seat's drawing, in degrees (`viewer` bound), or -1
   bool lines = true;       // the text drawing draws the links it can (`lines:`)

@@ -551,6 +551,10 @@ bool zone_listed(const Game& g, const ZoneView& z) {
   return !z.cards.empty() || (info.kind < 0 && info.show == Show::always);
 }
 
+bool nonzero(const std::vector<int64_t>& xs) {
+  return std::any_of(xs.begin(), xs.end(), [](int64_t x) { return x != 0; });
+}
+
 // The end of the game: who won, then a row for each seat with the parts of its score,
 // the score (the "total" when it is the parts' sum), the tie-breaks, and the winners
 // marked; then the notes whose condition held.
@@ -563,18 +567,16 @@ std::string describe_end(const Game& g, const PlayerView& v) {
                                 std::popcount(v.winners) == 1 ? "" : "s", w.empty() ? "none" : w);
   const ScoreTable& t = v.end;
   if (!t.scores.empty()) {
+    // Nothing was scored: the winners above say all, and a column of 0s would not.
+    if (!scores_shown(g, t)) {
+      for (int32_t i : t.notes) out += g.score_notes[i].text + '\n';
+      return out;
+    }
     std::vector<std::string> head;
     std::vector<const std::vector<int64_t>*> cols;
     // A part that is 0 for every seat says nothing (a bonus nobody earned): left out.
     for (size_t i = 0; i < t.parts.size(); ++i)
-      if (std::any_of(t.parts[i].begin(), t.parts[i].end(), [](int64_t x) { return x != 0; }))
-        head.push_back(g.score_parts[i].name), cols.push_back(&t.parts[i]);
-    // Nothing was scored (every part 0 for every seat, no tie-break: a variant's points in
-    // a game played without it): the winners above say all, and a column of 0s would not.
-    if (g.score_is_sum && cols.empty() && t.tiebreaks.empty()) {
-      for (int32_t i : t.notes) out += g.score_notes[i].text + '\n';
-      return out;
-    }
+      if (nonzero(t.parts[i])) head.push_back(g.score_parts[i].name), cols.push_back(&t.parts[i]);
     // The sum of a single part is that part again.
     if (!g.score_is_sum || t.parts.size() > 1 || cols.empty()) {
       head.push_back(g.score_is_sum ? "total" : "score");
@@ -612,6 +614,11 @@ std::string describe_end(const Game& g, const PlayerView& v) {
 }
 
 }  // namespace
+
+bool scores_shown(const Game& g, const ScoreTable& t) {
+  return !t.scores.empty() &&
+         (!g.score_is_sum || !t.tiebreaks.empty() || std::any_of(t.parts.begin(), t.parts.end(), nonzero));
+}
 
 std::string describe_view(const Game& g, const PlayerView& v) { return plain(describe_screen(g, v)); }
 

@@ -115,6 +115,10 @@ std::string describe_view(const Game& g, const PlayerView& v);
 // the board's drawing, is one unit that wrapping never splits (runtime/wrap.hpp). Print it
 // with print_screen.
 std::string describe_screen(const Game& g, const PlayerView& v);
+// Whether the end of a game has scores worth showing: not when the score is the parts' sum
+// and every part is 0 for every seat, with no tie-break (a variant's points in a game
+// played without the variant). The end's table and the result line then leave them out.
+bool scores_shown(const Game& g, const ScoreTable& t);
 
 // Internal to the runtime but shared with the notation: the values a parameter may take
 // (given the earlier ones in `d`), and the first `when` condition a decision fails (-1 if

@@ -7,6 +7,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -667,7 +668,11 @@ class Loader {
     if (!n.IsMap()) {
       a.effect = text(n);
     } else {
-      check_keys(n, {"params", "when", "do", "doc"}, "an action");
+      check_keys(n, {"params", "when", "do", "say", "doc"}, "an action");
+      if (auto x = n["say"]) {
+        a.say = text(x);
+        while (!a.say.text.empty() && std::isspace(static_cast<unsigned char>(a.say.text.back()))) a.say.text.pop_back();
+      }
       if (auto x = n["doc"]) a.doc = scalar(x, "a description");
       if (auto x = n["params"]) {
         if (!x.IsMap()) error(x, "'params' maps each parameter to the list it is chosen from");
@@ -689,7 +694,20 @@ class Loader {
     for (auto& w : a.when)
       if (w.present()) a.when_exprs.push_back(parse_expression(w.text, w.where, diags_));
     if (a.effect.present()) parse_program(a.effect.text, a.effect.where, diags_, a.body);
+    if (a.say.present()) said_first(a);
     replace(rf_.actions, std::move(a));
+  }
+
+  // `say: TEXT` is the statement `say "TEXT"` put before the effect, with its positions in
+  // the file (the message's rules and errors are the statement's).
+  void said_first(ActionDecl& a) {
+    if (a.say.text.find('"') != std::string::npos) {
+      diags_.error(a.say.where.at(a.say.text.find('"')), "an action's 'say:' is the message alone, without '\"'");
+      return;
+    }
+    Block said;
+    if (!parse_program("say \"" + a.say.text + "\"", a.say.where.after(5), diags_, said)) return;
+    for (auto it = said.rbegin(); it != said.rend(); ++it) a.body.insert(a.body.begin(), std::move(*it));
   }
 
   // A condition of an action: `COND`, or `{if: COND, refuse: MESSAGE}` where the message
@@ -882,10 +900,10 @@ class Loader {
 
   void board(const YAML::Node& n) {
     if (!n.IsMap()) {
-      error(n, "'board' is a mapping (points:, x:, y:, zone:, label:, marked:, marked_name:, coordinates:, turn:, lines:)");
+      error(n, "'board' is a mapping (points:, x:, y:, zone:, label:, seats:, marked:, marked_name:, coordinates:, turn:, lines:)");
       return;
     }
-    check_keys(n, {"points", "x", "y", "zone", "label", "marked", "marked_name", "coordinates", "turn", "lines"}, "a board");
+    check_keys(n, {"points", "x", "y", "zone", "label", "seats", "marked", "marked_name", "coordinates", "turn", "lines"}, "a board");
     BoardDecl b;
     b.pos = pos(n);
     auto expr = [&](const char* key, Text& t, ExprPtr& e) {
@@ -903,6 +921,7 @@ class Loader {
     if (!b.x_expr || !b.y_expr) error(n, "a board needs 'x:' and 'y:', where each point is drawn");
     if (auto v = n["zone"]) b.zone = scalar(v, "a zone"), b.zone_pos = pos(v);
     if (auto v = n["label"]) b.label = scalar(v, "a property"), b.label_pos = pos(v);
+    if (auto v = n["seats"]) board_seats(v, b);
     if (auto v = n["marked_name"]) b.marked_name = scalar(v, "a word or two, what a marked point is");
     if (auto v = n["lines"]) b.lines = boolean(v, "whether the text drawing draws the links");
     if (auto v = n["coordinates"]) {
@@ -912,6 +931,25 @@ class Loader {
         for (const auto& e : v) b.coordinates.push_back(scalar(e, "a property"));
     }
     rf_.board = std::move(b);
+  }
+
+  // `seats: [X, O]`: how each seat's pieces are drawn, in place of its number: one or two
+  // characters, or one before the `label:` initial, so that a piece stays two wide.
+  void board_seats(const YAML::Node& v, BoardDecl& b) {
+    if (!v.IsSequence()) {
+      error(v, "a board's 'seats:' is a list, how the pieces of P1, P2, ... are drawn ([X, O])");
+      return;
+    }
+    size_t most = b.label.empty() ? 2 : 1;
+    for (const auto& e : v) {
+      std::string s = scalar(e, "a mark of one or two characters");
+      bool plain = !s.empty() && s.size() <= most &&
+                   std::all_of(s.begin(), s.end(), [](char c) { return c > ' ' && c < 127 && c != '.' && c != '*' && c != '?'; });
+      if (!plain)
+        error(e, most == 1 ? fmt::format("a seat's mark '{}' must be one character (not . * or ?): the piece's initial (label:) follows it", s)
+                           : fmt::format("a seat's mark '{}' must be one or two characters (not . * or ?)", s));
+      b.seats.push_back(s);
+    }
   }
 
   void limits(const YAML::Node& n) {

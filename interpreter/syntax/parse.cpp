@@ -47,7 +47,14 @@ Locator Locator::plain(int file) {
   return l;
 }
 
+Locator Locator::after(size_t n) const {
+  Locator l = *this;
+  l.skip_ += n;
+  return l;
+}
+
 Pos Locator::at(size_t offset) const {
+  offset = offset >= skip_ ? offset - skip_ : 0;
   if (!sources_) return Pos{file_, 1, static_cast<int>(offset) + 1};
   size_t o = offsets_.empty() ? 0 : offsets_[std::min(offset, offsets_.size() - 1)];
   return sources_->at(file_).pos_at(file_, o);

@@ -20,6 +20,9 @@ class Locator {
   Locator(const Sources& sources, int file, size_t start, const std::string& value);
   // For text with no file behind it (typed at a prompt): offsets are columns of line 1.
   static Locator plain(int file = -1);
+  // The same value with `n` characters put before it (a statement made around it), which
+  // stand where its first character does.
+  Locator after(size_t n) const;
 
   Pos at(size_t offset) const;
 
@@ -28,6 +31,7 @@ class Locator {
   const Sources* sources_ = nullptr;
   int file_ = -1;
   std::vector<size_t> offsets_;
+  size_t skip_ = 0;  // characters put before the value (after())
 };
 
 // Longest text and deepest nesting the parser accepts, so untrusted input cannot exhaust

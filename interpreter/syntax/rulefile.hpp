@@ -140,6 +140,9 @@ struct ActionDecl {
   // For each `when`, what a refused player is told ({if: COND, refuse: TEXT}), or empty.
   std::vector<Text> refusals;
   Text effect;
+  // `say:`, what every seat is told of the decision in place of its notation: a message
+  // said as the effect begins (its first statement in `body`).
+  Text say;
   Block body;
 };
 
@@ -207,6 +210,7 @@ struct BoardDecl {
   std::string label;
   Pos label_pos;
   std::string marked_name;
+  std::vector<std::string> seats;  // `seats:`, how each seat's pieces are drawn
   std::optional<bool> lines;  // `lines:`, the links drawn in the text (default true)
   std::vector<std::string> coordinates;
   Pos coordinates_pos;
