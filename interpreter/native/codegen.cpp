@@ -332,6 +332,12 @@ class Generator {
     return fmt::format("({{ int64_t {} = {}; int64_t {} = {}; (int64_t)({} {} {}); }})", a, e(node(n).kid[0]), b,
                        e(node(n).kid[1]), a, op, b);
   }
+  // The first of two values if it is `op` the second, else the second (min_of, max_of).
+  std::string binary_pick(int n, const char* op) {
+    std::string a = tmp(), b = tmp();
+    return fmt::format("({{ int64_t {0} = {1}; int64_t {2} = {3}; {0} {4} {2} ? {0} : {2}; }})", a, e(node(n).kid[0]), b,
+                       e(node(n).kid[1]), op);
+  }
   // The slot of a component variable, from a card_var node (Evaluator::card_var_slot).
   std::string card_var_slot(int n) {
     const Node& k = node(n);
@@ -482,6 +488,8 @@ class Generator {
         return fmt::format("({{ int64_t {0} = {1}; if ({0} == INT64_MIN) fail(c, kata_overflow, {2}); {0} < 0 ? -{0} : {0}; }})", v,
                            e(k0), n);
       }
+      case NodeOp::min_of: return binary_pick(n, "<");
+      case NodeOp::max_of: return binary_pick(n, ">");
       case NodeOp::card_at: return card_at(n);
       default: return host_eval(n);  // linked, position, and what cannot be a value
     }
@@ -609,6 +617,7 @@ class Generator {
       case NodeOp::zone_owner: case NodeOp::card_zone: case NodeOp::contains: case NodeOp::seat: case NodeOp::holder:
       case NodeOp::card_owner: case NodeOp::card_zone_of: return true;
       case NodeOp::cond: return fits_int32(k.kid[1]) && fits_int32(k.kid[2]);
+      case NodeOp::min_of: case NodeOp::max_of: return fits_int32(k.kid[0]) && fits_int32(k.kid[1]);
       default: return false;
     }
   }
