@@ -1,7 +1,8 @@
 // Move-generation counts of the rule files, asserted (chess programs' "perft"): a change
 // to the language or a rule file that changes which moves are legal changes a number here.
-// docs/games/kendo.md checks the depth-1 figures by hand. Tic-tac-toe's and Connect Four's
-// are the published ones (a game that is won stops: its sequences go no deeper).
+// docs/games/kendo.md checks the depth-1 figures by hand. Tic-tac-toe's, Connect Four's and
+// Breakthrough's are the published ones (a game that is won stops: its sequences go no
+// deeper).
 #include <catch2/catch.hpp>
 
 #include "agents/perft.hpp"
@@ -69,4 +70,10 @@ TEST_CASE("Connect Four's perft to depth 7, and 8 compiled", "[perft][classic]")
 TEST_CASE("Connect Four's perft at depth 8, interpreted", "[.perft-deep][classic]") {
   const std::vector<uint64_t> published{7, 49, 343, 2401, 16807, 117649, 823536, 5673234};
   CHECK(counts("rules/connect4.yaml", 2, {}, 8) == published);
+}
+
+TEST_CASE("Breakthrough's perft to depth 4, and 5 compiled", "[perft][classic]") {
+  const std::vector<uint64_t> published{22, 484, 11132, 256036, 6182818};
+  CHECK(counts("rules/breakthrough.yaml", 2, {}, 4) == std::vector<uint64_t>(published.begin(), published.end() - 1));
+  CHECK(counts("rules/breakthrough.yaml", 2, {}, 5, true) == published);
 }
