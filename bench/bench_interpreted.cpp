@@ -7,6 +7,12 @@
 #include "compile/compiler.hpp"
 #include "native/native.hpp"
 
+// Shared with bench_classics.cpp: a rule file of rules/, loaded, or compiled to machine
+// code (kata simulate --compiled), and random playouts of it at state.range(0) players.
+std::shared_ptr<const kata::Game> load_rules(const char* file);
+std::shared_ptr<const kata::Game> compiled_rules(const char* file);
+void kata_playouts(benchmark::State& state, const kata::Game& game);
+
 namespace {
 
 std::shared_ptr<const kata::Game> load(const char* file) {
@@ -52,6 +58,10 @@ void BM_interpreted_kenjin(benchmark::State& state) {
 }
 
 }  // namespace
+
+std::shared_ptr<const kata::Game> load_rules(const char* file) { return load(file); }
+std::shared_ptr<const kata::Game> compiled_rules(const char* file) { return compiled(file); }
+void kata_playouts(benchmark::State& state, const kata::Game& game) { playouts(state, game); }
 
 void BM_compiled_kobayakawa(benchmark::State& state) {
   static auto game = compiled("kobayakawa.yaml");

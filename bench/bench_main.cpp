@@ -1,12 +1,14 @@
 // The benchmark executable's entry point: Google Benchmark runs every benchmark registered
 // in the other files of bench/ (with its usual --benchmark_* flags), and the console report
-// ends with the ratios the project tracks: Kobayakawa's playouts per second, interpreted
-// and compiled, as a share of the native twin's (native_faithful) measured in the same run.
+// ends with the ratios the project tracks: kata's playouts per second, interpreted and
+// compiled, as a share of the native twin's measured in the same run: Kobayakawa's
+// (native_faithful), Connect Four's and Breakthrough's (native_classics).
 #include <benchmark/benchmark.h>
 
 #include <unistd.h>
 
 #include <cstdio>
+#include <initializer_list>
 #include <map>
 #include <string>
 
@@ -32,16 +34,26 @@ class RatioReporter : public benchmark::ConsoleReporter {
 
   void Finalize() override {
     ConsoleReporter::Finalize();
-    auto native = rates_.find("BM_native_faithful_kobayakawa/4");
-    if (native == rates_.end() || native->second <= 0) return;
-    std::printf("\nShare of native_faithful's playouts per second (Kobayakawa, 4 players):\n");
-    for (const char* name : {"BM_interpreted_kobayakawa/4", "BM_compiled_kobayakawa/4"}) {
-      auto it = rates_.find(name);
-      if (it != rates_.end()) std::printf("  %-30s %5.1f %%\n", name, 100.0 * it->second / native->second);
-    }
+    share("native_faithful's", "Kobayakawa, 4 players", "BM_native_faithful_kobayakawa/4",
+          {"BM_interpreted_kobayakawa/4", "BM_compiled_kobayakawa/4"});
+    share("the native twin's", "Connect Four", "BM_native_connect4/2",
+          {"BM_interpreted_connect4/2", "BM_compiled_connect4/2"});
+    share("the native twin's", "Breakthrough", "BM_native_breakthrough/2",
+          {"BM_interpreted_breakthrough/2", "BM_compiled_breakthrough/2"});
   }
 
  private:
+  // kata's playouts per second as a share of a native twin's, when both ran.
+  void share(const char* whose, const char* game, const char* native_name, std::initializer_list<const char*> names) {
+    auto native = rates_.find(native_name);
+    if (native == rates_.end() || native->second <= 0) return;
+    std::printf("\nShare of %s playouts per second (%s):\n", whose, game);
+    for (const char* name : names) {
+      auto it = rates_.find(name);
+      if (it != rates_.end()) std::printf("  %-30s %6.2f %%\n", name, 100.0 * it->second / native->second);
+    }
+  }
+
   std::map<std::string, double> rates_;
 };
 

@@ -122,7 +122,7 @@ TEST_CASE("a when is decided before the lists of later parameters are worked out
 TEST_CASE("where: and links: are worked out at load time and may not read the game's state", "[board][check]") {
   auto l = load_text(with("where: n <= 6", "where: n <= size(board)"));
   CHECK(l.messages() == std::vector<std::string>{
-                            "6:17: error: a component's 'where:' is worked out when the file is loaded: it may use numbers, properties, abs() and aggregates over ranges, not this"});
+                            "6:17: error: a component's 'where:' is worked out when the file is loaded: it may use numbers, properties, abs(), min(), max() and aggregates over ranges, not this"});
   l = load_text(with("where: n <= 6", "where: n"));
   CHECK(l.messages() == std::vector<std::string>{"6:12: error: a component's 'where:' must be true or false, but this is a number"});
   l = load_text(with("links:\n  point:", "links:\n  pont:"));

@@ -88,6 +88,22 @@ TEST_CASE("arities and per-player names are checked", "[check]") {
   CHECK(l.messages() == std::vector<std::string>{"14:40: error: each player has a zone 'hand': write p.hand for player p"});
 }
 
+TEST_CASE("min and max of values take numbers, and are not a function's name", "[check]") {
+  auto l = load_text(with("player.score += c.value", "player.score += max(c.value, 2, -c.value)"));
+  CHECK(l.messages().empty());
+  l = load_text(with("player.score += c.value", "player.score += max(c.value, c)"));
+  CHECK(l.messages() == std::vector<std::string>{"19:38: error: argument 2 of 'max' must be a number, but this is a card"});
+  l = load_text(with("player.score += c.value", "player.score += min(1, 2, player)"));
+  CHECK(l.messages() == std::vector<std::string>{"19:35: error: argument 3 of 'min' must be a number, but this is a player"});
+  l = load_text(with("player.score += c.value", "player.score += max(c.value)"));
+  CHECK(l.messages() == std::vector<std::string>{
+                            "19:36: error: expected ',' and more values (max(a, b)), or 'for' (max(VALUE for x in LIST))"});
+  l = load_text(with("player.score += c.value", "player.score += min(v in 1..3)"));
+  CHECK(l.messages() == std::vector<std::string>{"19:25: error: 'min' needs a value: min(VALUE for x in LIST)"});
+  l = load_text(with("scoring:", "functions:\n  max(a, b): a\nscoring:"));
+  CHECK(l.messages() == std::vector<std::string>{"21:3: error: 'max' is a builtin function; choose another name"});
+}
+
 TEST_CASE("YAML problems are positioned diagnostics", "[check]") {
   auto l = load_text("game: [unclosed\n");
   REQUIRE(l.messages().size() == 1);

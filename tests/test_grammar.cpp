@@ -70,6 +70,22 @@ TEST_CASE("expressions parse with the documented precedence", "[grammar]") {
   CHECK(parse("a # a comment\n + 1") == "(a + 1)");
 }
 
+TEST_CASE("min and max take a list or two or more values, told apart after the first expression", "[grammar]") {
+  CHECK(parse("max(a, b)") == "max(a, b)");
+  CHECK(parse("min(1, x.v, 3 + 4) * 2") == "(min(1, x.v, (3 + 4)) * 2)");
+  CHECK(parse("max(x.v for x in deck where x.v > 2)") == "max(x.v for x in deck where (x.v > 2))");
+  CHECK(parse("min(x in deck)") == "min(x in deck)");  // the checker asks for a value
+  CHECK(parse("max(min(a, b) for x in 1..3 where max(x, 1) > 2)") ==
+        "max(min(a, b) for x in (1..3) where (max(x, 1) > 2))");
+  CHECK(parse("max(max(1, 2), max(a for a in 1..2), min(3, 4))") ==
+        "max(max(1, 2), max(a for a in (1..2)), min(3, 4))");
+  // The other aggregates read their first expression once too.
+  CHECK(parse("count(p in players where p.x)") == "count(p in players where p.x)");
+  CHECK(parse("sum(sum(1 for a in 1..2) for b in 1..3)") == "sum(sum(1 for a in (1..2)) for b in (1..3))");
+  // `max` and `min` without '(' are names.
+  CHECK(parse("max + min") == "(max + min)");
+}
+
 TEST_CASE("syntax errors say what was expected, at the right column", "[grammar]") {
   // An unclosed bracket is reported where it was opened; a stray one where it stands.
   CHECK(parse("(1 + 2") == "error 1: '(' at line 1, column 1 is never closed");
@@ -81,6 +97,13 @@ TEST_CASE("syntax errors say what was expected, at the right column", "[grammar]
   CHECK(parse("1 2") == "error 3: unexpected text after the expression");
   CHECK(parse("sum(p in)") == "error 9: expected a list after 'in'");
   CHECK(parse("not") == "error 4: expected an expression after 'not'");
+  CHECK(parse("max(a)") == "error 6: expected ',' and more values (max(a, b)), or 'for' (max(VALUE for x in LIST))");
+  CHECK(parse("min(a b)") == "error 7: expected ',' and more values (min(a, b)), or 'for' (min(VALUE for x in LIST))");
+  CHECK(parse("max(a, )") == "error 8: expected a value after ','");
+  CHECK(parse("sum(a, b)") == "error 6: expected 'in'");
+  CHECK(parse("count(p.x in deck)") == "error 7: expected a variable name before 'in'");
+  CHECK(parse("sum(x for 3 in deck)") == "error 11: expected a variable name after 'for'");
+  CHECK(parse("sum(x for y deck)") == "error 13: expected 'in'");
   CHECK(parse_block("x = = 2") == "error 5: expected a value after the assignment");
   CHECK(parse_block("if x { y = 1 } else z") == "error 21: expected '{' or 'if' after 'else'");
   CHECK(parse_block("for p players { }") == "error 7: expected 'in'");

@@ -406,7 +406,7 @@ functions:
   cube(x): "sq(x) * x"
   poly(x, y): "cube(x + 1) - sq(y - 1) * 2 + x / (y + 10) - x % 3"
   fold(n): "sum(poly(i, n - i) for i in 1..n where i % 2 == 1)"
-  stats(p): "max(k * seat(p) for k in 1..5) + min(-k for k in 0..3) + count(q in all_players where q.pts > p.pts)"
+  stats(p): "max(k * seat(p) for k in 1..5) + min(-k for k in 0..3) + count(q in all_players where q.pts > p.pts) + max(p.pts, seat(p) * 2, 3) - min(p.picks, 4)"
   flags(p): "(if any(q in players where q.picks > p.picks) then 1 else 0) + (if all(q.pts >= 0 for q in players) then 2 else 0) + (if any(q.pts > 1000 for q in players) then 4 else 0) + (if all(q in players where q.pts > 1000) then 8 else 0)"
   worst_p: "worst(q.pts * 10 + seat(q) for q in players)"
   best_p: "best(q.pts for q in players from P2)"
@@ -554,7 +554,7 @@ constexpr const char* node_names[] = {
     "call", "list_players", "list_all_players", "list_from", "list_zone", "list_range", "list_values",
     "list_neighbours", "list_walk", "player_count", "top", "bottom", "size", "next_player", "left", "right",
     "alive", "sees", "face_up", "zone_owner", "card_zone", "contains", "seat", "holder", "position", "abs",
-    "linked", "card_at", "arg", "player_var_local", "player_var_bound", "player_var_arg", "zone_of_local",
+    "linked", "min_of", "max_of", "card_at", "arg", "player_var_local", "player_var_bound", "player_var_arg", "zone_of_local",
     "zone_of_bound", "zone_of_arg", "prop_local", "prop_bound", "prop_arg", "card_var_local",
     "card_var_bound", "card_var_arg"};
 static_assert(std::size(node_names) == static_cast<size_t>(NodeOp::card_var_arg) + 1);

@@ -1,9 +1,11 @@
 // Move-generation counts of the rule files, asserted (chess programs' "perft"): a change
 // to the language or a rule file that changes which moves are legal changes a number here.
-// docs/games/kendo.md checks the depth-1 figures by hand. Tic-tac-toe's and Connect Four's
-// are the published ones (a game that is won stops: its sequences go no deeper).
+// docs/games/kendo.md checks the depth-1 figures by hand. Tic-tac-toe's, Connect Four's and
+// Breakthrough's are the published ones (a game that is won stops: its sequences go no
+// deeper); the native twins of bench/ are checked against them too.
 #include <catch2/catch.hpp>
 
+#include "../bench/native_classics.hpp"
 #include "agents/perft.hpp"
 #include "support.hpp"
 
@@ -69,4 +71,17 @@ TEST_CASE("Connect Four's perft to depth 7, and 8 compiled", "[perft][classic]")
 TEST_CASE("Connect Four's perft at depth 8, interpreted", "[.perft-deep][classic]") {
   const std::vector<uint64_t> published{7, 49, 343, 2401, 16807, 117649, 823536, 5673234};
   CHECK(counts("rules/connect4.yaml", 2, {}, 8) == published);
+}
+
+TEST_CASE("Breakthrough's perft to depth 4, and 5 compiled", "[perft][classic]") {
+  const std::vector<uint64_t> published{22, 484, 11132, 256036, 6182818};
+  CHECK(counts("rules/breakthrough.yaml", 2, {}, 4) == std::vector<uint64_t>(published.begin(), published.end() - 1));
+  CHECK(counts("rules/breakthrough.yaml", 2, {}, 5, true) == published);
+}
+
+// The native twins of bench/ (bench/native_classics.cpp) play the same games as the rule
+// files: their counts are the published ones too.
+TEST_CASE("the native twins' perft is the published one", "[perft][classic]") {
+  CHECK(native_classics::connect4::perft(8) == std::vector<uint64_t>{7, 49, 343, 2401, 16807, 117649, 823536, 5673234});
+  CHECK(native_classics::breakthrough::perft(5) == std::vector<uint64_t>{22, 484, 11132, 256036, 6182818});
 }

@@ -326,6 +326,50 @@ flow: |
   CHECK(s[g->layout.player_vars + 1] == 1);
 }
 
+TEST_CASE("min and max of values, at load time, interpreted and compiled", "[runtime][native]") {
+  // `where:` keeps the squares with min(x, y) + max(x - 3, 0) < 3: 3 + 3 + 2 + 1 of them.
+  auto g = game(R"yaml(game: Extremes
+players: 3
+components:
+  cell: {each: {x: 1..4, y: 1..3}, where: "min(x, y) + max(x - 3, 0) < 3", in: grid}
+zones:
+  grid: {visibility: everyone}
+variables:
+  pts: {per_player: true, initial: 0}
+  a: 0
+  b: 0
+  c: 0
+  d: 0
+  e: 0
+  f: 0
+  g: 0
+functions:
+  low(p): "min(p.pts, 4, seat(p) * 3)"
+flow: |
+  P1.pts = 1
+  P2.pts = 5
+  P3.pts = 3
+  a = max(P1.pts, P2.pts, P3.pts)
+  b = min(P1.pts, P2.pts) - max(-7, -9)
+  c = sum(low(p) for p in players)
+  d = max(min(a, b), 2) * 10 + max(size(grid), 0)
+  e = max(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 3, 2, 1) + min(9, 8, 7, 6, 5, 4, 3, 2, 1, 0, -1)
+  f = min(2000000000 * 2, 5) - max(-2000000000 * 2, -1)
+  g = max(p.pts * 2 for p in players where min(p.pts, 4) > 2)
+)yaml");
+  for (auto& h : {g, kata::test::compiled(g)}) {
+    State s = new_game(*h, 3, 1, default_options(*h));
+    CHECK(s.over());
+    CHECK(s[g->layout.globals + 0] == 5);
+    CHECK(s[g->layout.globals + 1] == 8);
+    CHECK(s[g->layout.globals + 2] == 8);   // 1 + 4 + 3
+    CHECK(s[g->layout.globals + 3] == 59);  // min(5, 8) = 5, and 9 squares
+    CHECK(s[g->layout.globals + 4] == 16);
+    CHECK(s[g->layout.globals + 5] == 6);
+    CHECK(s[g->layout.globals + 6] == 10);
+  }
+}
+
 TEST_CASE("functions give the same values whether their calls are inlined or not", "[runtime]") {
   // Calls with plain arguments are inlined by the compiler; `twice(n + 1)` is not. The
   // functions nest aggregates inside aggregates, so their frames must not overlap.

@@ -65,6 +65,9 @@ struct Builtin {
   Type result;
 };
 
+// `min` and `max` of values, which take any number of them (two or more).
+bool is_extreme(const std::string& name) { return name == "min" || name == "max"; }
+
 const std::vector<Builtin>& builtins() {
   static const std::vector<Builtin> b = {
       {"top", {Type::zone}, Type::card},
@@ -205,8 +208,8 @@ class Checker {
     }
     for (auto* list : {&rf_.functions, &rf_.procedures})
       for (auto& r : *list)
-        for (auto& b : builtins())
-          if (r.name == b.name) d_.error(r.pos, fmt::format("'{}' is a builtin function; choose another name", r.name));
+        if (is_extreme(r.name) || std::any_of(builtins().begin(), builtins().end(), [&](auto& b) { return r.name == b.name; }))
+          d_.error(r.pos, fmt::format("'{}' is a builtin function; choose another name", r.name));
     for (size_t i = 0; i < rf_.functions.size(); ++i) {
       name_once(rf_.functions[i].name, rf_.functions[i].pos, "a function");
       s_.functions[rf_.functions[i].name] = static_cast<int>(i);
@@ -296,14 +299,15 @@ class Checker {
   }
 
   // What is worked out at load time (a kind's `where:`, `links:`) may use numbers, the
-  // names bound for it, properties, abs() and aggregates over ranges: not the game's state.
+  // names bound for it, properties, abs(), min(), max() and aggregates over ranges: not the
+  // game's state.
   void constant_only(const Expr* e, const char* what) {
     if (!e) return;
     bool ok = true;
     switch (e->kind) {
       case ExprKind::name: ok = e->sym.kind == SymKind::bound || e->sym.kind == SymKind::constant; break;
       case ExprKind::member: ok = e->sym.kind == SymKind::property; break;
-      case ExprKind::call: ok = e->name == "abs"; break;
+      case ExprKind::call: ok = e->name == "abs" || is_extreme(e->name); break;
       case ExprKind::aggregate: ok = e->args[0] && e->args[0]->kind == ExprKind::range; break;
       case ExprKind::none:
       case ExprKind::from:
@@ -311,7 +315,7 @@ class Checker {
       default: break;
     }
     if (!ok && e->type != Type::error) {
-      d_.error(e->pos, fmt::format("{} is worked out when the file is loaded: it may use numbers, properties, abs() and aggregates over ranges, not this", what));
+      d_.error(e->pos, fmt::format("{} is worked out when the file is loaded: it may use numbers, properties, abs(), min(), max() and aggregates over ranges, not this", what));
       return;
     }
     for (auto& a : e->args) constant_only(a.get(), what);
@@ -722,7 +726,17 @@ class Checker {
                                      "order: stack or row to use one", z.name, lacks));
   }
 
+  // `min(a, b, ...)` and `max(a, b, ...)`: the lowest or highest of two or more numbers
+  // (the parser makes this call only with two or more).
+  Type extreme(Expr& e) {
+    e.sym = {SymKind::builtin, -1, 0};
+    for (size_t k = 0; k < e.args.size(); ++k)
+      expect(e.args[k].get(), Type::integer, fmt::format("argument {} of '{}'", k + 1, e.name).c_str());
+    return Type::integer;
+  }
+
   Type call(Expr& e) {
+    if (is_extreme(e.name)) return extreme(e);
     if (e.name == "values" && !s_.functions.count(e.name)) return property_values(e);
     for (size_t i = 0; i < builtins().size(); ++i) {
       const Builtin& b = builtins()[i];

@@ -357,7 +357,7 @@ class Compiler {
   }
 
   // Evaluates what the checker let through `constant_only`: numbers, bound names (`env`,
-  // by depth), properties of bound cards, abs() and aggregates over ranges.
+  // by depth), properties of bound cards, abs(), min(), max() and aggregates over ranges.
   int64_t constant(const Expr& e, std::vector<int64_t>& env) const {
     if (++load_steps_ > max_load_steps) [[unlikely]] too_long(e);
     auto arg = [&](size_t i) { return constant(*e.args[i], env); };
@@ -368,6 +368,13 @@ class Compiler {
       case ExprKind::member: return g_.card_props.at(e.sym.index * g_.card_count + arg(0));
       case ExprKind::call: {
         int64_t v = arg(0);
+        if (e.name == "min" || e.name == "max") {
+          for (size_t i = 1; i < e.args.size(); ++i) {
+            int64_t w = arg(i);
+            v = e.name == "min" ? std::min(v, w) : std::max(v, w);
+          }
+          return v;
+        }
         if (v == INT64_MIN) too_large(e);
         return v < 0 ? -v : v;
       }
@@ -656,6 +663,7 @@ class Compiler {
       p_.node_pos.push_back(e.pos);
       return static_cast<int>(p_.nodes.size()) - 1;
     }
+    if (e.name == "min" || e.name == "max") return extreme(e, e.name == "min" ? NodeOp::min_of : NodeOp::max_of, 0, e.args.size());
     static const std::map<std::string, NodeOp> ops = {
         {"top", NodeOp::top}, {"bottom", NodeOp::bottom}, {"size", NodeOp::size},
         {"next", NodeOp::next_player}, {"left", NodeOp::left}, {"right", NodeOp::right},
@@ -667,6 +675,17 @@ class Compiler {
     int b = e.args.size() > 1 ? expr(*e.args[1]) : -1;
     if (b >= 0) return node(ops.at(e.name), e.pos, 0, 0, {a, b});
     return node(ops.at(e.name), e.pos, 0, 0, {a});
+  }
+
+  // `min(a, b, ...)` of the values [from, to) of the call: a balanced tree of nodes of two
+  // kids, so that a long list of values does not make a deep tree. Its leaves, read left
+  // to right, are the values in order, as the evaluators read them.
+  int extreme(const Expr& e, NodeOp op, size_t from, size_t to) {
+    if (to - from == 1) return expr(*e.args[from]);
+    size_t mid = from + (to - from) / 2;
+    int a = extreme(e, op, from, mid);
+    int b = extreme(e, op, mid, to);
+    return node(op, e.pos, 0, 0, {a, b});
   }
 
   // `cell(3, 2)`: a table from the values of a kind's first properties to its cards, made

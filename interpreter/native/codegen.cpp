@@ -332,6 +332,12 @@ class Generator {
     return fmt::format("({{ int64_t {} = {}; int64_t {} = {}; (int64_t)({} {} {}); }})", a, e(node(n).kid[0]), b,
                        e(node(n).kid[1]), a, op, b);
   }
+  // The first of two values if it is `op` the second, else the second (min_of, max_of).
+  std::string binary_pick(int n, const char* op) {
+    std::string a = tmp(), b = tmp();
+    return fmt::format("({{ int64_t {0} = {1}; int64_t {2} = {3}; {0} {4} {2} ? {0} : {2}; }})", a, e(node(n).kid[0]), b,
+                       e(node(n).kid[1]), op);
+  }
   // The slot of a component variable, from a card_var node (Evaluator::card_var_slot).
   std::string card_var_slot(int n) {
     const Node& k = node(n);
@@ -482,6 +488,8 @@ class Generator {
         return fmt::format("({{ int64_t {0} = {1}; if ({0} == INT64_MIN) fail(c, kata_overflow, {2}); {0} < 0 ? -{0} : {0}; }})", v,
                            e(k0), n);
       }
+      case NodeOp::min_of: return binary_pick(n, "<");
+      case NodeOp::max_of: return binary_pick(n, ">");
       case NodeOp::card_at: return card_at(n);
       default: return host_eval(n);  // linked, position, and what cannot be a value
     }
@@ -609,6 +617,7 @@ class Generator {
       case NodeOp::zone_owner: case NodeOp::card_zone: case NodeOp::contains: case NodeOp::seat: case NodeOp::holder:
       case NodeOp::card_owner: case NodeOp::card_zone_of: return true;
       case NodeOp::cond: return fits_int32(k.kid[1]) && fits_int32(k.kid[2]);
+      case NodeOp::min_of: case NodeOp::max_of: return fits_int32(k.kid[0]) && fits_int32(k.kid[1]);
       default: return false;
     }
   }
@@ -664,6 +673,28 @@ class Generator {
     return false;
   }
 
+  // The draw at a site that may offer blind picks. The host (native_pick) first asks
+  // whether any decision listed is one (any_blind); when none is, it draws among them
+  // uniformly. Most of the time the cards are seen for reasons quick to test (face up,
+  // known to the chooser, in no zone), as blind_zone_of tests first: then the draw is made
+  // here, as the host would make it, and the host is asked only otherwise.
+  std::string blind_or_uniform(const ChoiceSite& site) const {
+    std::string tests;
+    for (int a : site.actions) {
+      std::string seen;
+      const std::vector<Param>& params = p_.actions[a].params;
+      for (size_t k = 0; k < params.size(); ++k)
+        if (may_pick_blind(g_, params[k])) seen += fmt::format(" if (!seen(o[{}])) return true;", k + 1);
+      if (!seen.empty()) tests += fmt::format(" if (o[0] == {}) {{{} continue; }}", a, seen);
+    }
+    return fmt::format(
+        R"({{ const int ch = s[CHOOSER];
+  auto seen = [&](int32_t k) {{ return k < 0 || k >= CC || s[{} + k] < 0 || s[{} + k] != 0 || ((s[{} + k] >> ch) & 1) != 0; }};
+  bool may_be_blind = [&]() {{ for (int i = 0; i < count; ++i) {{ const int32_t* o = list + 5 * i;{} }} return false; }}();
+  if (may_be_blind) {{ H.pick(c.host, s, list, count, rngp, picked); d = picked; }} else d = list + 5 * uniform(*rngp, (uint32_t)count); }})",
+        l_.card_zone, l_.card_face, l_.card_known, tests);
+  }
+
   // The instruction loop. As kata_run, it runs from the state's pc (or from a decision's
   // action) to the next choose. Fused (kata_playout, after kata_legal), it plays a random
   // game to its end: each choose lists the legal decisions, draws one with the rng, binds
@@ -717,7 +748,7 @@ class Generator {
   c.work = BUDGET;
 )",
                             site, site_listing(site), Layout::decisions, g_.max_decisions, when_start(),
-                            offers_blind(p_.sites[site]) ? "H.pick(c.host, s, list, count, rngp, picked);\n  d = picked;"
+                            offers_blind(p_.sites[site]) ? blind_or_uniform(p_.sites[site])
                                                          : "d = list + 5 * uniform(*rngp, (uint32_t)count);");
         // The site's few actions tested in turn: better predicted than one indirect jump.
         const std::vector<int32_t>& acts = p_.sites[site].actions;

@@ -45,6 +45,7 @@ enum class NodeOp : uint8_t {
   // builtins
   player_count, top, bottom, size, next_player, left, right, alive, sees, face_up, zone_owner,
   card_zone, contains, seat, holder, position, abs, linked,
+  min_of, max_of,  // kids 0, 1: the lower or higher of two numbers (`min(a, b, c)` is a tree of them)
   card_at,  // a: index into Program::lookups; kids: the values of the kind's first properties
   arg,  // a: argument of the decision being checked (0: the chooser, 1..: parameters)
   // `p.var` and `p.zone` where p is a local, bound variable or argument, and `c.prop` and

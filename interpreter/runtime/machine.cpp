@@ -318,6 +318,14 @@ class Evaluator {
         if (v == INT64_MIN) [[unlikely]] overflow(node);
         return v < 0 ? -v : v;
       }
+      case NodeOp::min_of: {
+        int64_t a = eval(kid(n, 0)), b = eval(kid(n, 1));
+        return a < b ? a : b;
+      }
+      case NodeOp::max_of: {
+        int64_t a = eval(kid(n, 0)), b = eval(kid(n, 1));
+        return a > b ? a : b;
+      }
       case NodeOp::card_at: {
         const CardLookup& t = p_.lookups[n.a];
         int64_t v[3] = {0, 0, 0};

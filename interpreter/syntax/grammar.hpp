@@ -126,14 +126,32 @@ struct if_expr
           must<else_body>> {};
 // An aggregate ranges a variable over a list, like a comprehension:
 // `sum(p.chips for p in players where alive(p))`, `count(p in players where p.folded)`.
-struct agg_op : sor<kw_sum, kw_count, kw_min, kw_max, kw_any, kw_all, kw_best, kw_worst, kw_find> {};
+// `min` and `max` also give the lowest or highest of two or more values: `max(a, b)`.
+// The first expression is read once, and what follows it tells the forms apart: 'for'
+// (it was the value), 'in' (it was the variable; parse.cpp checks that it is a name) or,
+// after min and max, ',' (it was the first of the values). No form is tried and dropped,
+// so nested aggregates are read in linear time.
+struct agg_op : sor<kw_sum, kw_count, kw_any, kw_all, kw_best, kw_worst, kw_find> {};
 struct agg_var : seq<name, sp> {};
+struct for_var : seq<name, sp> {};
 struct in_word : seq<kw_in, sp> {};
 struct where_part : seq<kw_where, sp, must<agg_where>> {};
-struct value_part : seq<agg_value, kw_for, sp> {};
+// `in LIST [where CONDITION]`
+struct agg_in : seq<in_word, must<agg_domain>, opt<where_part>> {};
+// `for x in LIST [where CONDITION]`, after the value.
+struct agg_for : seq<kw_for, sp, must<for_var>, agg_in> {};
+struct agg_rest : sor<agg_for, agg_in> {};
+// `, b, c`: the values after the first one of `min(a, b, c)`.
+struct more_value : seq<expr> {};
+struct agg_values : plus<comma, must<more_value>> {};
+struct min_rest : sor<agg_for, agg_values, seq<at<kw_in>, agg_in>> {};
+struct max_rest : sor<agg_for, agg_values, seq<at<kw_in>, agg_in>> {};
+struct min_op : seq<kw_min> {};
+struct max_op : seq<kw_max> {};
 struct aggregate
-    : seq<agg_op, sp, sym<'('>, opt<value_part>, agg_var, in_word, must<agg_domain>,
-          opt<where_part>, must<close_paren>> {};
+    : sor<seq<agg_op, sp, sym<'('>, agg_value, agg_rest, must<close_paren>>,
+          seq<min_op, sp, sym<'('>, agg_value, must<min_rest>, must<close_paren>>,
+          seq<max_op, sp, sym<'('>, agg_value, must<max_rest>, must<close_paren>>> {};
 // `walk(START, N, q where CONDITION)`: the points reached from START in exactly N steps
 // along links, never straight back, every point passed on the way satisfying CONDITION.
 // Only `walk(` followed by two expressions and a name starts one, so `walk` stays free as

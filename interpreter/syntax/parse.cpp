@@ -66,9 +66,9 @@ template <typename Rule>
 using selector = pt::selector<
     Rule,
     pt::store_content::on<g::int_lit, g::true_lit, g::false_lit, g::none_lit, g::name_ref, g::callee,
-                          g::call, g::aggregate, g::agg_op, g::agg_var, g::where_part, g::walk,
-                          g::walk_where,
-                          g::value_part, g::member_name, g::member_call, g::from_op, g::neg, g::not_form,
+                          g::call, g::aggregate, g::agg_op, g::min_op, g::max_op, g::agg_var, g::for_var,
+                          g::agg_for, g::agg_in, g::agg_values, g::where_part, g::walk, g::walk_where,
+                          g::member_name, g::member_call, g::from_op, g::neg, g::not_form,
                           g::mul_op, g::add_op, g::cmp_op, g::if_expr, g::let_stmt, g::let_name,
                           g::assign_or_call, g::assign_op, g::if_stmt, g::if_block, g::else_block,
                           g::loop_body, g::block, g::for_stmt, g::loop_var, g::loop_where,
@@ -320,15 +320,33 @@ class Builder {
     return e;
   }
 
+  // `op(first rest)`: rest is `for x in LIST [where C]` (first is the value), `in LIST
+  // [where C]` (first is the variable) or `, b, c` (min and max of values: a call).
   ExprPtr aggregate(const Node& n) {
+    const Node& first = *n.children.at(1);
+    const Node& rest = *n.children.at(2);
+    if (rest.is_type<g::agg_values>()) {
+      auto e = make(ExprKind::call, n);
+      e->name = word(*n.children[0]);
+      e->args.push_back(expr(first));
+      for (const auto& v : rest.children) e->args.push_back(expr(*v));
+      return e;
+    }
     auto e = make(ExprKind::aggregate, n);
-    e->op = word(*n.children.at(0));
+    e->op = word(*n.children[0]);
     e->args.resize(3);
-    size_t i = 1;
-    if (n.children.at(i)->is_type<g::value_part>()) e->args[2] = expr(*n.children[i++]->children.at(0));
-    e->name = word(*n.children.at(i++));
-    e->args[0] = expr(*n.children.at(i++));
-    if (i < n.children.size()) e->args[1] = expr(*n.children[i]->children.at(0));
+    const Node* list = &rest;
+    if (rest.is_type<g::agg_for>()) {
+      e->args[2] = expr(first);
+      e->name = word(*rest.children.at(0));
+      list = rest.children.at(1).get();
+    } else if (first.is_type<g::name_ref>()) {
+      e->name = word(first);
+    } else {
+      throw pegtl::parse_error("expected a variable name before 'in'", first.begin());
+    }
+    e->args[0] = expr(*list->children.at(0));
+    if (list->children.size() > 1) e->args[1] = expr(*list->children[1]->children.at(0));
     return e;
   }
 
