@@ -789,7 +789,10 @@ TEST_CASE("rules at the prompt prints what kata rules prints", "[cli][prompt]") 
   REQUIRE(reference.status == 0);
   auto p = run_kata("play rules/kenjin.yaml -p 3 --seed 4 --no-clear", "rules\nhelp\nquit\ny\n");
   CHECK(has(p.out, "P1> " + reference.out + "P1> "));
-  CHECK(has(p.out, "  rules           the game's reference (what 'kata rules' prints)\n"));
+  CHECK(has(p.out, "  rules           what each card, action and option does: the game's reference (what 'kata rules' prints)\n"));
+  // What each unit and battlefield does.
+  CHECK(has(p.out, "      Archer: At the combat, eliminates the opponent's Samurai"));
+  CHECK(has(p.out, "      Village: Army cards with 1 Strength on this battlefield have 2 Strength instead.\n"));
   CHECK(has(p.out, "  undo            take back your last decision and what followed it\n"));
 }
 

@@ -532,3 +532,56 @@ TEST_CASE("Hogen lists may_call only for a player who may no longer call", "[scr
   std::string all = pages("rules/hogen.yaml", 3, 1);
   CHECK_FALSE(kata::test::has(all, "may_call=true"));
 }
+
+TEST_CASE("a list entry's doc says what that card does, in the reference", "[screens][reference]") {
+  auto g = game(R"(game: Places
+players: 2
+components:
+  piece:
+    list:
+      - {name: Guard, steps: 2, count: 2, doc: "Moves two steps and guards the gate, which no other piece may pass while he stands beside it."}
+      - {name: Scout, steps: 3}
+    name: "{name}{copy}"
+  coin:
+    list: [{value: 1, doc: The smallest coin.}, {value: 2}]
+flow: ""
+)");
+  GameReference r = make_reference(*g);
+  std::string text = write_reference(r, ReferenceFormat::text, 60);
+  INFO(text);
+  CHECK(kata::test::has(text, "      name   steps  count\n      Guard  2      2\n      Scout  3      1\n"
+                              "      Guard: Moves two steps and guards the gate, which no\n"
+                              "        other piece may pass while he stands beside it.\n"));
+  // A kind with one property is tabled when its cards are described.
+  CHECK(kata::test::has(text, "      value\n      1\n      2\n      1: The smallest coin.\n"));
+  CHECK(kata::test::has(write_reference(r, ReferenceFormat::markdown),
+                        "| name | steps | count | description |\n|---|---|---|---|\n"
+                        "| Guard | 2 | 2 | Moves two steps and guards the gate, which no other piece may pass while he "
+                        "stands beside it. |\n| Scout | 3 | 1 |  |\n"));
+  CHECK(kata::test::has(write_reference(r, ReferenceFormat::json), R"("docs": [
+        "Moves two steps and guards the gate, which no other piece may pass while he stands beside it.",
+        ""
+      ])"));
+  // A doc is not a property.
+  CHECK(std::none_of(g->properties.begin(), g->properties.end(), [](auto& p) { return p.name == "doc"; }));
+}
+
+TEST_CASE("Kenjin's reference says what every unit and every battlefield does", "[screens][reference]") {
+  auto l = kata::test::load_file("rules/kenjin.yaml");
+  REQUIRE(l.game);
+  GameReference r = make_reference(*l.game);
+  int described = 0;
+  for (const auto& k : r.kinds) {
+    REQUIRE(k.docs.size() == k.rows.size());
+    for (size_t i = 0; i < k.rows.size(); ++i) {
+      INFO(k.name << " " << k.rows[i][0]);
+      CHECK(k.docs[i].size() > 10);
+      ++described;
+    }
+  }
+  CHECK(described == 20);  // ten units, ten battlefields
+  std::string text = write_reference(r, ReferenceFormat::text);
+  CHECK(kata::test::has(text, "RiceField: The Strength of Peasants on this battlefield is 1 instead of 0.\n"));
+  CHECK(kata::test::has(text, "Samurai: At the combat, eliminates all of the opponent's Peasants"));
+}
+

@@ -206,7 +206,7 @@ std::optional<Choice> HumanAgent::answer(const Game& g, const PlayerView& view,
            << "  back            the step before, when choosing one value at a time\n"
            << "  undo            take back your last decision and what followed it\n"
            << fmt::format("  log             the last {} lines you were told\n", log_lines)
-           << "  rules           the game's reference (what 'kata rules' prints)\n"
+           << "  rules           what each card, action and option does: the game's reference (what 'kata rules' prints)\n"
            << "  quit            stop the game (asks first; the end of input, Ctrl-D, stops at once)\n"
            << "  an empty line   the list again\n";
   } else if (word == "log") {

@@ -242,6 +242,9 @@ struct KindInfo {
   int32_t start_zone = -1;  // zone declaration the cards start in, or -1 (out of play)
   std::vector<int32_t> properties;  // the properties its declaration gives, in its order
   std::string doc;
+  // What each card does, from its `list:` entry's `doc:` (indexed by card - first_card),
+  // for the reference; empty when no entry has one.
+  std::vector<std::string> card_docs;
   // `show:` the properties a screen writes beside each of these components where the
   // viewer sees it ("Port (vp 4)"), and the bookkeeping ones, left out of the reference.
   std::vector<int32_t> shown, bookkeeping;

@@ -527,7 +527,8 @@ class Loader {
     }
   }
 
-  // `list: [{name: Lord, strength: 2, count: 1}, ...]`: rows given one by one.
+  // `list: [{name: Lord, strength: 2, count: 1, doc: TEXT}, ...]`: rows given one by one,
+  // each with what that card does.
   void component_list(const YAML::Node& list, ComponentDecl& c) {
     if (!list.IsSequence()) {
       error(list, "'list' is a sequence of components");
@@ -540,7 +541,7 @@ class Loader {
       }
       for (auto it = e.begin(); it != e.end(); ++it) {
         std::string k = it->first.Scalar();
-        if (k != "count" && std::find(c.properties.begin(), c.properties.end(), k) == c.properties.end())
+        if (k != "count" && k != "doc" && std::find(c.properties.begin(), c.properties.end(), k) == c.properties.end())
           c.properties.push_back(k);
       }
     }
@@ -554,7 +555,11 @@ class Loader {
       }
       std::vector<Value> row;
       for (const auto& p : c.properties) row.push_back(e[p] ? value(e[p]) : Value{});
-      for (int64_t i = 0; i < count && c.rows.size() <= 1024; ++i) c.rows.push_back(row);
+      std::string doc = e["doc"] ? scalar(e["doc"], "a description") : "";
+      for (int64_t i = 0; i < count && c.rows.size() <= 1024; ++i) {
+        c.rows.push_back(row);
+        c.row_docs.push_back(doc);
+      }
     }
   }
 

@@ -65,6 +65,8 @@ struct ComponentDecl {
   Text label;
   // One row a component: its property values, in `properties` order.
   std::vector<std::vector<Value>> rows;
+  // Beside each row, the `doc:` of its `list:` entry (what that card does), or "".
+  std::vector<std::string> row_docs;
   std::string start_zone;  // `in:` the zone they start in (the owner's, if per player)
   Pos start_pos;
   // `where:` keeps only the rows for which it holds, worked out at load time with the
