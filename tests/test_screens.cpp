@@ -78,7 +78,8 @@ actions:
 )");
   State s = new_game(*g, 2, 1, default_options(*g));
   std::string page = describe_view(*g, make_view(*g, s, 0));
-  CHECK(kata::test::has(page, "table          North (worth 4) South (worth 6)\n"));
+  // Cards written in several words are parted by commas.
+  CHECK(kata::test::has(page, "table          North (worth 4), South (worth 6)\n"));
   CHECK_FALSE(kata::test::has(page, "sx"));
   // Hidden cards show nothing of their properties.
   CHECK(kata::test::has(page, "bag            2 cards face down\n"));
@@ -419,14 +420,14 @@ actions:
   // Before its seats are set, a place is its name and shown properties.
   std::string before = describe_view(*g, make_view(*g, s, 1));
   INFO(before);
-  CHECK(kata::test::has(before, "  table          North (worth 4) South (worth 6) East (worth 4)\n"));
+  CHECK(kata::test::has(before, "  table          North (worth 4), South (worth 6), East (worth 4)\n"));
   std::string why;
   auto d = parse_decision(*g, s, "go", why);
   REQUIRE(d);
   apply(*g, s, *d);
   std::string after = describe_view(*g, make_view(*g, s, 1));
   INFO(after);
-  CHECK(kata::test::has(after, "  table          North (worth 4) between P1 and P2 South (worth 6) between P2 and P3 "
+  CHECK(kata::test::has(after, "  table          North (worth 4) between P1 and P2, South (worth 6) between P2 and P3, "
                                "East (worth 4) between P1 and P2\n"));
   // The variables stay off the page as `show: false` says; the notation keeps the name.
   CHECK_FALSE(kata::test::has(after, "left_seat"));
@@ -460,7 +461,7 @@ TEST_CASE("Kenjin's screens say which players each battlefield lies between", "[
   auto r = kata::test::run_kata("play rules/kenjin.yaml -p 3 -s 5 -a human,random,random --no-clear", "1\n");
   unsetenv("COLUMNS");
   INFO(r.out);
-  CHECK(kata::test::has(r.out, "Village (vp 4) between P1 and P2"));
+  CHECK(kata::test::has(r.out, "Village (vp 4) between P1 and P2, GoldenTemple (vp 6) between P1 and P2,"));
   CHECK(kata::test::has(r.out, "Fortress (vp 6) between P3 and P1"));
   // The menu and the notation keep the names.
   CHECK(kata::test::has(r.out, "deploy P1 Lord Fortress"));

@@ -525,6 +525,8 @@ class Compiler {
             node(NodeOp::add, sc.parts[i].pos, 0, 0, {g_.score_node, g_.score_parts[i].node});
     }
     for (auto& t : sc.tiebreak_exprs) g_.tiebreak_nodes.push_back(expr(*t));
+    g_.tiebreak_names = sc.tiebreak_names;
+    g_.tiebreak_names.resize(g_.tiebreak_nodes.size());
     for (auto& n : sc.notes)
       if (n.when_expr) g_.score_notes.push_back({n.text, expr(*n.when_expr)});
   }

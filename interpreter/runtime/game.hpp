@@ -375,6 +375,7 @@ struct Game {
   bool score_is_sum = false;  // the score is the parts' sum (no `score:`)
   std::vector<ScorePart> score_parts;
   std::vector<int32_t> tiebreak_nodes;
+  std::vector<std::string> tiebreak_names;  // beside each node: its name, or "" (unnamed)
   std::vector<ScoreNote> score_notes;
   bool lowest_wins = false;
   int64_t max_decisions = 10000;

@@ -3,6 +3,7 @@
 #include "runtime/view.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -507,16 +508,23 @@ std::string describe_zone(const Game& g, const PlayerView& v, const ZoneView& z,
   std::string out = fmt::format("  {:<14}", g.instance_name(z.instance));
   if (z.cards.empty()) out += " (empty)";
   int hidden = 0;
-  std::string shown, in_order;
+  std::vector<std::string> names;
   for (const CardView& c : z.cards) {
     bool marked = c.card >= 0 && !c.face_up && !c.public_ && !own;
-    std::string name = c.card < 0 ? "?" : shown_card(g, v, c.card, marked ? "*" : "");
+    names.push_back(c.card < 0 ? "?" : shown_card(g, v, c.card, marked ? "*" : ""));
     known_face_down |= marked;
-    in_order += " " + name;
-    if (c.card < 0)
+  }
+  // Cards written in several words ("P1 Guard", "North (vp 4)") would run together: they
+  // are parted by commas.
+  bool words = std::any_of(names.begin(), names.end(),
+                           [](const std::string& n) { return n.find(unbroken_space) != std::string::npos; });
+  std::string shown, in_order;
+  for (size_t i = 0; i < names.size(); ++i) {
+    in_order += (words && i > 0 ? ", " : " ") + names[i];
+    if (z.cards[i].card < 0)
       ++hidden;
     else
-      shown += " " + name;
+      shown += (words && !shown.empty() ? ", " : " ") + names[i];
   }
   // A stack or a row keeps its order, so a hidden card's place shows; a set shows the
   // cards the viewer knows and counts the others.
@@ -580,9 +588,15 @@ std::string describe_end(const Game& g, const PlayerView& v) {
       head.push_back(g.score_is_sum ? "total" : "score");
       cols.push_back(&t.scores);
     }
-    for (size_t i = 0; i < t.tiebreaks.size(); ++i)
-      head.push_back(t.tiebreaks.size() == 1 ? "tie-break" : fmt::format("tie-break {}", i + 1)),
-          cols.push_back(&t.tiebreaks[i]);
+    // A named tie-break is headed by its name, and a line under the table says what it
+    // decides; an unnamed one is the "tie-break".
+    std::vector<std::string> named;
+    for (size_t i = 0; i < t.tiebreaks.size(); ++i) {
+      std::string name = i < g.tiebreak_names.size() ? g.tiebreak_names[i] : "";
+      if (!name.empty()) named.push_back((named.empty() ? "the most " : "then the most ") + name);
+      head.push_back(!name.empty() ? name : t.tiebreaks.size() == 1 ? "tie-break" : fmt::format("tie-break {}", i + 1));
+      cols.push_back(&t.tiebreaks[i]);
+    }
     std::vector<std::string> seats;
     size_t seat_width = 4;
     for (int p = 0; p < n; ++p) {
@@ -606,6 +620,7 @@ std::string describe_end(const Game& g, const PlayerView& v) {
       if (v.eliminated[p]) line += "  eliminated";
       out += line + '\n';
     }
+    if (!named.empty()) out += fmt::format("A tie on the score goes to {}.\n", fmt::join(named, ", "));
   }
   for (int32_t i : t.notes) out += g.score_notes[i].text + '\n';
   return out;

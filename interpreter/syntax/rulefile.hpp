@@ -187,6 +187,9 @@ struct ScoringDecl {
   std::vector<ScorePartDecl> parts;
   std::vector<Text> tiebreak;  // per player; compared in order when scores tie
   std::vector<ExprPtr> tiebreak_exprs;
+  // Each tie-break's name where written as a mapping (`tiebreak: {conquests: ...}`), for
+  // the end's table; "" where it was written as an expression.
+  std::vector<std::string> tiebreak_names;
   std::vector<ScoreNoteDecl> notes;
   Pos parts_pos, notes_pos;  // where `parts:` and `notes:` were written, if they were
   bool lowest_wins = false;
