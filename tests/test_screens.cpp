@@ -188,7 +188,7 @@ TEST_CASE("Kenjin's screens show each battlefield's victory points", "[screens]"
   CHECK(kata::test::has(all, "Palace (vp 6)"));
 }
 
-TEST_CASE("a face-down card the viewer knows is marked whoever else knows it - an onlooker's, when not all do",
+TEST_CASE("a face-down card the viewer knows is marked unless all were shown it - an onlooker's, when not all know it",
           "[screens][views]") {
   auto g = game(R"(game: Reveal
 players: 2
@@ -210,9 +210,10 @@ actions:
   State s = new_game(*g, 2, 1, default_options(*g));
   std::string me = describe_view(*g, make_view(*g, s, 0));
   INFO(me);
-  // Face down, and P1 knows it: revealed to all or looked at by P1 alone, the mark is the
-  // same, since what P2 knows is not P1's to know (docs/language.md §4.4.1).
-  CHECK(kata::test::has(me, "  P2.hand        3*\n"));
+  // Face down, and P1 knows it: looked at by P1 alone, it is marked, whoever else knows
+  // it (what P2 knows is not P1's to know, docs/language.md §4.4.1); revealed to all, it
+  // is public, and every seat saw that: no mark.
+  CHECK(kata::test::has(me, "  P2.hand        3\n"));
   CHECK(kata::test::has(me, "  pile           2*\n"));
   CHECK(kata::test::has(me, "  (* face down: you know it)\n"));
   // An onlooker knows what each seat knows: P2's revealed card is public.
@@ -532,6 +533,75 @@ flow: ""
 TEST_CASE("Hogen lists may_call only for a player who may no longer call", "[screens]") {
   std::string all = pages("rules/hogen.yaml", 3, 1);
   CHECK_FALSE(kata::test::has(all, "may_call=true"));
+}
+
+TEST_CASE("a card all were shown stays public face down until a shuffle - a look does not make it so",
+          "[screens][views]") {
+  auto g = game(R"(game: Shown
+players: 2
+components:
+  card: {each: {value: 1..4}, in: deck}
+zones:
+  deck: {visibility: nobody}
+  table: {visibility: everyone}
+  pile: {visibility: nobody}
+  heap: {visibility: nobody}
+flow: |
+  move top(deck) to table
+  move top(table) to pile
+  move top(deck) to pile face up
+  flip top(pile) face down
+  move top(deck) to heap
+  look P1 at top(heap)
+  look P2 at top(heap)
+  choose P1: go
+  shuffle pile
+  choose P1: go
+actions:
+  go: ""
+)");
+  State s = new_game(*g, 2, 1, default_options(*g));
+  std::string me = describe_view(*g, make_view(*g, s, 0));
+  INFO(me);
+  // 4 was face up on the table, 3 face up on the pile: every seat saw them.
+  CHECK(kata::test::has(me, "  pile           4 3  (top: 3)\n"));
+  // Both seats looked at 2, each on its own: P1 cannot know P2 did.
+  CHECK(kata::test::has(me, "  heap           2*\n"));
+  std::vector<Decision> legal;
+  legal_decisions(*g, s, legal);
+  apply(*g, s, legal.front());
+  std::string after = describe_view(*g, make_view(*g, s, 0));
+  INFO(after);
+  CHECK(kata::test::has(after, "  pile           2 cards face down\n"));
+}
+
+TEST_CASE("Kobayakawa: a fighter's revealed card is not marked as a secret on any seat's screen", "[screens][views]") {
+  // The last round's fighters reveal their cards and the game ends: the final page shows
+  // them. The * is for a face-down card the viewer alone may know.
+  int revealed = 0;
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    auto l = kata::test::load_file("rules/kobayakawa.yaml");
+    REQUIRE(l.game);
+    const Game& g = *l.game;
+    State s = new_game(g, 4, seed, default_options(g));
+    std::vector<Decision> legal;
+    uint64_t rng = seed;
+    while (s.status() == Status::waiting) {
+      legal_decisions(g, s, legal);
+      apply(g, s, legal[uniform(rng, static_cast<uint32_t>(legal.size()))]);
+    }
+    for (int viewer = 0; viewer < 4; ++viewer) {
+      PlayerView v = make_view(g, s, viewer);
+      std::string page = describe_view(g, v);
+      INFO(page);
+      CHECK_FALSE(kata::test::has(page, "*"));
+      for (const ZoneView& z : v.zones)
+        if (g.instance_owner[z.instance] >= 0 && g.instance_owner[z.instance] != viewer)
+          for (const CardView& c : z.cards) revealed += c.card >= 0 && !c.face_up;
+    }
+  }
+  // Some game ended on a fight: its fighters' cards are seen face down in others' hands.
+  CHECK(revealed > 0);
 }
 
 TEST_CASE("a list entry's doc says what that card does, in the reference", "[screens][reference]") {

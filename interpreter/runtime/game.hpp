@@ -316,7 +316,10 @@ struct Layout {
   int32_t zone_cards = 0;   // [instance * card_count + position], bottom first
   int32_t card_zone = 0;    // [card]: instance, or -1 out of play
   int32_t card_face = 0;    // [card]: 1 face up
-  int32_t card_known = 0;   // [card]: bit mask of seats that have seen it
+  int32_t card_known = 0;   // [card]: bit mask of seats that have seen it, and public_knowledge
+  // In card_known: every seat saw the card in a way all were shown (face up, the top card
+  // of a `top` zone, or `reveal`), so each knows the others know it; until a shuffle.
+  static constexpr int32_t public_knowledge = 1 << 30;
   int32_t locals = 0;
   int32_t total = 0;
 };

@@ -84,7 +84,10 @@ PlayerView build_view(const Game& g, const State& s, int viewer, const Sees& see
     const int32_t* cs = s.slots.data() + l.zone_cards + static_cast<int>(z) * g.card_count;
     for (int i = 0; i < size; ++i) {
       bool seen = sees(cs[i]);
-      zv.cards.push_back({seen ? cs[i] : -1, s[l.card_face + cs[i]] != 0, viewer < 0 && seen && seen_by_all(g, s, cs[i])});
+      // Public: to an onlooker, what every seat knows; to a seat, what all were shown.
+      bool known_publicly = (s[l.card_known + cs[i]] & Layout::public_knowledge) != 0;
+      zv.cards.push_back({seen ? cs[i] : -1, s[l.card_face + cs[i]] != 0,
+                          seen && (viewer < 0 ? seen_by_all(g, s, cs[i]) : known_publicly)});
     }
     if (g.instance_set[z])
       std::stable_partition(zv.cards.begin(), zv.cards.end(), [](const CardView& c) { return c.card >= 0; });
@@ -495,9 +498,10 @@ std::string shown_card(const Game& g, const PlayerView& v, int32_t card, const c
 }
 
 // Sets the flags for the page's legend: a card marked `*`, a card written `?`. On a
-// seat's page a card is marked when it lies face down and the viewer knows it, whoever
-// else does: whether the others know it is not the viewer's to know (view.hpp, CardView).
-// On an onlooker's page it is marked when not every seat knows it. The cards of the
+// seat's page a card is marked when it lies face down and the viewer knows it, unless all
+// seats were shown it (revealed, or seen face up): whether the others know it otherwise is
+// not the viewer's to know (view.hpp, CardView). On an onlooker's page it is marked when
+// not every seat knows it. The cards of the
 // viewer's own `owner` zone (a hand) are not marked: being seen by their owner is what
 // such a zone is, and "face down" read oddly of a hand.
 std::string describe_zone(const Game& g, const PlayerView& v, const ZoneView& z, bool& known_face_down,
