@@ -21,6 +21,7 @@
 #include "agents/agent.hpp"
 #include "agents/menu.hpp"
 #include "agents/typed.hpp"
+#include "runtime/wrap.hpp"
 #include "support.hpp"
 
 namespace {
@@ -517,7 +518,7 @@ TEST_CASE("a menu of several actions lists each action's decisions under its hea
   std::string shown = whole.show();
   INFO(shown);
   CHECK(has(shown,
-            "  Turn the deck's top card face up onto the kobayakawa pile, unseen... (flip):\n     "
+            "  Turn the deck's top card face up onto the kobayakawa pile, unseen first. (flip):\n     "
             "1) flip\n"
             "  Take the deck's top card, then discard one of your two cards face up. (draw):\n     "
             "2) draw\n"));
@@ -529,6 +530,20 @@ TEST_CASE("a menu of several actions lists each action's decisions under its hea
   items.push_back({{"pass"}, {}, {}, {2}, "pass"});
   CHECK(kata::Menu(items).show() ==
         "  play:\n     1) play P1 Guard1\n     2) play P1 Guard2\n  pass:\n     3) pass\n");
+  // A heading is never cut: at any width the screen wraps it between words, whole.
+  for (size_t width : {40, 52, 80}) {
+    std::string wrapped = kata::wrap_text(whole.screen(), width);
+    INFO(wrapped);
+    CHECK_FALSE(has(wrapped, "..."));
+    std::istringstream words(kata::plain(wrapped)), all(shown);
+    std::string w, v, a, b;
+    while (words >> w) a += w + " ";
+    while (all >> v) b += v + " ";
+    CHECK(a == b);
+    CHECK(has(a, "Turn the deck's top card face up onto the kobayakawa pile, unseen first. (flip):"));
+    std::istringstream lines(wrapped);
+    for (std::string line; std::getline(lines, line);) CHECK(line.size() <= width);
+  }
   // The headings count as lines of the page: two actions and 19 items are 21 lines, more
   // than a page of 20, and the action is chosen first.
   items.clear();
