@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 
+#include "log/log.hpp"
 #include "reference/reference.hpp"
 #include "runtime/wrap.hpp"
 #include "support.hpp"
@@ -656,3 +657,53 @@ TEST_CASE("Kenjin's reference says what every unit and every battlefield does", 
   CHECK(kata::test::has(text, "Samurai: At the combat, eliminates all of the opponent's Peasants"));
 }
 
+TEST_CASE("the events a seat is told keep each card's name whole at 40, 52 and 80 columns", "[screens][wrap]") {
+  for (const std::string& file : kata::test::rule_files()) {
+    auto l = kata::test::load_file(file);
+    REQUIRE(l.game);
+    const Game& g = *l.game;
+    int players = std::min(std::max(3, g.min_players), g.max_players);
+    std::vector<Event> events;
+    Hooks hooks;
+    hooks.events = &events;
+    State s = new_game(g, players, 3, default_options(g), &hooks);
+    std::vector<Decision> legal;
+    uint64_t rng = 3;
+    int checked = 0;
+    for (int step = 0; step < 400; ++step) {
+      for (int viewer : {0, -1}) {
+        std::vector<std::string> lines = screen_events(g, events, viewer);
+        REQUIRE(lines.size() == describe_events(g, events, viewer).size());
+        for (size_t i = 0; i < lines.size(); ++i) {
+          std::string line = "  " + lines[i];
+          std::string flat = plain(line);
+          REQUIRE(flat == "  " + describe_events(g, events, viewer)[i]);
+          for (size_t width : {40, 52, 80}) {
+            std::string wrapped = wrap_text(line + "\n", width);
+            for (const std::string& name : g.card_names)
+              if (name.find(' ') != std::string::npos) {
+                INFO(file << " at " << width << " columns: " << name << "\n" << wrapped);
+                CHECK(occurrences(wrapped, name) == occurrences(flat, name));
+              }
+            ++checked;
+          }
+        }
+      }
+      events.clear();
+      if (s.status() != Status::waiting) break;
+      legal_decisions(g, s, legal);
+      const Decision& d = legal[uniform(rng, static_cast<uint32_t>(legal.size()))];
+      // Another's decision, as the prompt tells it ("P2 chose: ...").
+      std::string chose = "  P2 chose: " + decision_screen_text(g, s, d, 0);
+      REQUIRE(plain(chose) == "  P2 chose: " + decision_text(g, s, d, 0));
+      for (size_t width : {40, 52, 80})
+        for (const std::string& name : g.card_names)
+          if (name.find(' ') != std::string::npos) {
+            INFO(file << " at " << width << " columns: " << name << "\n" << wrap_text(chose, width));
+            CHECK(occurrences(wrap_text(chose, width), name) == occurrences(plain(chose), name));
+          }
+      apply(g, s, d, &hooks);
+    }
+    CHECK(checked > 0);
+  }
+}

@@ -154,7 +154,7 @@ void HumanAgent::replayed(int) { news_.clear(); }
 void HumanAgent::tell_news() {
   if (news_.empty()) return;
   t_.out << "Since your last turn:\n";
-  for (auto& n : news_) t_.out << "  " << n << '\n';
+  for (auto& n : news_) print_screen(t_.out, "  " + n + '\n');
   news_.clear();
 }
 
@@ -212,7 +212,7 @@ std::optional<Choice> HumanAgent::answer(const Game& g, const PlayerView& view,
   } else if (word == "log") {
     if (told_.empty()) t_.out << "You have been told nothing yet.\n";
     else t_.out << fmt::format("The last {} lines you were told:\n", told_.size());
-    for (auto& n : told_) t_.out << "  " << n << '\n';
+    for (auto& n : told_) print_screen(t_.out, "  " + n + '\n');
   } else if (word == "rules") {
     t_.out << write_reference(make_reference(g), ReferenceFormat::text, t_.width ? t_.width : reference_width);
   } else if (word == "undo") {

@@ -159,14 +159,26 @@ std::string var_value_text(const Game& g, VarType t, int64_t v) {
 
 std::string decision_text(const Game& g, const State& s, const Decision& d) { return decision_text(g, s, d, s.chooser()); }
 
-std::string decision_text(const Game& g, const State& s, const Decision& d, int viewer) {
+namespace {
+
+std::string decision_text(const Game& g, const State& s, const Decision& d, int viewer, bool units) {
   const Action& a = g.program.actions.at(d.action);
   std::string out = a.name;
   for (size_t k = 0; k < a.params.size(); ++k) {
-    out += ' ';
-    out += a.params[k].type == Type::card ? card_text(g, s, d.args[k], viewer) : value_text(g, a.params[k].type, d.args[k]);
+    std::string value = a.params[k].type == Type::card ? card_text(g, s, d.args[k], viewer) : value_text(g, a.params[k].type, d.args[k]);
+    out += ' ' + (units ? unbroken(value) : value);
   }
   return out;
+}
+
+}  // namespace
+
+std::string decision_text(const Game& g, const State& s, const Decision& d, int viewer) {
+  return decision_text(g, s, d, viewer, false);
+}
+
+std::string decision_screen_text(const Game& g, const State& s, const Decision& d, int viewer) {
+  return decision_text(g, s, d, viewer, true);
 }
 
 std::string normal(const std::string& text) {

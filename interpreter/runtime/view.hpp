@@ -85,6 +85,8 @@ std::string var_value_text(const Game& g, VarType t, int64_t v);
 // "take a card from P2.hand" (legal_decisions).
 std::string decision_text(const Game& g, const State& s, const Decision& d);
 std::string decision_text(const Game& g, const State& s, const Decision& d, int viewer);
+// The same for a screen: each value one unit that wrapping never splits (runtime/wrap.hpp).
+std::string decision_screen_text(const Game& g, const State& s, const Decision& d, int viewer);
 
 // Notation as it is compared: lower case, each run of blanks one space, none at the ends.
 std::string normal(const std::string& text);
