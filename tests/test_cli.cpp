@@ -721,7 +721,7 @@ Phases
   CHECK(has(kendo.out, "\nBoard\n  55 points in 13 rows of 1 to 6, joined by lines\n"));
   CHECK(has(kendo.out, "(x from -8 to 8, y from -8 to 8)"));
   auto kenjin = run_kata("rules rules/kenjin.yaml --markdown");
-  CHECK(has(kenjin.out, "| Peasant | secret | 0 | 4 |\n"));
+  CHECK(has(kenjin.out, "| Peasant | secret | 0 | 4 | Strength 0 (1 on the Rice Field). If you conquer"));
   // Errors: the file's, an unreadable file, two formats.
   std::string bad =
       temp("kata-rules-bad.yaml", "game: Bad\nplayers: 2\nflow: |\n  shuffle nowhere\n");
