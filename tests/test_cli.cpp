@@ -728,7 +728,7 @@ Phases
   CHECK(has(kendo.out, "\nBoard\n  55 points in 13 rows of 1 to 6, joined by lines\n"));
   CHECK(has(kendo.out, "(x from -8 to 8, y from -8 to 8)"));
   auto kenjin = run_kata("rules rules/kenjin.yaml --markdown");
-  CHECK(has(kenjin.out, "| Peasant | secret | 0 | 4 |\n"));
+  CHECK(has(kenjin.out, "| Peasant | secret | 0 | 4 | Strength 0 (1 on the Rice Field). If you conquer"));
   // Errors: the file's, an unreadable file, two formats.
   std::string bad =
       temp("kata-rules-bad.yaml", "game: Bad\nplayers: 2\nflow: |\n  shuffle nowhere\n");
@@ -796,7 +796,10 @@ TEST_CASE("rules at the prompt prints what kata rules prints", "[cli][prompt]") 
   REQUIRE(reference.status == 0);
   auto p = run_kata("play rules/kenjin.yaml -p 3 --seed 4 --no-clear", "rules\nhelp\nquit\ny\n");
   CHECK(has(p.out, "P1> " + reference.out + "P1> "));
-  CHECK(has(p.out, "  rules           the game's reference (what 'kata rules' prints)\n"));
+  CHECK(has(p.out, "  rules           what each card, action and option does: the game's reference (what 'kata rules' prints)\n"));
+  // What each unit and battlefield does.
+  CHECK(has(p.out, "      Archer: At the combat, eliminates the opponent's Samurai"));
+  CHECK(has(p.out, "      Village: Army cards with 1 Strength on this battlefield have 2 Strength instead.\n"));
   CHECK(has(p.out, "  undo            take back your last decision and what followed it\n"));
 }
 

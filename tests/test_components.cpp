@@ -181,7 +181,7 @@ TEST_CASE("a card variable and a component's variables are shown only to who see
   CHECK(describe_view(*g, make_view(*g, end, 1)).find("  South: claimed_by=P2\n") != std::string::npos);
   // A stack shows the place of each hidden card: P2 sees P1's North side as two hidden cards
   // under nothing else, and its own as known cards.
-  CHECK(describe_view(*g, make_view(*g, end, 1)).find("North.side(P2) P2 Spy* P2 Guard*") != std::string::npos);
+  CHECK(describe_view(*g, make_view(*g, end, 1)).find("North.side(P2) P2 Spy*, P2 Guard*") != std::string::npos);
   CHECK(describe_view(*g, make_view(*g, end, 1)).find("North.side(P1) 2 cards face down") != std::string::npos);
 }
 

@@ -10,6 +10,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdio>
@@ -21,6 +24,7 @@
 #include "agents/agent.hpp"
 #include "agents/menu.hpp"
 #include "agents/typed.hpp"
+#include "runtime/wrap.hpp"
 #include "support.hpp"
 
 namespace {
@@ -448,6 +452,62 @@ TEST_CASE("short forms never read the name of a card the chooser cannot see", "[
   CHECK(tried > 0);
 }
 
+TEST_CASE("short forms: a blind pick from a player's set by that player's name, when unambiguous",
+          "[prompt][notation]") {
+  // P1 may take a card unseen from the next player's hand, or from P2's or P3's stash.
+  auto l = kata::test::load_text(R"(game: Blind
+players: 3
+components:
+  card: {list: [{name: Monk}, {name: Guard}, {name: Spy}, {name: Scout}, {name: Duke}, {name: Lord}], in: deck}
+zones:
+  deck: {visibility: nobody}
+  hand: {per_player: true, visibility: owner, order: set}
+  stash: {per_player: true, visibility: owner, order: set}
+flow: |
+  for p in players { move top(deck) to p.hand }
+  move top(deck) to P3.stash
+  move top(deck) to P2.stash
+  choose P1: take | steal | rob
+actions:
+  take:
+    params: {c: next(player).hand}
+    do: move c to player.hand
+  steal:
+    params: {c: P2.stash}
+    do: move c to player.hand
+  rob:
+    params: {c: P3.stash}
+    do: move c to player.hand
+)");
+  INFO(fmt::format("{}", fmt::join(l.messages(), "\n")));
+  REQUIRE(l.game);
+  const kata::Game& g = *l.game;
+  kata::State s = kata::new_game(g, 3, 1, kata::default_options(g));
+  std::vector<kata::Decision> legal;
+  kata::legal_decisions(g, s, legal);
+  std::vector<std::string> labels;
+  for (auto& d : legal) labels.push_back(kata::decision_text(g, s, d));
+  REQUIRE(labels == std::vector<std::string>{"take a card from P2.hand", "steal a card from P2.stash", "rob a card from P3.stash"});
+  kata::PlayerView view = kata::make_view(g, s, 0);
+  auto typed = [&](const std::string& text) { return shortened(g, view, labels, text); };
+  CHECK(typed("take p2") == "take a card from P2.hand");
+  CHECK(typed("TAKE P2.hand") == "take a card from P2.hand");
+  CHECK(typed("rob p3") == "rob a card from P3.stash");
+  CHECK(typed("steal p2.stash") == "steal a card from P2.stash");
+  CHECK(typed("take p3") == "refused: no match");
+  // The runner reads it so too, and the action's name may be left out when one set is meant.
+  std::string why;
+  auto d = kata::read_decision(g, s, "take p2", why);
+  REQUIRE(d);
+  CHECK(kata::decision_text(g, s, *d) == "take a card from P2.hand");
+  d = kata::read_decision(g, s, "p3", why);
+  REQUIRE(d);
+  CHECK(kata::decision_text(g, s, *d) == "rob a card from P3.stash");
+  // P2 has two sets to take from: the player's name alone is ambiguous.
+  CHECK_FALSE(kata::read_decision(g, s, "p2", why));
+  CHECK(why == "ambiguous: 'p2' could be take a card from P2.hand or steal a card from P2.stash");
+}
+
 TEST_CASE("at the prompt, a decision or its start typed in short", "[prompt][notation]") {
   Start k("rules/kenjin.yaml", 3, 4);
   const kata::Game& g = *k.loaded.game;
@@ -517,7 +577,7 @@ TEST_CASE("a menu of several actions lists each action's decisions under its hea
   std::string shown = whole.show();
   INFO(shown);
   CHECK(has(shown,
-            "  Turn the deck's top card face up onto the kobayakawa pile, unseen... (flip):\n     "
+            "  Turn the deck's top card face up onto the kobayakawa pile, unseen first. (flip):\n     "
             "1) flip\n"
             "  Take the deck's top card, then discard one of your two cards face up. (draw):\n     "
             "2) draw\n"));
@@ -529,6 +589,20 @@ TEST_CASE("a menu of several actions lists each action's decisions under its hea
   items.push_back({{"pass"}, {}, {}, {2}, "pass"});
   CHECK(kata::Menu(items).show() ==
         "  play:\n     1) play P1 Guard1\n     2) play P1 Guard2\n  pass:\n     3) pass\n");
+  // A heading is never cut: at any width the screen wraps it between words, whole.
+  for (size_t width : {40, 52, 80}) {
+    std::string wrapped = kata::wrap_text(whole.screen(), width);
+    INFO(wrapped);
+    CHECK_FALSE(has(wrapped, "..."));
+    std::istringstream words(kata::plain(wrapped)), all(shown);
+    std::string w, v, a, b;
+    while (words >> w) a += w + " ";
+    while (all >> v) b += v + " ";
+    CHECK(a == b);
+    CHECK(has(a, "Turn the deck's top card face up onto the kobayakawa pile, unseen first. (flip):"));
+    std::istringstream lines(wrapped);
+    for (std::string line; std::getline(lines, line);) CHECK(line.size() <= width);
+  }
   // The headings count as lines of the page: two actions and 19 items are 21 lines, more
   // than a page of 20, and the action is chosen first.
   items.clear();

@@ -565,6 +565,45 @@ scoring:
   CHECK(page.find("Never") == std::string::npos);
 }
 
+TEST_CASE("named tie-breaks head their columns, and a line says what they decide", "[runtime]") {
+  auto g = game(R"(game: Table
+players: 3
+variables:
+  a: {per_player: true}
+  b: {per_player: true}
+flow: |
+  P1.a = 3
+  P2.a = 3
+  P3.a = 1
+  P1.b = 1
+  P2.b = 2
+  end game
+scoring:
+  score: p.a
+  tiebreak: {gems: p.b, seat: -seat(p)}
+)");
+  State s = new_game(*g, 3, 1, default_options(*g));
+  CHECK(winners(s) == 2u);
+  std::string page = describe_view(*g, make_view(*g, s, 0));
+  INFO(page);
+  CHECK(kata::test::has(page, "Game over. Winner: P2\n"
+                              "            score  gems  seat\n"
+                              "  P1 (you)      3     1    -1\n"
+                              "  P2            3     2    -2  winner\n"
+                              "  P3            1     0    -3\n"
+                              "A tie on the score goes to the most gems, then the most seat.\n"));
+  auto twice = kata::test::load_text(R"(game: Table
+players: 2
+variables:
+  a: {per_player: true}
+flow: ""
+scoring:
+  score: p.a
+  tiebreak: {gems: p.a, gems: p.a}
+)");
+  CHECK(twice.messages() == std::vector<std::string>{"8:25: error: 'gems' is declared twice in 'tiebreak'"});
+}
+
 TEST_CASE("an end where nothing was scored shows no table, only the winners and the notes",
           "[runtime]") {
   // A variant's points, counted only when the variant is on: off, every part is 0.

@@ -12,6 +12,7 @@
 #include <map>
 #include <sstream>
 
+#include "log/log.hpp"
 #include "reference/reference.hpp"
 #include "runtime/wrap.hpp"
 #include "support.hpp"
@@ -81,7 +82,8 @@ actions:
 )");
   State s = new_game(*g, 2, 1, default_options(*g));
   std::string page = describe_view(*g, make_view(*g, s, 0));
-  CHECK(kata::test::has(page, "table          North (worth 4) South (worth 6)\n"));
+  // Cards written in several words are parted by commas.
+  CHECK(kata::test::has(page, "table          North (worth 4), South (worth 6)\n"));
   CHECK_FALSE(kata::test::has(page, "sx"));
   // Hidden cards show nothing of their properties.
   CHECK(kata::test::has(page, "bag            2 cards face down\n"));
@@ -190,7 +192,7 @@ TEST_CASE("Kenjin's screens show each battlefield's victory points", "[screens]"
   CHECK(kata::test::has(all, "Palace (vp 6)"));
 }
 
-TEST_CASE("a face-down card the viewer knows is marked whoever else knows it - an onlooker's, when not all do",
+TEST_CASE("a face-down card the viewer knows is marked unless all were shown it - an onlooker's, when not all know it",
           "[screens][views]") {
   auto g = game(R"(game: Reveal
 players: 2
@@ -212,9 +214,10 @@ actions:
   State s = new_game(*g, 2, 1, default_options(*g));
   std::string me = describe_view(*g, make_view(*g, s, 0));
   INFO(me);
-  // Face down, and P1 knows it: revealed to all or looked at by P1 alone, the mark is the
-  // same, since what P2 knows is not P1's to know (docs/language.md §4.4.1).
-  CHECK(kata::test::has(me, "  P2.hand        3*\n"));
+  // Face down, and P1 knows it: looked at by P1 alone, it is marked, whoever else knows
+  // it (what P2 knows is not P1's to know, docs/language.md §4.4.1); revealed to all, it
+  // is public, and every seat saw that: no mark.
+  CHECK(kata::test::has(me, "  P2.hand        3\n"));
   CHECK(kata::test::has(me, "  pile           2*\n"));
   CHECK(kata::test::has(me, "  (* face down: you know it)\n"));
   // An onlooker knows what each seat knows: P2's revealed card is public.
@@ -422,14 +425,14 @@ actions:
   // Before its seats are set, a place is its name and shown properties.
   std::string before = describe_view(*g, make_view(*g, s, 1));
   INFO(before);
-  CHECK(kata::test::has(before, "  table          North (worth 4) South (worth 6) East (worth 4)\n"));
+  CHECK(kata::test::has(before, "  table          North (worth 4), South (worth 6), East (worth 4)\n"));
   std::string why;
   auto d = parse_decision(*g, s, "go", why);
   REQUIRE(d);
   apply(*g, s, *d);
   std::string after = describe_view(*g, make_view(*g, s, 1));
   INFO(after);
-  CHECK(kata::test::has(after, "  table          North (worth 4) between P1 and P2 South (worth 6) between P2 and P3 "
+  CHECK(kata::test::has(after, "  table          North (worth 4) between P1 and P2, South (worth 6) between P2 and P3, "
                                "East (worth 4) between P1 and P2\n"));
   // The variables stay off the page as `show: false` says; the notation keeps the name.
   CHECK_FALSE(kata::test::has(after, "left_seat"));
@@ -463,7 +466,7 @@ TEST_CASE("Kenjin's screens say which players each battlefield lies between", "[
   auto r = kata::test::run_kata("play rules/kenjin.yaml -p 3 -s 5 -a human,random,random --no-clear", "1\n");
   unsetenv("COLUMNS");
   INFO(r.out);
-  CHECK(kata::test::has(r.out, "Village (vp 4) between P1 and P2"));
+  CHECK(kata::test::has(r.out, "Village (vp 4) between P1 and P2, GoldenTemple (vp 6) between P1 and P2,"));
   CHECK(kata::test::has(r.out, "Fortress (vp 6) between P3 and P1"));
   // The menu and the notation keep the names.
   CHECK(kata::test::has(r.out, "deploy P1 Lord Fortress"));
@@ -637,4 +640,176 @@ TEST_CASE("Connect Four tells a move as a drop into a column, not as a disc's in
   CHECK(has(r.out, "      1  O  .  .  X  .  .  .\n"));
   CHECK_FALSE(has(r.out, "Disc2"));
   CHECK_FALSE(has(r.out, "chose:"));
+}
+
+TEST_CASE("a card all were shown stays public face down until a shuffle - a look does not make it so",
+          "[screens][views]") {
+  auto g = game(R"(game: Shown
+players: 2
+components:
+  card: {each: {value: 1..4}, in: deck}
+zones:
+  deck: {visibility: nobody}
+  table: {visibility: everyone}
+  pile: {visibility: nobody}
+  heap: {visibility: nobody}
+flow: |
+  move top(deck) to table
+  move top(table) to pile
+  move top(deck) to pile face up
+  flip top(pile) face down
+  move top(deck) to heap
+  look P1 at top(heap)
+  look P2 at top(heap)
+  choose P1: go
+  shuffle pile
+  choose P1: go
+actions:
+  go: ""
+)");
+  State s = new_game(*g, 2, 1, default_options(*g));
+  std::string me = describe_view(*g, make_view(*g, s, 0));
+  INFO(me);
+  // 4 was face up on the table, 3 face up on the pile: every seat saw them.
+  CHECK(kata::test::has(me, "  pile           4 3  (top: 3)\n"));
+  // Both seats looked at 2, each on its own: P1 cannot know P2 did.
+  CHECK(kata::test::has(me, "  heap           2*\n"));
+  std::vector<Decision> legal;
+  legal_decisions(*g, s, legal);
+  apply(*g, s, legal.front());
+  std::string after = describe_view(*g, make_view(*g, s, 0));
+  INFO(after);
+  CHECK(kata::test::has(after, "  pile           2 cards face down\n"));
+}
+
+TEST_CASE("Kobayakawa: a fighter's revealed card is not marked as a secret on any seat's screen", "[screens][views]") {
+  // The last round's fighters reveal their cards and the game ends: the final page shows
+  // them. The * is for a face-down card the viewer alone may know.
+  int revealed = 0;
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    auto l = kata::test::load_file("rules/kobayakawa.yaml");
+    REQUIRE(l.game);
+    const Game& g = *l.game;
+    State s = new_game(g, 4, seed, default_options(g));
+    std::vector<Decision> legal;
+    uint64_t rng = seed;
+    while (s.status() == Status::waiting) {
+      legal_decisions(g, s, legal);
+      apply(g, s, legal[uniform(rng, static_cast<uint32_t>(legal.size()))]);
+    }
+    for (int viewer = 0; viewer < 4; ++viewer) {
+      PlayerView v = make_view(g, s, viewer);
+      std::string page = describe_view(g, v);
+      INFO(page);
+      CHECK_FALSE(kata::test::has(page, "*"));
+      for (const ZoneView& z : v.zones)
+        if (g.instance_owner[z.instance] >= 0 && g.instance_owner[z.instance] != viewer)
+          for (const CardView& c : z.cards) revealed += c.card >= 0 && !c.face_up;
+    }
+  }
+  // Some game ended on a fight: its fighters' cards are seen face down in others' hands.
+  CHECK(revealed > 0);
+}
+
+TEST_CASE("a list entry's doc says what that card does, in the reference", "[screens][reference]") {
+  auto g = game(R"(game: Places
+players: 2
+components:
+  piece:
+    list:
+      - {name: Guard, steps: 2, count: 2, doc: "Moves two steps and guards the gate, which no other piece may pass while he stands beside it."}
+      - {name: Scout, steps: 3}
+    name: "{name}{copy}"
+  coin:
+    list: [{value: 1, doc: The smallest coin.}, {value: 2}]
+flow: ""
+)");
+  GameReference r = make_reference(*g);
+  std::string text = write_reference(r, ReferenceFormat::text, 60);
+  INFO(text);
+  CHECK(kata::test::has(text, "      name   steps  count\n      Guard  2      2\n      Scout  3      1\n"
+                              "      Guard: Moves two steps and guards the gate, which no\n"
+                              "        other piece may pass while he stands beside it.\n"));
+  // A kind with one property is tabled when its cards are described.
+  CHECK(kata::test::has(text, "      value\n      1\n      2\n      1: The smallest coin.\n"));
+  CHECK(kata::test::has(write_reference(r, ReferenceFormat::markdown),
+                        "| name | steps | count | description |\n|---|---|---|---|\n"
+                        "| Guard | 2 | 2 | Moves two steps and guards the gate, which no other piece may pass while he "
+                        "stands beside it. |\n| Scout | 3 | 1 |  |\n"));
+  CHECK(kata::test::has(write_reference(r, ReferenceFormat::json), R"("docs": [
+        "Moves two steps and guards the gate, which no other piece may pass while he stands beside it.",
+        ""
+      ])"));
+  // A doc is not a property.
+  CHECK(std::none_of(g->properties.begin(), g->properties.end(), [](auto& p) { return p.name == "doc"; }));
+}
+
+TEST_CASE("Kenjin's reference says what every unit and every battlefield does", "[screens][reference]") {
+  auto l = kata::test::load_file("rules/kenjin.yaml");
+  REQUIRE(l.game);
+  GameReference r = make_reference(*l.game);
+  int described = 0;
+  for (const auto& k : r.kinds) {
+    REQUIRE(k.docs.size() == k.rows.size());
+    for (size_t i = 0; i < k.rows.size(); ++i) {
+      INFO(k.name << " " << k.rows[i][0]);
+      CHECK(k.docs[i].size() > 10);
+      ++described;
+    }
+  }
+  CHECK(described == 20);  // ten units, ten battlefields
+  std::string text = write_reference(r, ReferenceFormat::text);
+  CHECK(kata::test::has(text, "RiceField: The Strength of Peasants on this battlefield is 1 instead of 0.\n"));
+  CHECK(kata::test::has(text, "Samurai: At the combat, eliminates all of the opponent's Peasants"));
+}
+
+TEST_CASE("the events a seat is told keep each card's name whole at 40, 52 and 80 columns", "[screens][wrap]") {
+  for (const std::string& file : kata::test::rule_files()) {
+    auto l = kata::test::load_file(file);
+    REQUIRE(l.game);
+    const Game& g = *l.game;
+    int players = std::min(std::max(3, g.min_players), g.max_players);
+    std::vector<Event> events;
+    Hooks hooks;
+    hooks.events = &events;
+    State s = new_game(g, players, 3, default_options(g), &hooks);
+    std::vector<Decision> legal;
+    uint64_t rng = 3;
+    int checked = 0;
+    for (int step = 0; step < 400; ++step) {
+      for (int viewer : {0, -1}) {
+        std::vector<std::string> lines = screen_events(g, events, viewer);
+        REQUIRE(lines.size() == describe_events(g, events, viewer).size());
+        for (size_t i = 0; i < lines.size(); ++i) {
+          std::string line = "  " + lines[i];
+          std::string flat = plain(line);
+          REQUIRE(flat == "  " + describe_events(g, events, viewer)[i]);
+          for (size_t width : {40, 52, 80}) {
+            std::string wrapped = wrap_text(line + "\n", width);
+            for (const std::string& name : g.card_names)
+              if (name.find(' ') != std::string::npos) {
+                INFO(file << " at " << width << " columns: " << name << "\n" << wrapped);
+                CHECK(occurrences(wrapped, name) == occurrences(flat, name));
+              }
+            ++checked;
+          }
+        }
+      }
+      events.clear();
+      if (s.status() != Status::waiting) break;
+      legal_decisions(g, s, legal);
+      const Decision& d = legal[uniform(rng, static_cast<uint32_t>(legal.size()))];
+      // Another's decision, as the prompt tells it ("P2 chose: ...").
+      std::string chose = "  P2 chose: " + decision_screen_text(g, s, d, 0);
+      REQUIRE(plain(chose) == "  P2 chose: " + decision_text(g, s, d, 0));
+      for (size_t width : {40, 52, 80})
+        for (const std::string& name : g.card_names)
+          if (name.find(' ') != std::string::npos) {
+            INFO(file << " at " << width << " columns: " << name << "\n" << wrap_text(chose, width));
+            CHECK(occurrences(wrap_text(chose, width), name) == occurrences(plain(chose), name));
+          }
+      apply(g, s, d, &hooks);
+    }
+    CHECK(checked > 0);
+  }
 }

@@ -154,7 +154,7 @@ void HumanAgent::replayed(int) { news_.clear(); }
 void HumanAgent::tell_news() {
   if (news_.empty()) return;
   t_.out << "Since your last turn:\n";
-  for (auto& n : news_) t_.out << "  " << n << '\n';
+  for (auto& n : news_) print_screen(t_.out, "  " + n + '\n');
   news_.clear();
 }
 
@@ -206,13 +206,13 @@ std::optional<Choice> HumanAgent::answer(const Game& g, const PlayerView& view,
            << "  back            the step before, when choosing one value at a time\n"
            << "  undo            take back your last decision and what followed it\n"
            << fmt::format("  log             the last {} lines you were told\n", log_lines)
-           << "  rules           the game's reference (what 'kata rules' prints)\n"
+           << "  rules           what each card, action and option does: the game's reference (what 'kata rules' prints)\n"
            << "  quit            stop the game (asks first; the end of input, Ctrl-D, stops at once)\n"
            << "  an empty line   the list again\n";
   } else if (word == "log") {
     if (told_.empty()) t_.out << "You have been told nothing yet.\n";
     else t_.out << fmt::format("The last {} lines you were told:\n", told_.size());
-    for (auto& n : told_) t_.out << "  " << n << '\n';
+    for (auto& n : told_) print_screen(t_.out, "  " + n + '\n');
   } else if (word == "rules") {
     t_.out << write_reference(make_reference(g), ReferenceFormat::text, t_.width ? t_.width : reference_width);
   } else if (word == "undo") {

@@ -50,7 +50,8 @@ class Agent {
   // --resume) instead of asked: a bot draws from its generator as if it had chosen, so a
   // resumed game goes on as the game played in one go would; a person saw what came before.
   virtual void replayed(int count) { (void)count; }
-  // What this seat was shown happen, one line per event.
+  // What this seat was shown happen, one line per event, each card's name one unit of a
+  // screen (log.hpp's screen_events: print it with print_screen).
   virtual void observe(const std::string& line) { (void)line; }
   // Someone at the terminal (asked nothing when the game is played again after an undo).
   virtual bool person() const { return false; }

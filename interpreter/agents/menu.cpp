@@ -169,8 +169,9 @@ std::vector<std::string> board_notes(const Game& g, const PlayerView& view, cons
   return notes;
 }
 
-// The first sentence of a `doc:` text, on one line and at most about 70 characters (cut
-// at a word, with "..."), then the action's name in brackets; the name alone without a doc.
+// The first sentence of a `doc:` text, on one line and whole (a screen wraps it; cut, it
+// could lose what it says), then the action's name in brackets; the name alone without a
+// doc.
 std::string heading(const Action& a) {
   std::string doc;
   for (char c : a.doc) doc += c == '\n' ? ' ' : c;
@@ -181,11 +182,6 @@ std::string heading(const Action& a) {
       doc.erase(doc[i] == '.' ? i + 1 : i);
       break;
     }
-  constexpr size_t longest = 70;
-  if (doc.size() > longest) {
-    size_t cut = doc.rfind(' ', longest);
-    doc = doc.substr(0, cut == std::string::npos || cut < 20 ? longest : cut) + "...";
-  }
   return fmt::format("{} ({})", doc, a.name);
 }
 

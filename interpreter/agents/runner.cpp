@@ -30,7 +30,7 @@ void deliver(const Game& g, std::vector<Event>& events, std::vector<std::unique_
   if (log) log->events(g, events);
   for (size_t seat = 0; seat < agents.size(); ++seat) {
     if (!agents[seat]->needs_view()) continue;
-    for (const std::string& line : describe_events(g, events, static_cast<int>(seat))) agents[seat]->observe(line);
+    for (const std::string& line : screen_events(g, events, static_cast<int>(seat))) agents[seat]->observe(line);
     if (!seen[seat].empty())
       for (const Event& e : events)
         if (e.card >= 0 && ((e.seen_by >> seat) & 1u)) seen[seat][e.card] = true;
@@ -208,7 +208,7 @@ bool play_once(const Game& g, int players, uint64_t seed, const std::vector<int6
     // tells it in the game's words (its `say:`, said as its effect begins).
     for (size_t other = 0; other < agents.size(); ++other)
       if (static_cast<int>(other) != seat && agents[other]->needs_view() && !g.program.actions[chosen.action].says)
-        agents[other]->observe(fmt::format("{} chose: {}", seat_name(seat), decision_text(g, s, chosen, static_cast<int>(other))));
+        agents[other]->observe(fmt::format("{} chose: {}", seat_name(seat), decision_screen_text(g, s, chosen, static_cast<int>(other))));
     apply(g, s, chosen, &hooks);
     deliver(g, events, agents, writing, seen);
   }

@@ -96,6 +96,21 @@ std::string either(const std::vector<std::string>& texts) {
   return out;
 }
 
+// A blind pick's value, "a card from P2.hand" (card_text), may be typed as its set's name
+// or, when the set is a player's, as that player: "p2.hand", "p2".
+std::vector<std::string> blind_forms(const Game& g, const std::string& value) {
+  const std::string lead = "a card from ";
+  if (value.rfind(lead, 0) != 0) return {};
+  std::string set = value.substr(lead.size());
+  for (size_t z = 0; z < g.instance_zone.size(); ++z)
+    if (g.instance_set[z] && g.instance_name(static_cast<int>(z)) == set) {
+      std::vector<std::string> out{squashed(set)};
+      if (g.instance_owner[z] >= 0) out.push_back(squashed(seat_name(g.instance_owner[z])));
+      return out;
+    }
+  return {};
+}
+
 // The forms each value of a label may be typed in (see short_form).
 std::vector<std::set<std::string>> value_forms(const Game& g, const std::vector<std::string>& parts,
                                                Prefixes& prefixes,
@@ -112,6 +127,7 @@ std::vector<std::set<std::string>> value_forms(const Game& g, const std::vector<
       f.insert(squashed(name));
       if (auto w = without(name, prefix)) f.insert(*w);
     }
+    for (const std::string& blind : blind_forms(g, parts[k])) f.insert(blind);
     forms.push_back(std::move(f));
   }
   return forms;

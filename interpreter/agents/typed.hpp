@@ -24,6 +24,8 @@ namespace kata {
 //     (the seat in "P1 Lord", "P1 Guard3"),
 //   - the name of the card without its copy number (Game::card_plain_names), with or
 //     without those words,
+//   - for a blind pick ("a card from P2.hand"), the set's name ("p2.hand") and, when the
+//     set is a player's, that player ("take p2"),
 // and a card named by its place ("deck#2") is matched only by its place. When labels of
 // more than one menu item (menu_items: interchangeable decisions are one item) match,
 // nothing is returned and `why` says "ambiguous: 'TEXT' could be X or Y"; when none

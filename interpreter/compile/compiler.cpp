@@ -236,6 +236,7 @@ class Compiler {
                     c.doc,
                     {},
                     {},
+                    {},
                     {}};
       for (auto& p : c.properties) kind.properties.push_back(s_.properties.at(p));
       for (auto& p : c.shown) kind.shown.push_back(s_.properties.at(p));
@@ -250,10 +251,12 @@ class Compiler {
         if (c.per_player) kind.name_template = "{owner} " + kind.name_template;
       }
       int owners = c.per_player ? g_.max_players : 1;
+      bool described = std::any_of(c.row_docs.begin(), c.row_docs.end(), [](auto& d) { return !d.empty(); });
       for (int o = 0; o < owners; ++o) {
         int index = 0;
         size_t first_name = g_.card_names.size();
-        for (auto& row : c.rows) {
+        for (size_t r = 0; r < c.rows.size(); ++r) {
+          const std::vector<Value>& row = c.rows[r];
           if (c.where_expr) {
             std::vector<int64_t> env;
             for (auto& v : row) env.push_back(value(v));
@@ -268,6 +271,7 @@ class Compiler {
           for (size_t k = 0; k < c.properties.size(); ++k)
             props[s_.properties.at(c.properties[k])].back() = value(row[k]);
           g_.card_names.push_back(card_name(kind.name_template, c, row, c.per_player ? o : -1, ++index));
+          if (described) kind.card_docs.push_back(r < c.row_docs.size() ? c.row_docs[r] : "");
         }
         number_copies(first_name, c, props);
       }
@@ -529,6 +533,8 @@ class Compiler {
             node(NodeOp::add, sc.parts[i].pos, 0, 0, {g_.score_node, g_.score_parts[i].node});
     }
     for (auto& t : sc.tiebreak_exprs) g_.tiebreak_nodes.push_back(expr(*t));
+    g_.tiebreak_names = sc.tiebreak_names;
+    g_.tiebreak_names.resize(g_.tiebreak_nodes.size());
     for (auto& n : sc.notes)
       if (n.when_expr) g_.score_notes.push_back({n.text, expr(*n.when_expr)});
   }

@@ -19,6 +19,7 @@
 #include <type_traits>
 
 #include "compile/compiler.hpp"
+#include "runtime/wrap.hpp"
 #include "syntax/source.hpp"
 
 namespace kata {
@@ -36,6 +37,10 @@ namespace {
 
 std::string card_name(const Game& g, int c) { return c >= 0 && c < g.card_count ? g.card_names[c] : "?"; }
 
+// A card as a line names it: for a screen (`units`), one unit that wrapping never splits
+// (runtime/wrap.hpp).
+std::string named(const std::string& text, bool units) { return units ? unbroken(text) : text; }
+
 std::vector<std::string> order_names(const Game& g, const std::vector<int32_t>& order) {
   std::vector<std::string> names;
   for (auto it = order.rbegin(); it != order.rend(); ++it) names.push_back(card_name(g, *it));
@@ -43,26 +48,29 @@ std::vector<std::string> order_names(const Game& g, const std::vector<int32_t>& 
 }
 
 // A value of a message as `viewer` is told it.
-std::string said_value(const Game& g, Type t, const SaidValue& v, int viewer) {
+std::string said_value(const Game& g, Type t, const SaidValue& v, int viewer, bool units) {
   if (v.failed) return "?";
   switch (t) {
     case Type::card:
       if (v.value < 0 || v.value >= g.card_count) return "none";
-      return viewer < 0 || (v.seen_by >> viewer) & 1u ? card_name(g, static_cast<int>(v.value)) : v.hidden;
+      return named(viewer < 0 || (v.seen_by >> viewer) & 1u ? card_name(g, static_cast<int>(v.value)) : v.hidden, units);
     case Type::zone:
       return v.value >= 0 && v.value < static_cast<int64_t>(g.instance_zone.size()) ? g.instance_name(static_cast<int>(v.value)) : "?";
     default: return value_text(g, t, v.value);
   }
 }
 
-}  // namespace
-
-std::string said_text(const Game& g, const Event& e, int viewer) {
+std::string said_text(const Game& g, const Event& e, int viewer, bool units) {
   const Message& m = g.program.messages.at(e.from);
   std::string out = m.text.at(0);
-  for (size_t i = 0; i < e.said.size() && i < m.types.size(); ++i) out += said_value(g, m.types[i], e.said[i], viewer) + m.text.at(i + 1);
+  for (size_t i = 0; i < e.said.size() && i < m.types.size(); ++i)
+    out += said_value(g, m.types[i], e.said[i], viewer, units) + m.text.at(i + 1);
   return out;
 }
+
+}  // namespace
+
+std::string said_text(const Game& g, const Event& e, int viewer) { return said_text(g, e, viewer, false); }
 
 nlohmann::json event_json(const Game& g, const Event& e) {
   using nlohmann::json;
@@ -89,9 +97,11 @@ nlohmann::json event_json(const Game& g, const Event& e) {
   return nullptr;
 }
 
-std::string describe_event(const Game& g, const Event& e, int viewer) {
+namespace {
+
+std::string describe_event(const Game& g, const Event& e, int viewer, bool units) {
   bool sees = viewer < 0 || (e.seen_by >> viewer) & 1u;
-  std::string card = sees ? card_name(g, e.card) : "a card";
+  std::string card = sees ? named(card_name(g, e.card), units) : "a card";
   switch (e.kind) {
     case Event::shuffle: return fmt::format("{} is shuffled", g.place_name(e.from));
     case Event::move: return fmt::format("{} moves from {} to {}", card, g.place_name(e.from), g.place_name(e.to));
@@ -106,8 +116,8 @@ std::string describe_event(const Game& g, const Event& e, int viewer) {
       return fmt::format("{} {} {} from {}", viewer == e.player ? "you" : seat_name(e.player), viewer == e.player ? "draw" : "draws",
                          card, g.place_name(e.from));
     case Event::say:
-      if (e.player < 0 || viewer == e.player) return said_text(g, e, viewer);
-      if (viewer < 0) return fmt::format("to {}: {}", seat_name(e.player), said_text(g, e, viewer));
+      if (e.player < 0 || viewer == e.player) return said_text(g, e, viewer, units);
+      if (viewer < 0) return fmt::format("to {}: {}", seat_name(e.player), said_text(g, e, viewer, units));
       return {};
     case Event::decision:
     case Event::win:
@@ -115,8 +125,6 @@ std::string describe_event(const Game& g, const Event& e, int viewer) {
   }
   return {};
 }
-
-namespace {
 
 // "4, 9 and 12"
 std::string listed(const std::vector<std::string>& names) {
@@ -151,14 +159,14 @@ std::string content(const Part& p) {
 // from deck: 3 to P1.hand; to P2.hand a card; ..." reads badly when cards are numbers, so
 // each zone is followed by what it got: "4 cards move from deck — P1.hand: 3; P2.hand: a
 // card; pile: 10".
-std::string describe_run(const Game& g, const std::vector<Event>& run, bool same_from, int viewer) {
+std::string describe_run(const Game& g, const std::vector<Event>& run, bool same_from, int viewer, bool units) {
   std::vector<Part> parts;
   for (const Event& e : run) {
     int other = same_from ? e.to : e.from;
     auto it = std::find_if(parts.begin(), parts.end(), [&](const Part& p) { return p.zone == other; });
     if (it == parts.end()) it = parts.insert(parts.end(), Part{other, 0, {}});
     ++it->count;
-    if (viewer < 0 || ((e.seen_by >> viewer) & 1u)) it->seen.push_back(card_name(g, e.card));
+    if (viewer < 0 || ((e.seen_by >> viewer) & 1u)) it->seen.push_back(named(card_name(g, e.card), units));
   }
   int here = same_from ? run.front().from : run.front().to;
   if (parts.size() == 1) {
@@ -170,10 +178,6 @@ std::string describe_run(const Game& g, const std::vector<Event>& run, bool same
   for (const Part& p : parts) joined += fmt::format("{}{}: {}", joined.empty() ? "" : "; ", g.place_name(p.zone), content(p));
   return fmt::format("{} move {} {} — {}", cards(run.size()), same_from ? "from" : "to", g.place_name(here), joined);
 }
-
-}  // namespace
-
-namespace {
 
 // Whether the event happens in a zone that screens leave out (`show: false`): bookkeeping,
 // whose moves and shuffles the page does not tell either (the rule file says what matters).
@@ -199,9 +203,7 @@ bool unshown(const Game& g, const Event& e) {
   return false;
 }
 
-}  // namespace
-
-std::vector<std::string> describe_events(const Game& g, const std::vector<Event>& all, int viewer) {
+std::vector<std::string> describe_events(const Game& g, const std::vector<Event>& all, int viewer, bool units) {
   std::vector<Event> events;
   for (const Event& e : all)
     if (!unshown(g, e)) events.push_back(e);
@@ -224,17 +226,29 @@ std::vector<std::string> describe_events(const Game& g, const std::vector<Event>
     if (j - i > 1 && e.kind != Event::move) {
       Part p{e.from, 0, {}};
       for (size_t k = i; k < j; ++k, ++p.count)
-        if (viewer < 0 || ((events[k].seen_by >> viewer) & 1u)) p.seen.push_back(card_name(g, events[k].card));
+        if (viewer < 0 || ((events[k].seen_by >> viewer) & 1u)) p.seen.push_back(named(card_name(g, events[k].card), units));
       out.push_back(fmt::format("{} {} in {}: {}", cards(p.count), e.kind != Event::flip ? "are revealed" : e.to ? "are turned face up" : "are turned face down",
                                 g.place_name(e.from), content(p)));
     } else if (j - i > 1) {
-      out.push_back(describe_run(g, std::vector<Event>(events.begin() + static_cast<long>(i), events.begin() + static_cast<long>(j)), same_from, viewer));
-    } else if (std::string line = describe_event(g, e, viewer); !line.empty()) {
+      out.push_back(describe_run(g, std::vector<Event>(events.begin() + static_cast<long>(i), events.begin() + static_cast<long>(j)), same_from, viewer, units));
+    } else if (std::string line = describe_event(g, e, viewer, units); !line.empty()) {
       out.push_back(std::move(line));
     }
     i = j;
   }
   return out;
+}
+
+}  // namespace
+
+std::string describe_event(const Game& g, const Event& e, int viewer) { return describe_event(g, e, viewer, false); }
+
+std::vector<std::string> describe_events(const Game& g, const std::vector<Event>& events, int viewer) {
+  return describe_events(g, events, viewer, false);
+}
+
+std::vector<std::string> screen_events(const Game& g, const std::vector<Event>& events, int viewer) {
+  return describe_events(g, events, viewer, true);
 }
 
 std::string option_text(const Game& g, size_t option, int64_t value) {
@@ -518,7 +532,7 @@ class Replayer {
   // Compares the chance outcomes just produced with the log's next lines.
   bool check_events() {
     const Game& g = *game_;
-    for (std::string& line : describe_events(g, events_, viewer_)) result_.shown.push_back(std::move(line));
+    for (std::string& line : screen_events(g, events_, viewer_)) result_.shown.push_back(std::move(line));
     for (const Event& e : events_) {
       if (e.kind == Event::decision) continue;
       nlohmann::json j = event_json(g, e);
@@ -608,7 +622,7 @@ class Replayer {
     if (!d && refusal_) why = refusal_(g, s, action);
     if (!d) return fail(l.number, fmt::format("{}'s decision '{}' is not legal: {}", player, action, why));
     // Shown as the viewer may be told of it (card_text), or by the action's `say:`.
-    if (!g.program.actions[d->action].says) result_.shown.push_back(fmt::format("{} chose: {}", player, viewer_ < 0 ? action : decision_text(g, s, *d, viewer_)));
+    if (!g.program.actions[d->action].says) result_.shown.push_back(fmt::format("{} chose: {}", player, viewer_ < 0 ? action : decision_screen_text(g, s, *d, viewer_)));
     result_.actions.emplace_back(s.chooser(), action);
     ++next_;
     apply(g, s, *d, &hooks_);

@@ -27,6 +27,9 @@ std::string describe_event(const Game& g, const Event& e, int viewer);
 // saw move. Which moves are grouped depends only on their zones, which everyone is told.
 // Events in a zone the screens leave out (`show: false`) are not told: bookkeeping.
 std::vector<std::string> describe_events(const Game& g, const std::vector<Event>& events, int viewer);
+// The same lines for a screen: each card's name one unit that wrapping never splits
+// (runtime/wrap.hpp). Print them with print_screen or through a WrappingStream.
+std::vector<std::string> screen_events(const Game& g, const std::vector<Event>& events, int viewer);
 // A message (`say`) as `viewer` is told it: each card by name if that seat saw it when it
 // was said, else as card_text names a hidden card. -1 names every card.
 std::string said_text(const Game& g, const Event& e, int viewer);

@@ -99,8 +99,15 @@ static inline bool is_visible(KataCtx& c, int viewer, int card) {
   if (ISTOP[z] && s[ZC + z * CC + s[ZS + z] - 1] == card) return all;
   return ((uint32_t)s[KNOWN + card] | OWNBIT[z]) & all;
 }
+// Evaluator::seen_publicly: PUBLIC if every seat sees the card in a way all are shown.
+[[gnu::always_inline]] static inline int32_t seen_publicly(const int32_t* s, int card) {
+  int z = s[CZ + card];
+  bool seen = (s[KNOWN + card] & PUBLIC) || (z >= 0 && (s[FACE + card] || (ISTOP[z] && s[ZC + z * CC + s[ZS + z] - 1] == card)));
+  return seen ? PUBLIC : 0;
+}
 [[gnu::always_inline]] static inline void move_card(int32_t* s, int n, int card, int z, int face, int at) {
   uint32_t before = seen_mask(s, n, card);
+  int32_t was_public = seen_publicly(s, card);
   int from = s[CZ + card];
   if (from >= 0) {
     int32_t* fs = s + ZC + from * CC;
@@ -120,19 +127,20 @@ static inline bool is_visible(KataCtx& c, int viewer, int card) {
     while (at < size && cs[at] < card) ++at;
   }
   int vis = VIS[z];
-  if (size > 0 && at == size && vis == 3) s[KNOWN + cs[size - 1]] |= (int32_t)seen_mask(s, n, cs[size - 1]);
+  if (size > 0 && at == size && vis == 3) s[KNOWN + cs[size - 1]] |= (int32_t)seen_mask(s, n, cs[size - 1]) | PUBLIC;
   for (int i = size; i > at; --i) cs[i] = cs[i - 1];
   cs[at] = card;
   s[ZS + z] = size + 1;
   s[CZ + card] = z;
   s[FACE + card] = face == 1 ? 1 : face == 2 ? 0 : vis == 0;
-  s[KNOWN + card] |= (int32_t)before;
+  s[KNOWN + card] |= (int32_t)before | was_public;
 }
 static inline void flip(int32_t* s, int n, int card, int face) {
   int32_t& f = s[FACE + card];
   uint32_t before = seen_mask(s, n, card);
+  int32_t was_public = seen_publicly(s, card);
   f = face == 0 ? !f : face == 1;
-  s[KNOWN + card] |= (int32_t)(f ? (1u << n) - 1 : before);
+  s[KNOWN + card] |= (int32_t)(f ? (1u << n) - 1 : before) | (f ? PUBLIC : was_public);
 }
 static inline void shuffle(int32_t* s, int z) {
   int32_t* cs = s + ZC + z * CC;
@@ -200,11 +208,11 @@ class Generator {
     out_ += fmt::format(
         "static constexpr int CC = {}, MP = {}, NI = {}, PC = {}, CHOOSER = {}, SITE = {}, STATUS = {}, PHASE = {},"
         " WINNERS = {}, RNG_HI = {}, RNG_LO = {}, OPT = {}, GLOB = {}, PV = {}, CV = {}, ELIM = {}, ZS = {}, ZC = {},"
-        " CZ = {}, FACE = {}, KNOWN = {}, LOC = {};\n",
+        " CZ = {}, FACE = {}, KNOWN = {}, LOC = {}, PUBLIC = {};\n",
         g_.card_count, g_.max_players, g_.instance_zone.size(), Layout::pc, Layout::chooser, Layout::site,
         Layout::status, Layout::phase, Layout::winners, Layout::rng_hi, Layout::rng_lo, l_.options, l_.globals,
         l_.player_vars, l_.card_vars, l_.eliminated, l_.zone_size, l_.zone_cards, l_.card_zone, l_.card_face,
-        l_.card_known, l_.locals);
+        l_.card_known, l_.locals, Layout::public_knowledge);
     out_ += fmt::format("static constexpr int64_t BUDGET = {};\n", g_.max_steps);
     table("int64_t", "PROPS", g_.card_props);
     table("int32_t", "KIND", g_.card_kind);
@@ -812,7 +820,7 @@ class Generator {
       }
       case Op::shuffle: return fmt::format("shuffle(s, {});", Z(in.a));
       case Op::flip: return fmt::format("flip(s, n, {}, {});", C(in.a), in.c);
-      case Op::reveal: return fmt::format("s[{} + {}] = (int32_t)((1u << n) - 1);", l_.card_known, C(in.a));
+      case Op::reveal: return fmt::format("s[{} + {}] = (int32_t)((1u << n) - 1) | PUBLIC;", l_.card_known, C(in.a));
       case Op::look:
         return fmt::format("{{ int p = {}; int card = {}; s[{} + card] |= (int32_t)(1u << p); }}", P(in.a), C(in.b),
                            l_.card_known);

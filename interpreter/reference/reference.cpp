@@ -98,28 +98,34 @@ std::vector<std::string> property_ranges(const Game& g, const KindInfo& k, int c
 }
 
 // One row for each different card (the first of each owner's set, for a kind per player),
-// with how many there are of it.
+// with how many there are of it, and what it does when the rule file says so.
 void card_table(const Game& g, const KindInfo& k, GameReference::Kind& out) {
   std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> docs;
   std::vector<int> counts;
   for (int c = k.first_card; c < k.first_card + out.count; ++c) {
     auto row = card_row(g, k, c);
-    auto at = std::find(rows.begin(), rows.end(), row);
-    if (at != rows.end()) {
-      ++counts[at - rows.begin()];
+    size_t i = static_cast<size_t>(c - k.first_card);
+    std::string doc = i < k.card_docs.size() ? k.card_docs[i] : "";
+    size_t at = 0;
+    while (at < rows.size() && !(rows[at] == row && docs[at] == doc)) ++at;
+    if (at < rows.size()) {
+      ++counts[at];
     } else {
       rows.push_back(row);
+      docs.push_back(doc);
       counts.push_back(1);
     }
   }
   std::vector<int> properties = read_properties(k);
   if (properties.empty()) return;
-  if (rows.size() > most_rows) {
+  bool described = !k.card_docs.empty();
+  if (rows.size() > most_rows && !described) {
     out.ranges = property_ranges(g, k, out.count);
     return;
   }
   bool repeated = std::any_of(counts.begin(), counts.end(), [](int n) { return n > 1; });
-  if (properties.size() == 1) {
+  if (properties.size() == 1 && !described) {
     std::vector<std::string> items;
     for (size_t i = 0; i < rows.size(); ++i)
       items.push_back(rows[i][0] + (counts[i] > 1 ? fmt::format(" (x{})", counts[i]) : ""));
@@ -133,6 +139,7 @@ void card_table(const Game& g, const KindInfo& k, GameReference::Kind& out) {
     if (repeated) rows[i].push_back(std::to_string(counts[i]));
     out.rows.push_back(rows[i]);
   }
+  if (described) out.docs = docs;
 }
 
 GameReference::Kind kind(const Game& g, const KindInfo& k) {
@@ -228,6 +235,13 @@ void normalise(std::vector<T>& items) {
   for (auto& item : items) item.doc = one_line(item.doc);
 }
 
+void normalise(std::vector<GameReference::Kind>& kinds) {
+  for (auto& k : kinds) {
+    k.doc = one_line(k.doc);
+    for (auto& d : k.docs) d = one_line(d);
+  }
+}
+
 void normalise_docs(GameReference& r) {
   r.doc = one_line(r.doc);
   normalise(r.options);
@@ -286,6 +300,23 @@ std::string wrapped(const std::string& text, size_t indent, size_t text_width) {
     line += (line.empty() ? "" : " ") + word;
   }
   if (!line.empty()) out += std::string(indent, ' ') + line + '\n';
+  return out;
+}
+
+// The same with the lines after the first indented further.
+std::string hanging(const std::string& text, size_t indent, size_t rest, size_t text_width) {
+  std::istringstream in(text);
+  std::string word, out, line;
+  size_t at = indent;
+  while (in >> word) {
+    if (!line.empty() && at + line.size() + 1 + word.size() > text_width) {
+      out += std::string(at, ' ') + line + '\n';
+      line.clear();
+      at = rest;
+    }
+    line += (line.empty() ? "" : " ") + word;
+  }
+  if (!line.empty()) out += std::string(at, ' ') + line + '\n';
   return out;
 }
 
@@ -374,6 +405,9 @@ std::string kinds_text(const GameReference& r, size_t width) {
     if (!k.list.empty()) out += wrapped(k.columns[0] + ": " + k.list, 6, width);
     for (auto& range : k.ranges) out += "      " + range + "\n";
     if (!k.rows.empty()) out += table_text(k.columns, k.rows, 6);
+    // Then what each card does, its name first, the lines after the first indented.
+    for (size_t i = 0; i < k.docs.size() && i < k.rows.size(); ++i)
+      if (!k.docs[i].empty()) out += hanging(k.rows[i][0] + ": " + k.docs[i], 6, 8, width);
   }
   return out;
 }
@@ -446,11 +480,14 @@ std::string kinds_markdown(const GameReference& r) {
     if (!k.list.empty()) out += "\n" + k.columns[0] + ": " + k.list + "\n";
     if (!k.ranges.empty()) out += "\n" + fmt::format("{}", fmt::join(k.ranges, "; ")) + "\n";
     std::vector<std::vector<std::string>> rows;
-    for (auto& row : k.rows) {
+    for (size_t i = 0; i < k.rows.size(); ++i) {
       rows.emplace_back();
-      for (auto& c : row) rows.back().push_back(cell(c));
+      for (auto& c : k.rows[i]) rows.back().push_back(cell(c));
+      if (!k.docs.empty()) rows.back().push_back(cell(i < k.docs.size() ? k.docs[i] : ""));
     }
-    if (!rows.empty()) out += "\n" + table_markdown(k.columns, rows);
+    std::vector<std::string> columns = k.columns;
+    if (!k.docs.empty()) columns.push_back("description");
+    if (!rows.empty()) out += "\n" + table_markdown(columns, rows);
   }
   return out;
 }
@@ -508,6 +545,7 @@ std::string write_json(const GameReference& r) {
                      {"doc", k.doc},
                      {"columns", k.columns},
                      {"rows", k.rows},
+                     {"docs", k.docs},
                      {"list", k.list},
                      {"ranges", k.ranges}});
   for (auto& z : r.zones)

@@ -34,6 +34,9 @@ struct GameReference {
     // `ranges` instead ("x: -8 to 8"), a kind with one property a `list` ("1, 2, 3").
     std::vector<std::string> columns;
     std::vector<std::vector<std::string>> rows;
+    // Beside each row, what that card does (its `list:` entry's `doc:`), or ""; empty
+    // when no card of the kind has one. A kind with docs is tabled, whatever its size.
+    std::vector<std::string> docs;
     std::string list;
     std::vector<std::string> ranges;
   };

@@ -246,6 +246,9 @@ struct KindInfo {
   int32_t start_zone = -1;  // zone declaration the cards start in, or -1 (out of play)
   std::vector<int32_t> properties;  // the properties its declaration gives, in its order
   std::string doc;
+  // What each card does, from its `list:` entry's `doc:` (indexed by card - first_card),
+  // for the reference; empty when no entry has one.
+  std::vector<std::string> card_docs;
   // `show:` the properties a screen writes beside each of these components where the
   // viewer sees it ("Port (vp 4)"), and the bookkeeping ones, left out of the reference.
   std::vector<int32_t> shown, bookkeeping;
@@ -317,7 +320,10 @@ struct Layout {
   int32_t zone_cards = 0;   // [instance * card_count + position], bottom first
   int32_t card_zone = 0;    // [card]: instance, or -1 out of play
   int32_t card_face = 0;    // [card]: 1 face up
-  int32_t card_known = 0;   // [card]: bit mask of seats that have seen it
+  int32_t card_known = 0;   // [card]: bit mask of seats that have seen it, and public_knowledge
+  // In card_known: every seat saw the card in a way all were shown (face up, the top card
+  // of a `top` zone, or `reveal`), so each knows the others know it; until a shuffle.
+  static constexpr int32_t public_knowledge = 1 << 30;
   int32_t locals = 0;
   int32_t total = 0;
 };
@@ -377,6 +383,7 @@ struct Game {
   bool score_is_sum = false;  // the score is the parts' sum (no `score:`)
   std::vector<ScorePart> score_parts;
   std::vector<int32_t> tiebreak_nodes;
+  std::vector<std::string> tiebreak_names;  // beside each node: its name, or "" (unnamed)
   std::vector<ScoreNote> score_notes;
   bool lowest_wins = false;
   int64_t max_decisions = 10000;

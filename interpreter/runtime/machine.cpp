@@ -552,6 +552,16 @@ class Evaluator {
     return false;
   }
 
+  // Layout::public_knowledge if every seat sees card c now in a way all are shown (face
+  // up, the top card of a `top` zone) or has known it so since the last shuffle, else 0.
+  int32_t seen_publicly(int c) const {
+    int z = s_[g_.layout.card_zone + c];
+    bool seen = (s_[g_.layout.card_known + c] & Layout::public_knowledge) != 0 ||
+                (z >= 0 && (s_[g_.layout.card_face + c] ||
+                            (g_.instance_visibility[z] == Visibility::top && cards(z)[size(z) - 1] == c)));
+    return seen ? Layout::public_knowledge : 0;
+  }
+
   // The seats that see card c: is_visible for every seat at once.
   uint32_t seen_mask(int c) const {
     uint32_t all = (1u << n_) - 1;
@@ -615,7 +625,7 @@ class Machine : public Evaluator {
         case Op::flip: flip(card(in.a), in.c); break;
         case Op::reveal: {
           int c = card(in.a);
-          w_[g_.layout.card_known + c] = static_cast<int32_t>((1u << n_) - 1);
+          w_[g_.layout.card_known + c] = static_cast<int32_t>((1u << n_) - 1) | Layout::public_knowledge;
           if (events_) record(Event::reveal, -1, c, w_[g_.layout.card_zone + c], -1, (1u << n_) - 1);
           break;
         }
@@ -799,6 +809,7 @@ class Machine : public Evaluator {
   // before the move still knows it after: a card's identity is forgotten only by a shuffle.
   [[gnu::noinline]] void move_card(int c, int z, int face, int at) {
     uint32_t before = seen_mask(c);
+    int32_t was_public = seen_publicly(c);
     int from = w_[g_.layout.card_zone + c];
     remove_from_zone(c, from);
     int32_t* cs = w_ + g_.layout.zone_cards + z * g_.card_count;
@@ -808,13 +819,13 @@ class Machine : public Evaluator {
     Visibility visibility = g_.instance_visibility[z];
     // Covering the top card of a `top` zone: whoever saw it there remembers it.
     if (n > 0 && at == n && visibility == Visibility::top)
-      w_[g_.layout.card_known + cs[n - 1]] |= static_cast<int32_t>(seen_mask(cs[n - 1]));
+      w_[g_.layout.card_known + cs[n - 1]] |= static_cast<int32_t>(seen_mask(cs[n - 1])) | Layout::public_knowledge;
     std::copy_backward(cs + at, cs + n, cs + n + 1);
     cs[at] = c;
     ++n;
     w_[g_.layout.card_zone + c] = z;
     w_[g_.layout.card_face + c] = face == 1 ? 1 : face == 2 ? 0 : visibility == Visibility::everyone;
-    w_[g_.layout.card_known + c] |= static_cast<int32_t>(before);
+    w_[g_.layout.card_known + c] |= static_cast<int32_t>(before) | was_public;
     if (events_) record(Event::move, -1, c, from, z, before | seen_mask(c));
   }
 
@@ -879,9 +890,11 @@ class Machine : public Evaluator {
   void flip(int c, int face) {
     int32_t& f = w_[g_.layout.card_face + c];
     uint32_t before = seen_mask(c);
+    int32_t was_public = seen_publicly(c);
     f = face == 0 ? !f : face == 1;
     // Turned face down, a card stays known to whoever saw it; face up, to everyone.
-    w_[g_.layout.card_known + c] |= static_cast<int32_t>(f ? (1u << n_) - 1 : before);
+    w_[g_.layout.card_known + c] |= static_cast<int32_t>(f ? (1u << n_) - 1 : before) |
+                                    (f ? Layout::public_knowledge : was_public);
     if (events_) record(Event::flip, -1, c, w_[g_.layout.card_zone + c], f, before | seen_mask(c));
   }
 

@@ -3,6 +3,7 @@
 #include "runtime/view.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -83,7 +84,10 @@ PlayerView build_view(const Game& g, const State& s, int viewer, const Sees& see
     const int32_t* cs = s.slots.data() + l.zone_cards + static_cast<int>(z) * g.card_count;
     for (int i = 0; i < size; ++i) {
       bool seen = sees(cs[i]);
-      zv.cards.push_back({seen ? cs[i] : -1, s[l.card_face + cs[i]] != 0, viewer < 0 && seen && seen_by_all(g, s, cs[i])});
+      // Public: to an onlooker, what every seat knows; to a seat, what all were shown.
+      bool known_publicly = (s[l.card_known + cs[i]] & Layout::public_knowledge) != 0;
+      zv.cards.push_back({seen ? cs[i] : -1, s[l.card_face + cs[i]] != 0,
+                          seen && (viewer < 0 ? seen_by_all(g, s, cs[i]) : known_publicly)});
     }
     if (g.instance_set[z])
       std::stable_partition(zv.cards.begin(), zv.cards.end(), [](const CardView& c) { return c.card >= 0; });
@@ -155,14 +159,26 @@ std::string var_value_text(const Game& g, VarType t, int64_t v) {
 
 std::string decision_text(const Game& g, const State& s, const Decision& d) { return decision_text(g, s, d, s.chooser()); }
 
-std::string decision_text(const Game& g, const State& s, const Decision& d, int viewer) {
+namespace {
+
+std::string decision_text(const Game& g, const State& s, const Decision& d, int viewer, bool units) {
   const Action& a = g.program.actions.at(d.action);
   std::string out = a.name;
   for (size_t k = 0; k < a.params.size(); ++k) {
-    out += ' ';
-    out += a.params[k].type == Type::card ? card_text(g, s, d.args[k], viewer) : value_text(g, a.params[k].type, d.args[k]);
+    std::string value = a.params[k].type == Type::card ? card_text(g, s, d.args[k], viewer) : value_text(g, a.params[k].type, d.args[k]);
+    out += ' ' + (units ? unbroken(value) : value);
   }
   return out;
+}
+
+}  // namespace
+
+std::string decision_text(const Game& g, const State& s, const Decision& d, int viewer) {
+  return decision_text(g, s, d, viewer, false);
+}
+
+std::string decision_screen_text(const Game& g, const State& s, const Decision& d, int viewer) {
+  return decision_text(g, s, d, viewer, true);
 }
 
 std::string normal(const std::string& text) {
@@ -494,9 +510,10 @@ std::string shown_card(const Game& g, const PlayerView& v, int32_t card, const c
 }
 
 // Sets the flags for the page's legend: a card marked `*`, a card written `?`. On a
-// seat's page a card is marked when it lies face down and the viewer knows it, whoever
-// else does: whether the others know it is not the viewer's to know (view.hpp, CardView).
-// On an onlooker's page it is marked when not every seat knows it. The cards of the
+// seat's page a card is marked when it lies face down and the viewer knows it, unless all
+// seats were shown it (revealed, or seen face up): whether the others know it otherwise is
+// not the viewer's to know (view.hpp, CardView). On an onlooker's page it is marked when
+// not every seat knows it. The cards of the
 // viewer's own `owner` zone (a hand) are not marked: being seen by their owner is what
 // such a zone is, and "face down" read oddly of a hand.
 std::string describe_zone(const Game& g, const PlayerView& v, const ZoneView& z, bool& known_face_down,
@@ -507,16 +524,23 @@ std::string describe_zone(const Game& g, const PlayerView& v, const ZoneView& z,
   std::string out = fmt::format("  {:<14}", g.instance_name(z.instance));
   if (z.cards.empty()) out += " (empty)";
   int hidden = 0;
-  std::string shown, in_order;
+  std::vector<std::string> names;
   for (const CardView& c : z.cards) {
     bool marked = c.card >= 0 && !c.face_up && !c.public_ && !own;
-    std::string name = c.card < 0 ? "?" : shown_card(g, v, c.card, marked ? "*" : "");
+    names.push_back(c.card < 0 ? "?" : shown_card(g, v, c.card, marked ? "*" : ""));
     known_face_down |= marked;
-    in_order += " " + name;
-    if (c.card < 0)
+  }
+  // Cards written in several words ("P1 Guard", "North (vp 4)") would run together: they
+  // are parted by commas.
+  bool words = std::any_of(names.begin(), names.end(),
+                           [](const std::string& n) { return n.find(unbroken_space) != std::string::npos; });
+  std::string shown, in_order;
+  for (size_t i = 0; i < names.size(); ++i) {
+    in_order += (words && i > 0 ? ", " : " ") + names[i];
+    if (z.cards[i].card < 0)
       ++hidden;
     else
-      shown += " " + name;
+      shown += (words && !shown.empty() ? ", " : " ") + names[i];
   }
   // A stack or a row keeps its order, so a hidden card's place shows; a set shows the
   // cards the viewer knows and counts the others.
@@ -582,9 +606,15 @@ std::string describe_end(const Game& g, const PlayerView& v) {
       head.push_back(g.score_is_sum ? "total" : "score");
       cols.push_back(&t.scores);
     }
-    for (size_t i = 0; i < t.tiebreaks.size(); ++i)
-      head.push_back(t.tiebreaks.size() == 1 ? "tie-break" : fmt::format("tie-break {}", i + 1)),
-          cols.push_back(&t.tiebreaks[i]);
+    // A named tie-break is headed by its name, and a line under the table says what it
+    // decides; an unnamed one is the "tie-break".
+    std::vector<std::string> named;
+    for (size_t i = 0; i < t.tiebreaks.size(); ++i) {
+      std::string name = i < g.tiebreak_names.size() ? g.tiebreak_names[i] : "";
+      if (!name.empty()) named.push_back((named.empty() ? "the most " : "then the most ") + name);
+      head.push_back(!name.empty() ? name : t.tiebreaks.size() == 1 ? "tie-break" : fmt::format("tie-break {}", i + 1));
+      cols.push_back(&t.tiebreaks[i]);
+    }
     std::vector<std::string> seats;
     size_t seat_width = 4;
     for (int p = 0; p < n; ++p) {
@@ -608,6 +638,7 @@ std::string describe_end(const Game& g, const PlayerView& v) {
       if (v.eliminated[p]) line += "  eliminated";
       out += line + '\n';
     }
+    if (!named.empty()) out += fmt::format("A tie on the score goes to {}.\n", fmt::join(named, ", "));
   }
   for (int32_t i : t.notes) out += g.score_notes[i].text + '\n';
   return out;

@@ -15,10 +15,12 @@ namespace kata {
 struct CardView {
   int32_t card = -1;  // -1: hidden from this viewer
   bool face_up = false;
-  // In an onlooker's view (viewer -1) only: every seat sees the card (face up, revealed,
-  // or seen by all before it was turned down), so it is public even if it lies face down.
-  // A seat's view never says: what the other seats know is theirs (docs/language.md
-  // §4.4.1), and `look` tells the others only that a card of a zone was looked at.
+  // The card is public even if it lies face down. In an onlooker's view (viewer -1): every
+  // seat sees it (face up, revealed, or seen by all before it was turned down, or looked at
+  // by each). In a seat's view only what all seats were shown (Layout::public_knowledge: it
+  // was revealed, or face up, or the top of a `top` zone, since the last shuffle): what the
+  // other seats know besides is theirs (docs/language.md §4.4.1), and `look` tells the
+  // others only that a card of a zone was looked at.
   bool public_ = false;
   bool operator==(const CardView&) const = default;
 };
@@ -83,6 +85,8 @@ std::string var_value_text(const Game& g, VarType t, int64_t v);
 // "take a card from P2.hand" (legal_decisions).
 std::string decision_text(const Game& g, const State& s, const Decision& d);
 std::string decision_text(const Game& g, const State& s, const Decision& d, int viewer);
+// The same for a screen: each value one unit that wrapping never splits (runtime/wrap.hpp).
+std::string decision_screen_text(const Game& g, const State& s, const Decision& d, int viewer);
 
 // Notation as it is compared: lower case, each run of blanks one space, none at the ends.
 std::string normal(const std::string& text);

@@ -528,7 +528,8 @@ class Loader {
     }
   }
 
-  // `list: [{name: Lord, strength: 2, count: 1}, ...]`: rows given one by one.
+  // `list: [{name: Lord, strength: 2, count: 1, doc: TEXT}, ...]`: rows given one by one,
+  // each with what that card does.
   void component_list(const YAML::Node& list, ComponentDecl& c) {
     if (!list.IsSequence()) {
       error(list, "'list' is a sequence of components");
@@ -541,7 +542,7 @@ class Loader {
       }
       for (auto it = e.begin(); it != e.end(); ++it) {
         std::string k = it->first.Scalar();
-        if (k != "count" && std::find(c.properties.begin(), c.properties.end(), k) == c.properties.end())
+        if (k != "count" && k != "doc" && std::find(c.properties.begin(), c.properties.end(), k) == c.properties.end())
           c.properties.push_back(k);
       }
     }
@@ -555,7 +556,11 @@ class Loader {
       }
       std::vector<Value> row;
       for (const auto& p : c.properties) row.push_back(e[p] ? value(e[p]) : Value{});
-      for (int64_t i = 0; i < count && c.rows.size() <= 1024; ++i) c.rows.push_back(row);
+      std::string doc = e["doc"] ? scalar(e["doc"], "a description") : "";
+      for (int64_t i = 0; i < count && c.rows.size() <= 1024; ++i) {
+        c.rows.push_back(row);
+        c.row_docs.push_back(doc);
+      }
     }
   }
 
@@ -835,15 +840,33 @@ class Loader {
     }
     if (auto x = n["parts"]) s.parts_pos = pos(x), score_parts(x, s);
     if (auto x = n["tiebreak"]) {
-      std::vector<YAML::Node> items;
-      if (x.IsSequence()) for (const auto& e : x) items.push_back(e);
-      else items.push_back(x);
+      // An expression, a list of them, or a mapping that names each (`{conquests: ...}`).
+      std::vector<std::pair<std::string, YAML::Node>> items;
+      std::set<std::string> seen;
+      if (x.IsSequence()) {
+        for (const auto& e : x) items.emplace_back("", e);
+      } else if (x.IsMap()) {
+        for (auto it = x.begin(); it != x.end(); ++it) {
+          if (!it->first.IsScalar()) {
+            error(it->first, "keys must be plain names");
+            continue;
+          }
+          if (!seen.insert(it->first.Scalar()).second)
+            error(it->first, fmt::format("'{}' is declared twice in 'tiebreak'", it->first.Scalar()));
+          items.emplace_back(it->first.Scalar(), it->second);
+        }
+      } else {
+        items.emplace_back("", x);
+      }
       s.tiebreak.clear();
       s.tiebreak_exprs.clear();
-      for (const auto& e : items) {
+      s.tiebreak_names.clear();
+      for (const auto& [name, e] : items) {
         s.tiebreak.push_back(text(e));
-        if (s.tiebreak.back().present())
+        if (s.tiebreak.back().present()) {
           s.tiebreak_exprs.push_back(parse_expression(s.tiebreak.back().text, s.tiebreak.back().where, diags_));
+          s.tiebreak_names.push_back(name);
+        }
       }
     }
     if (auto x = n["winners"]) {

@@ -65,6 +65,8 @@ struct ComponentDecl {
   Text label;
   // One row a component: its property values, in `properties` order.
   std::vector<std::vector<Value>> rows;
+  // Beside each row, the `doc:` of its `list:` entry (what that card does), or "".
+  std::vector<std::string> row_docs;
   std::string start_zone;  // `in:` the zone they start in (the owner's, if per player)
   Pos start_pos;
   // `where:` keeps only the rows for which it holds, worked out at load time with the
@@ -188,6 +190,9 @@ struct ScoringDecl {
   std::vector<ScorePartDecl> parts;
   std::vector<Text> tiebreak;  // per player; compared in order when scores tie
   std::vector<ExprPtr> tiebreak_exprs;
+  // Each tie-break's name where written as a mapping (`tiebreak: {conquests: ...}`), for
+  // the end's table; "" where it was written as an expression.
+  std::vector<std::string> tiebreak_names;
   std::vector<ScoreNoteDecl> notes;
   Pos parts_pos, notes_pos;  // where `parts:` and `notes:` were written, if they were
   bool lowest_wins = false;
