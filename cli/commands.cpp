@@ -525,18 +525,20 @@ std::string agent_list(const std::vector<std::string>& specs) {
   return out;
 }
 
+bool seat_agents(std::vector<std::string>& specs, int players) {
+  if (specs.size() == 1) specs.assign(players, specs[0]);
+  if (specs.empty() || static_cast<int>(specs.size()) == players) return true;
+  std::cerr << fmt::format("kata: error: {} agents ({}) for {} players: give one per seat, or one for all\n",
+                           specs.size(), agent_list(specs), players);
+  return false;
+}
+
 int simulate(const SimulateArgs& a) {
   Setup setup;
   if (int status = prepare(a.file, a.players, a.options, setup)) return status;
   auto& [sources, g, players, options] = setup;
   std::vector<std::string> agents = a.agents;
-  if (agents.size() == 1) agents.assign(players, agents[0]);
-  if (!agents.empty() && static_cast<int>(agents.size()) != players) {
-    std::cerr << fmt::format(
-        "kata: error: {} agents ({}) for {} players: give one per seat, or one for all\n",
-        agents.size(), agent_list(agents), players);
-    return usage_error;
-  }
+  if (!seat_agents(agents, players)) return usage_error;
   if (!agents.empty() && a.check_invariants) {
     std::cerr << "kata: error: --check-invariants goes with the random bots of the fast path, not "
                  "with --agents\n";

@@ -144,6 +144,9 @@ AgentMaker agent_maker(const Game& g);
 bool check_bots(const std::string& command, const Game& g, const std::vector<std::string>& specs);
 // "a, b, c"
 std::string agent_list(const std::vector<std::string>& specs);
+// `--agents` for `players` seats: one spec for every seat, or one per seat. False (and a
+// message) when the count is neither.
+bool seat_agents(std::vector<std::string>& specs, int players);
 
 int check(const CheckArgs& a);
 int check_against(const CheckArgs& a);  // check --against (changes.cpp)

@@ -329,13 +329,7 @@ int compare(const CompareArgs& a) {
   if (int status = set_up(a, sa, sb)) return status;
   int players = sa.setup.players;
   std::vector<std::string> agents = a.agents;
-  if (agents.size() == 1) agents.assign(players, agents[0]);
-  if (!agents.empty() && static_cast<int>(agents.size()) != players) {
-    std::cerr << fmt::format(
-        "kata: error: {} agents ({}) for {} players: give one per seat, or one for all\n",
-        agents.size(), agent_list(agents), players);
-    return usage_error;
-  }
+  if (!seat_agents(agents, players)) return usage_error;
   if (!agents.empty() && (!check_bots("compare", *sa.setup.game, agents) ||
                           !check_bots("compare", *sb.setup.game, agents)))
     return usage_error;

@@ -13,6 +13,7 @@
 
 #include "agents/runner.hpp"
 #include "log/log.hpp"
+#include "runtime/wrap.hpp"
 #include "support.hpp"
 #include "syntax/parse.hpp"
 
@@ -171,8 +172,9 @@ TEST_CASE("the log records messages, a replay checks them and shows a seat its o
     CHECK(r.ok);
     return r.shown;
   };
+  // A shown line keeps each name whole for wrapping (unbroken spaces); read it plain.
   auto has = [](const std::vector<std::string>& lines, const std::string& line) {
-    return std::find(lines.begin(), lines.end(), line) != lines.end();
+    return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return plain(l) == line; });
   };
   auto p1 = shown(0), p2 = shown(1), all = shown(-1);
   CHECK(has(p1, "P1 holds c4; the deck's top is deck#2 in deck; 2 * 3 = 6, true"));

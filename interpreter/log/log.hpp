@@ -87,7 +87,9 @@ struct ReplayResult {
   bool bad_viewer = false;   // the viewer is not a seat of this game: nothing was replayed
   State final;
   std::shared_ptr<const Game> game;
-  std::vector<std::string> shown;  // the game as the viewer saw it, line by line
+  // The game as the viewer saw it, line by line; each name whole (unbroken spaces: print
+  // through a WrappingStream, or read it with plain()).
+  std::vector<std::string> shown;
   // A game stopped before its end (a player quit, a script ran out): the log ends with
   // `error` lines where a decision was awaited. It is ok, and `final` is the game there.
   bool stopped = false;
