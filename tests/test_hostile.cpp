@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,6 +17,7 @@
 using namespace kata;
 using kata::test::load_text;
 using kata::test::run_kata;
+using kata::test::has;
 using kata::test::temp;
 
 namespace {
@@ -256,4 +258,77 @@ TEST_CASE("simulate adds up games in batches, the same whatever the jobs", "[hos
   CHECK(one.wins == two.wins);
   CHECK(one.length_mean == two.length_mean);
   CHECK(one.errors == 0);
+}
+
+namespace {
+
+void write_all(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+
+// A file of `size` zero bytes that takes no room on disk.
+std::string sparse(const std::string& name, uintmax_t size) {
+  std::string p = temp(name);
+  std::ofstream(p, std::ios::binary).close();
+  std::filesystem::resize_file(p, size);
+  return p;
+}
+
+std::string replace_first(std::string text, const std::string& from, const std::string& to) {
+  auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("kata merge reads regular files of at most 16 MiB, and says why it cannot", "[hostile]") {
+  std::string dir = test::scratch_dir("merge-files");
+  auto directory = run_kata("merge " + dir);
+  CHECK(directory.status == 2);
+  CHECK(has(directory.out, "kata: error: '" + dir + "' is a directory, not a file"));
+  auto mem = run_kata("merge /proc/self/mem");
+  CHECK(mem.status == 2);
+  CHECK(has(mem.out, "kata: error: cannot read '/proc/self/mem'"));
+  CHECK(!has(mem.out, "terminate"));
+  std::string fifo = dir + "/fifo.json";
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  auto pipe = run_kata("merge " + fifo);
+  CHECK(pipe.status == 2);
+  CHECK(has(pipe.out, "is not a regular file"));
+  // Just at the limit the file is read (and is not JSON); one byte more, it is not read.
+  std::string at_limit = sparse("merge-16mib.json", 16 << 20), past = sparse("merge-past.json", (16 << 20) + 1);
+  auto read = run_kata("merge " + at_limit);
+  CHECK(read.status == 1);
+  CHECK(has(read.out, "it is not JSON"));
+  auto big = run_kata("merge " + past);
+  CHECK(big.status == 2);
+  CHECK(has(big.out, "kata: error: '" + past + "' is larger than 16 MiB"));
+  std::remove(at_limit.c_str());
+  std::remove(past.c_str());
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("kata merge checks a shard's counts before it sizes anything by them", "[hostile]") {
+  auto shard = run_kata("simulate rules/kobayakawa.yaml -g 4 -p 3 --shard 1/2 --json");
+  REQUIRE(shard.status == 0);
+  const std::string count_2 = "\"count\": 2,\n    \"index\": 1";  // the shard's, not a histogram's
+  REQUIRE(has(shard.out, count_2));
+  std::string f = temp("merge-shard.json");
+  // At the limit: a million shards, all but one missing, are said to be missing.
+  write_all(f, replace_first(shard.out, count_2, "\"count\": 1000000,\n    \"index\": 1"));
+  auto most = run_kata("merge " + f);
+  CHECK(most.status == 1);
+  CHECK(!has(most.out, "its shard is not"));
+  CHECK((has(most.out, "999999 shards of the run are missing") || has(most.out, "its counts of games do not add up")));
+  for (const char* count : {"1000001", "2147483647"}) {
+    write_all(f, replace_first(shard.out, count_2, std::string("\"count\": ") + count + ",\n    \"index\": 1"));
+    auto r = run_kata("merge " + f);
+    INFO(count);
+    CHECK(r.status == 1);
+    CHECK(has(r.out, "its shard is not I/N with 1 <= I <= N <= 1000000"));
+  }
+  write_all(f, replace_first(shard.out, "\"run_games\": 4", "\"run_games\": 2147483647"));
+  CHECK(has(run_kata("merge " + f).out, "its number of games is not from 0 to 100000000"));
+  write_all(f, replace_first(shard.out, "\"midgame_leader_games\": ", "\"midgame_leader_games\": 9999999999999"));
+  CHECK(has(run_kata("merge " + f).out, "a count larger than 2^43"));
+  std::remove(f.c_str());
 }
