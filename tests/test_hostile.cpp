@@ -262,6 +262,11 @@ TEST_CASE("simulate adds up games in batches, the same whatever the jobs", "[hos
 
 namespace {
 
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 void write_all(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
 
 // A file of `size` zero bytes that takes no room on disk.
@@ -331,4 +336,50 @@ TEST_CASE("kata merge checks a shard's counts before it sizes anything by them",
   write_all(f, replace_first(shard.out, "\"midgame_leader_games\": ", "\"midgame_leader_games\": 9999999999999"));
   CHECK(has(run_kata("merge " + f).out, "a count larger than 2^43"));
   std::remove(f.c_str());
+}
+
+TEST_CASE("C1 control characters are refused in rule files and escaped when printed", "[hostile]") {
+  CHECK(first(load_text("game: T\ndoc: a\xc2\x9b" "31m\n")) == "2:7: error: control character U+009B in a rule file");
+  CHECK(first(load_text("game: T\ndoc: \"a\\x9b\"\n")) ==
+        "2:6: error: control character U+009B in a rule file (written with an escape)");
+  CHECK(first(load_text("game: T\ndoc: \xc2\x80\n")) == "2:6: error: control character U+0080 in a rule file");
+  // U+00A0, the first character past C1, is text.
+  CHECK(load_text("game: T\ndoc: \"a\xc2\xa0" "b\"\nplayers: 2\nflow: \"\"\n").messages().empty());
+  CHECK(printable("a\xc2\x9b" "b\xc2\x9f\xc2\xa0") == "a\\u009Bb\\u009F\xc2\xa0");
+}
+
+TEST_CASE("a log is valid UTF-8 when the rule file's path is not", "[hostile]") {
+  std::string dir = test::scratch_dir("utf8-path");
+  std::string rules = dir + "/tiny\xff.yaml", log = dir + "/game.jsonl";
+  write_all(rules, game("p.x"));
+  auto r = run_kata("play '" + rules + "' -a random -q -s 1 --log " + log);
+  CHECK(r.status == 0);
+  CHECK(!has(r.out, "terminate"));
+  std::string text = read_all(log);
+  CHECK(has(text, "tiny\xef\xbf\xbd.yaml"));  // U+FFFD
+  CHECK(!has(text, "\xff"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("replay's messages show a log's control characters escaped", "[hostile]") {
+  std::string dir = test::scratch_dir("replay-escapes");
+  std::string rules = dir + "/tiny.yaml", log = dir + "/game.jsonl";
+  write_all(rules, game("p.x"));
+  REQUIRE(run_kata("play " + rules + " -a random -q -s 1 --log " + log).status == 0);
+  std::string text = read_all(log);
+  write_all(log, replace_first(text, "\"action\":\"pass\"", "\"action\":\"pass\\u001b[2J\\u009b1m\""));
+  auto r = run_kata("replay -q " + log);
+  CHECK(r.status == 1);
+  CHECK(has(r.out, "pass\\x1B[2J\\u009B1m"));
+  CHECK(!has(r.out, "\x1b"));
+  CHECK(!has(r.out, "\xc2\x9b"));
+  // A stopped game's reason, from the log's `error` line where a decision was awaited, is
+  // printed as the verdict.
+  auto end = text.rfind("{\"action\":\"pass\"");
+  REQUIRE(end != std::string::npos);
+  write_all(log, text.substr(0, end) + "{\"message\":\"P1 quit\\u001b]0;x\\u0007\",\"type\":\"error\"}\n");
+  auto stopped = run_kata("replay -q " + log);
+  CHECK(has(stopped.out, "P1 quit\\x1B]0;x\\x07"));
+  CHECK(!has(stopped.out, "\x1b"));
+  std::filesystem::remove_all(dir);
 }

@@ -225,9 +225,12 @@ LogHeader make_header(const Game& g, int players, uint64_t seed, const std::vect
   return h;
 }
 
+// A string that is not UTF-8 (a rule file's path, a script's name) is written with each
+// bad byte as U+FFFD (docs/log-format.md): JSON holds only UTF-8, and a log is still written.
 void LogWriter::line(const nlohmann::json& j) {
-  if (held_) kept_ += j.dump() + '\n';
-  else out_ << j.dump() << '\n';
+  std::string text = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (held_) kept_ += text + '\n';
+  else out_ << text << '\n';
 }
 
 void LogWriter::flush() {
@@ -335,8 +338,10 @@ class Replayer {
   Replayer(std::string path, int viewer, Refusal refusal)
       : path_(std::move(path)), viewer_(viewer), refusal_(refusal) {}
 
+  // Every message of a replay is made here. It may quote the log, whose strings (JSON
+  // escapes) can hold terminal controls: it is kept printable.
   bool fail(int line, const std::string& message) {
-    result_.error = fmt::format("{}:{}: {}", path_, line, message);
+    result_.error = printable(fmt::format("{}:{}: {}", path_, line, message));
     return false;
   }
 
@@ -542,9 +547,10 @@ class Replayer {
     std::string seat = seat_name(s.chooser());
     bool plain =
         message.rfind(seat + " (", 0) == 0 && message.ends_with(") stopped before the end");
+    // Printed as the replay's verdict: kept printable, as fail's messages are.
     result_.stop_reason =
         viewer_ < 0 || viewer_ == s.chooser() || plain
-            ? message
+            ? printable(message)
             : fmt::format("{} stopped before the end (replay without --as for the reason)", seat);
     result_.stop_line = l.number;
     result_.stopped = true;

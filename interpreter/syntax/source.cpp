@@ -57,6 +57,11 @@ std::string printable(std::string_view text) {
       ++i;
       continue;
     }
+    if (n == 2 && c == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0) {  // C1: U+0080-U+009F
+      out += fmt::format("\\u{:04X}", static_cast<unsigned char>(text[i + 1]));
+      i += 2;
+      continue;
+    }
     out.append(text.substr(i, n));
     i += n;
   }

@@ -33,8 +33,9 @@ struct SourceFile {
 size_t utf8_length(std::string_view text, size_t i);
 
 // `text` as it may be printed to a terminal or put in JSON: each byte that is not UTF-8
-// and each control character but tab (ESC, which starts terminal sequences, among them)
-// written as \xHH. Every name, message and quoted line kata prints goes through it.
+// and each control character but tab (C0, DEL, and C1 U+0080-U+009F: ESC and CSI, which
+// start terminal sequences, among them) written as \xHH (a C1 character as \u0080 to
+// \u009F). Every name, message and quoted line kata prints goes through it.
 std::string printable(std::string_view text);
 
 // Owns every source file read during one load; shared by the compiled game so runtime
