@@ -383,3 +383,12 @@ TEST_CASE("replay's messages show a log's control characters escaped", "[hostile
   CHECK(!has(stopped.out, "\x1b"));
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("kata test looks at a file's size before it reads it as YAML", "[hostile]") {
+  std::string f = temp("big-rules.yaml", "game: T\ndoc: " + std::string((4 << 20) + 1, 'a') + "\n");
+  auto r = run_kata("test " + f);
+  CHECK(r.status != 0);
+  CHECK(has(r.out, "is larger than 4 MiB"));
+  CHECK(!has(r.out, "is a rule file, not a scenario"));
+  std::remove(f.c_str());
+}
