@@ -392,3 +392,51 @@ TEST_CASE("kata test looks at a file's size before it reads it as YAML", "[hosti
   CHECK(!has(r.out, "is a rule file, not a scenario"));
   std::remove(f.c_str());
 }
+
+TEST_CASE("a log is at most 16 MiB, each line at most 1 MiB, checked as it is read", "[hostile]") {
+  std::string dir = test::scratch_dir("log-limits");
+  std::string rules = dir + "/tiny.yaml", log = dir + "/game.jsonl";
+  write_all(rules, game("p.x"));
+  REQUIRE(run_kata("play " + rules + " -a random -q -s 1 --log " + log).status == 0);
+  std::string text = read_all(log);
+  auto newline = text.find('\n');
+  REQUIRE(newline != std::string::npos);
+  std::string header = text.substr(0, newline + 1), rest = text.substr(newline + 1);
+  // A line just at 1 MiB is read (and is not a log line); one byte more is refused unread.
+  write_all(log, header + std::string(1 << 20, 'x') + "\n" + rest);
+  auto at_limit = run_kata("replay -q " + log);
+  CHECK(at_limit.status == 1);
+  CHECK(has(at_limit.out, log + ":2: not a log line"));
+  write_all(log, header + std::string((1 << 20) + 1, 'x') + "\n" + rest);
+  auto past = run_kata("replay -q " + log);
+  CHECK(past.status == 1);
+  CHECK(has(past.out, log + ":2: a line longer than 1 MiB"));
+  // The whole log: 16 MiB at most, whatever its lines.
+  std::string big = sparse("log-past.jsonl", (16 << 20) + 1);
+  auto large = run_kata("replay -q " + big);
+  CHECK(large.status == 1);
+  CHECK(has(large.out, "the log is larger than 16 MiB"));
+  auto resume = run_kata("play --resume " + big);
+  CHECK(resume.status != 0);
+  CHECK(has(resume.out, "the log is larger than 16 MiB"));
+  std::string fifo = dir + "/fifo.jsonl";
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  auto pipe = run_kata("replay -q " + fifo);
+  CHECK(pipe.status == 2);
+  CHECK(has(pipe.out, "kata: error: cannot read '" + fifo + "'"));
+  std::remove(big.c_str());
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a script is read as a source: a regular file of at most 4 MiB", "[hostile]") {
+  std::string rules = temp("script-game.yaml", game("p.x"));
+  std::string big = sparse("script-big.txt", (4 << 20) + 1);
+  auto r = run_kata("play " + rules + " -a script:" + big + ",random -q -s 1");
+  CHECK(r.status == 2);
+  CHECK(has(r.out, "script '" + big + "' is larger than 4 MiB"));
+  auto dir = run_kata("play " + rules + " -a script:/tmp,random -q -s 1");
+  CHECK(dir.status == 2);
+  CHECK(has(dir.out, "script '/tmp' is a directory, not a file"));
+  std::remove(big.c_str());
+  std::remove(rules.c_str());
+}
