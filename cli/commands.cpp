@@ -371,10 +371,9 @@ struct ResumedLog {
     bool in_place = a.log.empty() || std::filesystem::equivalent(a.log, a.resume, ec);
     path = in_place ? a.resume : a.log;
     writing = in_place ? a.resume + ".partial" : a.log;
-    std::ifstream in(a.resume);
-    std::vector<std::string> lines;
-    std::string text;
-    for (int n = 1; n < stop_line && std::getline(in, text); ++n) lines.push_back(text);
+    // Read within the limits again: the log may have changed since it was replayed.
+    std::vector<std::string> lines = read_log(a.resume).lines;
+    if (lines.size() >= static_cast<size_t>(std::max(stop_line, 1))) lines.resize(std::max(stop_line, 1) - 1);
     while (!lines.empty() && lines.back().find_first_not_of(" \t\r") == std::string::npos)
       lines.pop_back();
     out.open(writing);

@@ -2,6 +2,7 @@
 // rule files. Argument parsing with CLI11 (a well-kept library for exactly this: subcommands,
 // --help for each, typed options); every command's work is in commands.cpp.
 #include <CLI/CLI.hpp>
+#include <charconv>
 #include <cstdint>
 #include <iostream>
 #include <string>
@@ -20,13 +21,16 @@ constexpr const char* exit_codes =
 constexpr const char* command_names =
     "check, play, simulate, arena, replay, test, perft, rules, merge, compare";
 
-// A seed is an unsigned number: "-5" must be refused, not read as 2^64 - 5. The description
-// is empty so that --help keeps showing the option as UINT.
+// A seed is an unsigned number: "-5" must be refused, not read as 2^64 - 5, and a number
+// past 2^64 - 1 refused rather than saturated (strtoull's ERANGE). The description is empty
+// so that --help keeps showing the option as UINT.
 const CLI::Validator unsigned_number(
     [](std::string& text) {
-      return !text.empty() && text.find_first_not_of("0123456789") == std::string::npos
-                 ? std::string()
-                 : "'" + text + "' is not a number from 0 to " + std::to_string(UINT64_MAX);
+      uint64_t value = 0;
+      const char* end = text.data() + text.size();
+      bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+      bool fits = digits && std::from_chars(text.data(), end, value).ec == std::errc();
+      return fits ? std::string() : "'" + text + "' is not a number from 0 to " + std::to_string(UINT64_MAX);
     },
     "");
 

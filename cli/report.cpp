@@ -13,6 +13,7 @@
 #include "agents/balance.hpp"
 #include "report_html.hpp"
 #include "syntax/diagnostics.hpp"
+#include "syntax/source.hpp"
 
 namespace kata::cli {
 
@@ -309,11 +310,32 @@ struct Refused {
   std::string why;
 };
 
+// The largest file kata merge reads (docs/language.md §7): a shard's JSON is a few hundred
+// KiB even for a game of thousands of cards.
+constexpr size_t max_merge_size = 16 << 20;
+// What kata simulate takes (-g, --shard): a shard claiming more is not one of its outputs.
+constexpr int max_games = 100000000, max_shards = 1000000;
+// A count in a shard's JSON is at most 2^43, so that adding up a million shards (the most
+// --shard makes) cannot overflow 64 bits.
+constexpr int64_t max_count = int64_t{1} << 43;
+
+int64_t checked_count(int64_t n) {
+  if (n < 0) throw Refused{"a negative count"};
+  if (n > max_count) throw Refused{"a count larger than 2^43"};
+  return n;
+}
+
+std::vector<int64_t> read_count_list(const nlohmann::json& j) {
+  auto list = j.get<std::vector<int64_t>>();
+  for (int64_t n : list) checked_count(n);
+  return list;
+}
+
 Counts read_counts(const nlohmann::json& j) {
   Counts c;
   for (const auto& pair : j.get<std::vector<std::pair<int64_t, int64_t>>>()) {
-    if (pair.second < 0) throw Refused{"a negative count"};
-    c[pair.first] += pair.second;
+    if (pair.first < -max_count || pair.first > max_count) throw Refused{"a value larger than 2^43"};
+    c[pair.first] = checked_count(c[pair.first] + checked_count(pair.second));
   }
   return c;
 }
@@ -354,6 +376,7 @@ Part read_part(const std::string& file, const std::string& text) {
     st.games = j.at("games").get<int>();
     st.errors = j.at("errors").get<int>();
     st.players = run.players;
+    if (st.games < 0 || st.games > max_games) throw Refused{fmt::format("its number of games is not from 0 to {}", max_games)};
     if (run.players < 1 || run.players > 32)
       throw Refused{fmt::format("{} players is not a player count", run.players)};
     if (!run.agents.empty() && static_cast<int>(run.agents.size()) != run.players)
@@ -364,33 +387,39 @@ Part read_part(const std::string& file, const std::string& text) {
       run.shard = s.at("index").get<int>() - 1;
       run.shards = s.at("count").get<int>();
       run.run_games = s.at("run_games").get<int>();
-      if (run.shards < 1 || run.shard < 0 || run.shard >= run.shards || run.run_games < 0)
-        throw Refused{"its shard is not I/N with 1 <= I <= N"};
+      // Checked before by_shard (merge) is sized by it.
+      if (run.shards < 1 || run.shard < 0 || run.shard >= run.shards || run.shards > max_shards)
+        throw Refused{fmt::format("its shard is not I/N with 1 <= I <= N <= {}", max_shards)};
+      if (run.run_games < 0 || run.run_games > max_games)
+        throw Refused{fmt::format("its number of games is not from 0 to {}", max_games)};
     }
     if (st.games != shard_games(run.run_games, run.shard, run.shards) || st.errors < 0 ||
         st.errors > st.games)
       throw Refused{"its counts of games do not add up"};
     const auto& counts = j.at("counts");
-    st.wins_by_winners = counts.at("wins_by_winners").get<std::vector<std::vector<int64_t>>>();
+    for (const auto& w : counts.at("wins_by_winners")) st.wins_by_winners.push_back(read_count_list(w));
     for (const auto& s : counts.at("scores")) st.scores.push_back(read_counts(s));
     st.lengths = read_counts(counts.at("lengths"));
-    for (const auto& e : counts.at("first_errors"))
-      st.first_errors.emplace_back(e.at("game").get<int>() - 1, e.at("message").get<std::string>());
+    for (const auto& e : counts.at("first_errors")) {
+      int game = e.at("game").get<int>();
+      if (game < 1 || game > max_games) throw Refused{"its first errors are not in games of the run"};
+      st.first_errors.emplace_back(game - 1, e.at("message").get<std::string>());
+    }
     if (static_cast<int>(st.wins_by_winners.size()) != run.players ||
         static_cast<int>(st.scores.size()) != run.players)
       throw Refused{"its counts are not one per seat"};
     st.margins = read_counts(counts.at("margins"));
     run.scored = counts.at("scored").get<bool>();
     run.action_names = counts.at("action_names").get<std::vector<std::string>>();
-    st.action_chosen = counts.at("action_chosen").get<std::vector<int64_t>>();
-    st.action_legal = counts.at("action_legal").get<std::vector<int64_t>>();
+    st.action_chosen = read_count_list(counts.at("action_chosen"));
+    st.action_legal = read_count_list(counts.at("action_legal"));
     run.card_names = counts.at("card_names").get<std::vector<std::string>>();
     run.card_kinds = counts.at("card_kinds").get<std::vector<int>>();
-    st.card_chosen = counts.at("card_chosen").get<std::vector<int64_t>>();
-    st.card_legal = counts.at("card_legal").get<std::vector<int64_t>>();
+    st.card_chosen = read_count_list(counts.at("card_chosen"));
+    st.card_legal = read_count_list(counts.at("card_legal"));
     st.lead_changes = read_counts(counts.at("lead_changes"));
-    st.midgame_leader_games = counts.at("midgame_leader_games").get<int64_t>();
-    st.midgame_leader_wins = counts.at("midgame_leader_wins").get<int64_t>();
+    st.midgame_leader_games = checked_count(counts.at("midgame_leader_games").get<int64_t>());
+    st.midgame_leader_wins = checked_count(counts.at("midgame_leader_wins").get<int64_t>());
     if (st.action_chosen.size() != run.action_names.size() ||
         st.action_legal.size() != run.action_names.size() ||
         st.card_chosen.size() != run.card_names.size() ||
@@ -430,13 +459,11 @@ int merge(const MergeArgs& a) {
   if (!a.report.empty() && !report.open(a.report)) return usage_error;
   try {
     for (const std::string& file : a.files) {
-      std::error_code ec;
-      std::ifstream in(file, std::ios::binary);
-      if (!std::filesystem::is_regular_file(file, ec) || !in) {
-        std::cerr << fmt::format("kata: error: cannot read '{}'\n", file);
+      std::string text, why;
+      if (!read_source(file, text, why, max_merge_size)) {
+        std::cerr << "kata: error: " << printable(why) << '\n';
         return usage_error;
       }
-      std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
       try {
         parts.push_back(read_part(file, text));
       } catch (Refused& r) {

@@ -454,6 +454,23 @@ TEST_CASE("the command line's errors read kata: error:", "[cli]") {
   CHECK(has(seed.out, "kata: error: --seed: '-5' is not a number"));
   CHECK(run_kata("simulate rules/kobayakawa.yaml -g 2 -s -1").status == 2);
   CHECK(run_kata("play rules/kobayakawa.yaml -a random -q -s 18446744073709551615").status == 0);
+  // Past 2^64 - 1 a seed is refused, not saturated, in every command that takes one.
+  for (const char* command : {"play rules/kobayakawa.yaml -a random -q", "simulate rules/kobayakawa.yaml -g 1",
+                              "arena rules/kobayakawa.yaml -a random,random,random -g 1", "perft rules/kobayakawa.yaml"})
+    for (const char* seed : {"18446744073709551616", "99999999999999999999999"}) {
+      auto big = run_kata(std::string(command) + " -s " + seed);
+      INFO(command << " -s " << seed);
+      CHECK(big.status == 2);
+      CHECK(has(big.out, std::string("kata: error: --seed: '") + seed + "' is not a number from 0 to 18446744073709551615"));
+    }
+  // The other numbers are ranges, refused past their type too.
+  for (const char* args : {"simulate rules/kobayakawa.yaml -g 4294967297", "simulate rules/kobayakawa.yaml -g 1 -j 4294967297",
+                           "simulate rules/kobayakawa.yaml -g 1 -p 18446744073709551617", "perft rules/kobayakawa.yaml -d 4294967296",
+                           "arena rules/kobayakawa.yaml -a random,random,random -g 99999999999999999999",
+                           "simulate rules/kobayakawa.yaml -g 1 --shard 1/4294967297", "check --max-errors 4294967296 rules/kobayakawa.yaml"}) {
+    INFO(args);
+    CHECK(run_kata(args).status == 2);
+  }
   auto missing = run_kata("play");
   CHECK(missing.status == 2);
   CHECK(has(missing.out, "kata: error: file is required (see kata play --help)"));

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,6 +17,7 @@
 using namespace kata;
 using kata::test::load_text;
 using kata::test::run_kata;
+using kata::test::has;
 using kata::test::temp;
 
 namespace {
@@ -256,4 +258,185 @@ TEST_CASE("simulate adds up games in batches, the same whatever the jobs", "[hos
   CHECK(one.wins == two.wins);
   CHECK(one.length_mean == two.length_mean);
   CHECK(one.errors == 0);
+}
+
+namespace {
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_all(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+
+// A file of `size` zero bytes that takes no room on disk.
+std::string sparse(const std::string& name, uintmax_t size) {
+  std::string p = temp(name);
+  std::ofstream(p, std::ios::binary).close();
+  std::filesystem::resize_file(p, size);
+  return p;
+}
+
+std::string replace_first(std::string text, const std::string& from, const std::string& to) {
+  auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("kata merge reads regular files of at most 16 MiB, and says why it cannot", "[hostile]") {
+  std::string dir = test::scratch_dir("merge-files");
+  auto directory = run_kata("merge " + dir);
+  CHECK(directory.status == 2);
+  CHECK(has(directory.out, "kata: error: '" + dir + "' is a directory, not a file"));
+  auto mem = run_kata("merge /proc/self/mem");
+  CHECK(mem.status == 2);
+  CHECK(has(mem.out, "kata: error: cannot read '/proc/self/mem'"));
+  CHECK(!has(mem.out, "terminate"));
+  std::string fifo = dir + "/fifo.json";
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  auto pipe = run_kata("merge " + fifo);
+  CHECK(pipe.status == 2);
+  CHECK(has(pipe.out, "is not a regular file"));
+  // Just at the limit the file is read (and is not JSON); one byte more, it is not read.
+  std::string at_limit = sparse("merge-16mib.json", 16 << 20), past = sparse("merge-past.json", (16 << 20) + 1);
+  auto read = run_kata("merge " + at_limit);
+  CHECK(read.status == 1);
+  CHECK(has(read.out, "it is not JSON"));
+  auto big = run_kata("merge " + past);
+  CHECK(big.status == 2);
+  CHECK(has(big.out, "kata: error: '" + past + "' is larger than 16 MiB"));
+  std::remove(at_limit.c_str());
+  std::remove(past.c_str());
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("kata merge checks a shard's counts before it sizes anything by them", "[hostile]") {
+  auto shard = run_kata("simulate rules/kobayakawa.yaml -g 4 -p 3 --shard 1/2 --json");
+  REQUIRE(shard.status == 0);
+  const std::string count_2 = "\"count\": 2,\n    \"index\": 1";  // the shard's, not a histogram's
+  REQUIRE(has(shard.out, count_2));
+  std::string f = temp("merge-shard.json");
+  // At the limit: a million shards, all but one missing, are said to be missing.
+  write_all(f, replace_first(shard.out, count_2, "\"count\": 1000000,\n    \"index\": 1"));
+  auto most = run_kata("merge " + f);
+  CHECK(most.status == 1);
+  CHECK(!has(most.out, "its shard is not"));
+  CHECK((has(most.out, "999999 shards of the run are missing") || has(most.out, "its counts of games do not add up")));
+  for (const char* count : {"1000001", "2147483647"}) {
+    write_all(f, replace_first(shard.out, count_2, std::string("\"count\": ") + count + ",\n    \"index\": 1"));
+    auto r = run_kata("merge " + f);
+    INFO(count);
+    CHECK(r.status == 1);
+    CHECK(has(r.out, "its shard is not I/N with 1 <= I <= N <= 1000000"));
+  }
+  write_all(f, replace_first(shard.out, "\"run_games\": 4", "\"run_games\": 2147483647"));
+  CHECK(has(run_kata("merge " + f).out, "its number of games is not from 0 to 100000000"));
+  write_all(f, replace_first(shard.out, "\"midgame_leader_games\": ", "\"midgame_leader_games\": 9999999999999"));
+  CHECK(has(run_kata("merge " + f).out, "a count larger than 2^43"));
+  std::remove(f.c_str());
+}
+
+TEST_CASE("C1 control characters are refused in rule files and escaped when printed", "[hostile]") {
+  CHECK(first(load_text("game: T\ndoc: a\xc2\x9b" "31m\n")) == "2:7: error: control character U+009B in a rule file");
+  CHECK(first(load_text("game: T\ndoc: \"a\\x9b\"\n")) ==
+        "2:6: error: control character U+009B in a rule file (written with an escape)");
+  CHECK(first(load_text("game: T\ndoc: \xc2\x80\n")) == "2:6: error: control character U+0080 in a rule file");
+  // U+00A0, the first character past C1, is text.
+  CHECK(load_text("game: T\ndoc: \"a\xc2\xa0" "b\"\nplayers: 2\nflow: \"\"\n").messages().empty());
+  CHECK(printable("a\xc2\x9b" "b\xc2\x9f\xc2\xa0") == "a\\u009Bb\\u009F\xc2\xa0");
+}
+
+TEST_CASE("a log is valid UTF-8 when the rule file's path is not", "[hostile]") {
+  std::string dir = test::scratch_dir("utf8-path");
+  std::string rules = dir + "/tiny\xff.yaml", log = dir + "/game.jsonl";
+  write_all(rules, game("p.x"));
+  auto r = run_kata("play '" + rules + "' -a random -q -s 1 --log " + log);
+  CHECK(r.status == 0);
+  CHECK(!has(r.out, "terminate"));
+  std::string text = read_all(log);
+  CHECK(has(text, "tiny\xef\xbf\xbd.yaml"));  // U+FFFD
+  CHECK(!has(text, "\xff"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("replay's messages show a log's control characters escaped", "[hostile]") {
+  std::string dir = test::scratch_dir("replay-escapes");
+  std::string rules = dir + "/tiny.yaml", log = dir + "/game.jsonl";
+  write_all(rules, game("p.x"));
+  REQUIRE(run_kata("play " + rules + " -a random -q -s 1 --log " + log).status == 0);
+  std::string text = read_all(log);
+  write_all(log, replace_first(text, "\"action\":\"pass\"", "\"action\":\"pass\\u001b[2J\\u009b1m\""));
+  auto r = run_kata("replay -q " + log);
+  CHECK(r.status == 1);
+  CHECK(has(r.out, "pass\\x1B[2J\\u009B1m"));
+  CHECK(!has(r.out, "\x1b"));
+  CHECK(!has(r.out, "\xc2\x9b"));
+  // A stopped game's reason, from the log's `error` line where a decision was awaited, is
+  // printed as the verdict.
+  auto end = text.rfind("{\"action\":\"pass\"");
+  REQUIRE(end != std::string::npos);
+  write_all(log, text.substr(0, end) + "{\"message\":\"P1 quit\\u001b]0;x\\u0007\",\"type\":\"error\"}\n");
+  auto stopped = run_kata("replay -q " + log);
+  CHECK(has(stopped.out, "P1 quit\\x1B]0;x\\x07"));
+  CHECK(!has(stopped.out, "\x1b"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("kata test looks at a file's size before it reads it as YAML", "[hostile]") {
+  std::string f = temp("big-rules.yaml", "game: T\ndoc: " + std::string((4 << 20) + 1, 'a') + "\n");
+  auto r = run_kata("test " + f);
+  CHECK(r.status != 0);
+  CHECK(has(r.out, "is larger than 4 MiB"));
+  CHECK(!has(r.out, "is a rule file, not a scenario"));
+  std::remove(f.c_str());
+}
+
+TEST_CASE("a log is at most 16 MiB, each line at most 1 MiB, checked as it is read", "[hostile]") {
+  std::string dir = test::scratch_dir("log-limits");
+  std::string rules = dir + "/tiny.yaml", log = dir + "/game.jsonl";
+  write_all(rules, game("p.x"));
+  REQUIRE(run_kata("play " + rules + " -a random -q -s 1 --log " + log).status == 0);
+  std::string text = read_all(log);
+  auto newline = text.find('\n');
+  REQUIRE(newline != std::string::npos);
+  std::string header = text.substr(0, newline + 1), rest = text.substr(newline + 1);
+  // A line just at 1 MiB is read (and is not a log line); one byte more is refused unread.
+  write_all(log, header + std::string(1 << 20, 'x') + "\n" + rest);
+  auto at_limit = run_kata("replay -q " + log);
+  CHECK(at_limit.status == 1);
+  CHECK(has(at_limit.out, log + ":2: not a log line"));
+  write_all(log, header + std::string((1 << 20) + 1, 'x') + "\n" + rest);
+  auto past = run_kata("replay -q " + log);
+  CHECK(past.status == 1);
+  CHECK(has(past.out, log + ":2: a line longer than 1 MiB"));
+  // The whole log: 16 MiB at most, whatever its lines.
+  std::string big = sparse("log-past.jsonl", (16 << 20) + 1);
+  auto large = run_kata("replay -q " + big);
+  CHECK(large.status == 1);
+  CHECK(has(large.out, "the log is larger than 16 MiB"));
+  auto resume = run_kata("play --resume " + big);
+  CHECK(resume.status != 0);
+  CHECK(has(resume.out, "the log is larger than 16 MiB"));
+  std::string fifo = dir + "/fifo.jsonl";
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  auto pipe = run_kata("replay -q " + fifo);
+  CHECK(pipe.status == 2);
+  CHECK(has(pipe.out, "kata: error: cannot read '" + fifo + "'"));
+  std::remove(big.c_str());
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a script is read as a source: a regular file of at most 4 MiB", "[hostile]") {
+  std::string rules = temp("script-game.yaml", game("p.x"));
+  std::string big = sparse("script-big.txt", (4 << 20) + 1);
+  auto r = run_kata("play " + rules + " -a script:" + big + ",random -q -s 1");
+  CHECK(r.status == 2);
+  CHECK(has(r.out, "script '" + big + "' is larger than 4 MiB"));
+  auto dir = run_kata("play " + rules + " -a script:/tmp,random -q -s 1");
+  CHECK(dir.status == 2);
+  CHECK(has(dir.out, "script '/tmp' is a directory, not a file"));
+  std::remove(big.c_str());
+  std::remove(rules.c_str());
 }

@@ -8,12 +8,14 @@
 #include <cctype>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "agents/search.hpp"
 #include "agents/typed.hpp"
 #include "reference/reference.hpp"
 #include "runtime/wrap.hpp"
 #include "syntax/diagnostics.hpp"
+#include "syntax/source.hpp"
 
 namespace kata {
 
@@ -29,14 +31,17 @@ void RandomAgent::undone(int times) {
 void RandomAgent::replayed(int count) { (void)uniform(rng_, static_cast<uint32_t>(count)); }
 
 std::unique_ptr<ScriptAgent> ScriptAgent::load(const std::string& path, std::string& error) {
-  std::ifstream in(path);
-  if (!in) {
-    error = fmt::format("cannot read script '{}'", path);
+  // A script is read as a source file is: a regular file of at most 4 MiB, so that a
+  // device or a pipe named as a script cannot make kata read without end.
+  std::string text, why;
+  if (!read_source(path, text, why)) {
+    error = why.rfind("cannot read", 0) == 0 ? fmt::format("cannot read script '{}'", path) : "script " + why;
     return nullptr;
   }
   std::vector<std::string> lines;
   std::vector<int> numbers;
   std::string line;
+  std::istringstream in(text);
   for (int n = 1; std::getline(in, line); ++n) {
     // A comment starts with '#' at the start of a line or after blank space, so a hidden
     // card's place ("deck#2") is not one.

@@ -270,9 +270,12 @@ LogHeader make_header(const Game& g, int players, uint64_t seed, const std::vect
   return h;
 }
 
+// A string that is not UTF-8 (a rule file's path, a script's name) is written with each
+// bad byte as U+FFFD (docs/log-format.md): JSON holds only UTF-8, and a log is still written.
 void LogWriter::line(const nlohmann::json& j) {
-  if (held_) kept_ += j.dump() + '\n';
-  else out_ << j.dump() << '\n';
+  std::string text = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (held_) kept_ += text + '\n';
+  else out_ << text << '\n';
 }
 
 void LogWriter::flush() {
@@ -375,21 +378,51 @@ const char* type_name() {
   else return "an array of strings";
 }
 
+}  // namespace
+
+LogText read_log(const std::string& path) {
+  LogText log;
+  std::string text;
+  if (!read_source(path, text, log.error, max_log_size)) {
+    if (log.error.find("larger than") != std::string::npos)
+      log.error = fmt::format("the log is larger than {} MiB", max_log_size >> 20);
+    else if (log.error.rfind("cannot read", 0) == 0)
+      log.error = "cannot read the log";
+    return log;
+  }
+  for (size_t start = 0; start < text.size();) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    if (end - start > max_log_line) {
+      log.error = fmt::format("a line longer than {} MiB", max_log_line >> 20);
+      log.error_line = static_cast<int>(log.lines.size()) + 1;
+      log.lines.clear();
+      return log;
+    }
+    log.lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return log;
+}
+
+namespace {
+
 class Replayer {
  public:
   Replayer(std::string path, int viewer, Refusal refusal)
       : path_(std::move(path)), viewer_(viewer), refusal_(refusal) {}
 
+  // Every message of a replay is made here. It may quote the log, whose strings (JSON
+  // escapes) can hold terminal controls: it is kept printable.
   bool fail(int line, const std::string& message) {
-    result_.error = fmt::format("{}:{}: {}", path_, line, message);
+    result_.error = printable(fmt::format("{}:{}: {}", path_, line, message));
     return false;
   }
 
   bool read() {
-    std::ifstream in(path_);
-    if (!in) return fail(0, "cannot read the log");
-    std::string text;
-    for (int n = 1; std::getline(in, text); ++n) {
+    LogText log = read_log(path_);
+    if (!log.error.empty()) return fail(log.error_line, log.error);
+    for (int n = 1; n <= static_cast<int>(log.lines.size()); ++n) {
+      const std::string& text = log.lines[n - 1];
       if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
       if (json_depth(text) > max_json_depth)
         return fail(n, fmt::format("not a log line (JSON nested deeper than {} levels)", max_json_depth));
@@ -397,7 +430,6 @@ class Replayer {
       if (j.is_discarded() || !j.is_object() || !j.contains("type") || !j["type"].is_string())
         return fail(n, "not a log line (expected a JSON object with a \"type\")");
       lines_.push_back({n, std::move(j)});
-      if (lines_.size() > 50000000) return fail(n, "log too long");
     }
     if (lines_.empty() || lines_[0].j["type"] != "header") return fail(1, "the log does not start with a header");
     return true;
@@ -587,9 +619,10 @@ class Replayer {
     std::string seat = seat_name(s.chooser());
     bool plain =
         message.rfind(seat + " (", 0) == 0 && message.ends_with(") stopped before the end");
+    // Printed as the replay's verdict: kept printable, as fail's messages are.
     result_.stop_reason =
         viewer_ < 0 || viewer_ == s.chooser() || plain
-            ? message
+            ? printable(message)
             : fmt::format("{} stopped before the end (replay without --as for the reason)", seat);
     result_.stop_line = l.number;
     result_.stopped = true;

@@ -78,6 +78,23 @@ LogHeader make_header(const Game& g, int players, uint64_t seed, const std::vect
 // An option's value as text: a number, true/false, or a symbol's name.
 std::string option_text(const Game& g, size_t option, int64_t value);
 
+// The largest log kata reads (kata replay, kata play --resume) and its longest line, in
+// bytes (docs/language.md §7): both are checked as the log is read, before anything is
+// parsed, so no log makes kata read or hold more than this.
+inline constexpr size_t max_log_size = 16 << 20;
+inline constexpr size_t max_log_line = 1 << 20;
+
+// A log's lines, as read_log reads them; `error` says why it could not be read, at line
+// `error_line` (0: the file as a whole).
+struct LogText {
+  std::vector<std::string> lines;  // without their '\n'
+  std::string error;
+  int error_line = 0;
+};
+// Reads the log at `path`: a regular file of at most max_log_size bytes, no line of it
+// longer than max_log_line.
+LogText read_log(const std::string& path);
+
 // Replays a log: re-runs the game and checks every line against what happens.
 struct ReplayResult {
   bool ok = false;

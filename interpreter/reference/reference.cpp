@@ -577,7 +577,7 @@ std::string write_json(const GameReference& r) {
               {"variables", variables},
               {"actions", actions},
               {"phases", phases}};
-  return out.dump(2) + "\n";
+  return out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace

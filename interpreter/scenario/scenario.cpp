@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <cstdint>
 #include <deque>
 #include <filesystem>
@@ -404,15 +405,18 @@ ScenarioResult run_scenario(const std::string& path) {
 
 namespace {
 
-// A rule file, not a scenario: a mapping with a `game:` key. Unreadable or malformed YAML
-// is left for run_scenario to report.
+// A rule file, not a scenario: a file with a `game:` key at the start of a line. Read
+// within the limits of any source (read_source) and scanned, not parsed: parsing is
+// run_scenario's, with its guards, and it reports what cannot be read.
 bool is_rule_file(const std::string& path) {
-  try {
-    YAML::Node root = YAML::LoadFile(path);
-    return root.IsMap() && root["game"];
-  } catch (const YAML::Exception&) {
-    return false;
+  std::string text, why;
+  if (!read_source(path, text, why)) return false;
+  for (size_t at = 0; at != std::string::npos && at < text.size(); at = text.find('\n', at)) {
+    if (text[at] == '\n') ++at;
+    for (const char* key : {"game:", "\"game\":", "'game':"})
+      if (text.compare(at, std::strlen(key), key) == 0) return true;
   }
+  return false;
 }
 
 void add_directory(const std::string& dir, std::vector<std::string>& out, std::string& error) {

@@ -69,12 +69,18 @@ bool split_range(std::string_view s, std::string_view& low, std::string_view& hi
 // A control character other than tab and line ends: it would reach a terminal raw.
 bool forbidden_control(unsigned char c) { return (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F; }
 
+// A C1 control character, U+0080-U+009F (two bytes, C2 80 to C2 9F): U+009B is CSI, which
+// a terminal reads as ESC [.
+bool c1_control(std::string_view s, size_t i, size_t n) {
+  return n == 2 && static_cast<unsigned char>(s[i]) == 0xC2 && static_cast<unsigned char>(s[i + 1]) < 0xA0;
+}
+
 // A rule file is UTF-8 text without control characters: the first place it is not, or
 // npos. Printed or put in JSON, its names must come out as they were written.
 size_t bad_byte(std::string_view s, bool& invalid_utf8) {
   for (size_t i = 0; i < s.size();) {
     size_t n = utf8_length(s, i);
-    if (n == 0 || (n == 1 && forbidden_control(static_cast<unsigned char>(s[i])))) {
+    if (n == 0 || (n == 1 && forbidden_control(static_cast<unsigned char>(s[i]))) || c1_control(s, i, n)) {
       invalid_utf8 = n == 0;
       return i;
     }
@@ -82,9 +88,13 @@ size_t bad_byte(std::string_view s, bool& invalid_utf8) {
   }
   return std::string_view::npos;
 }
+unsigned control_code(std::string_view s, size_t at) {
+  auto c = static_cast<unsigned char>(s[at]);
+  return c == 0xC2 ? static_cast<unsigned char>(s[at + 1]) : c;
+}
 std::string bad_byte_message(std::string_view s, size_t at, bool invalid_utf8) {
   return invalid_utf8 ? fmt::format("not UTF-8 text (byte 0x{:02X}): a rule file is UTF-8", static_cast<unsigned char>(s[at]))
-                      : fmt::format("control character U+{:04X} in a rule file", static_cast<unsigned char>(s[at]));
+                      : fmt::format("control character U+{:04X} in a rule file", control_code(s, at));
 }
 
 // What the files of one load share: the chain of imports being read (to report a cycle

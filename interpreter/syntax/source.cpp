@@ -57,6 +57,11 @@ std::string printable(std::string_view text) {
       ++i;
       continue;
     }
+    if (n == 2 && c == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0) {  // C1: U+0080-U+009F
+      out += fmt::format("\\u{:04X}", static_cast<unsigned char>(text[i + 1]));
+      i += 2;
+      continue;
+    }
     out.append(text.substr(i, n));
     i += n;
   }
@@ -71,7 +76,11 @@ int Sources::add(std::string name, std::string path, std::string text, Pos impor
   return static_cast<int>(files_.size()) - 1;
 }
 
-bool read_source(const std::string& path, std::string& text, std::string& why) {
+static std::string too_large(const std::string& path, size_t limit) {
+  return fmt::format("'{}' is larger than {} MiB", path, limit >> 20);
+}
+
+bool read_source(const std::string& path, std::string& text, std::string& why, size_t limit) {
   // O_NONBLOCK: opening a named pipe must not wait for a writer before it can be refused.
   int fd = ::open(path.c_str(), O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
@@ -82,7 +91,7 @@ bool read_source(const std::string& path, std::string& text, std::string& why) {
   bool ok = ::fstat(fd, &st) == 0;
   if (ok && S_ISDIR(st.st_mode)) why = fmt::format("'{}' is a directory, not a file", path);
   else if (ok && !S_ISREG(st.st_mode)) why = fmt::format("'{}' is not a regular file (a device, a pipe or a socket)", path);
-  else if (ok && static_cast<uint64_t>(st.st_size) > max_source_size) why = fmt::format("'{}' is larger than 4 MiB", path);
+  else if (ok && static_cast<uint64_t>(st.st_size) > limit) why = too_large(path, limit);
   else if (!ok) why = fmt::format("cannot read '{}'", path);
   if (!why.empty()) {
     ::close(fd);
@@ -93,8 +102,8 @@ bool read_source(const std::string& path, std::string& text, std::string& why) {
   size_t got = 0;
   for (;;) {
     if (got == text.size()) {
-      if (got > max_source_size) break;
-      text.resize(std::min(max_source_size + 1, got + 4096));
+      if (got > limit) break;
+      text.resize(std::min(limit + 1, got + 4096));
     }
     ssize_t n = ::read(fd, text.data() + got, text.size() - got);
     if (n < 0 && errno == EINTR) continue;
@@ -107,7 +116,7 @@ bool read_source(const std::string& path, std::string& text, std::string& why) {
   ::close(fd);
   text.resize(got);
   if (!ok) why = fmt::format("cannot read '{}'", path);
-  else if (got > max_source_size) why = fmt::format("'{}' is larger than 4 MiB", path);
+  else if (got > limit) why = too_large(path, limit);
   return why.empty();
 }
 

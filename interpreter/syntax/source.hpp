@@ -33,8 +33,9 @@ struct SourceFile {
 size_t utf8_length(std::string_view text, size_t i);
 
 // `text` as it may be printed to a terminal or put in JSON: each byte that is not UTF-8
-// and each control character but tab (ESC, which starts terminal sequences, among them)
-// written as \xHH. Every name, message and quoted line kata prints goes through it.
+// and each control character but tab (C0, DEL, and C1 U+0080-U+009F: ESC and CSI, which
+// start terminal sequences, among them) written as \xHH (a C1 character as \u0080 to
+// \u009F). Every name, message and quoted line kata prints goes through it.
 std::string printable(std::string_view text);
 
 // Owns every source file read during one load; shared by the compiled game so runtime
@@ -53,10 +54,11 @@ class Sources {
 inline constexpr size_t max_source_size = 4 << 20;
 
 // Reads the source file at `path` whole: it must be a regular file (not a directory, a
-// device such as /dev/zero or a pipe) of at most max_source_size bytes. Both are checked
-// on the opened file before anything is read, and no more than the limit is read, so no
-// path can make kata read without end. On failure `why` says what is wrong:
-// "'PATH' is not a regular file", "'PATH' is larger than 4 MiB" or "cannot read 'PATH'".
-bool read_source(const std::string& path, std::string& text, std::string& why);
+// device such as /dev/zero or a pipe) of at most `limit` bytes (max_source_size unless
+// said; a whole number of MiB). Both are checked on the opened file before anything is
+// read, and no more than the limit is read, so no path can make kata read without end.
+// On failure `why` says what is wrong: "'PATH' is not a regular file", "'PATH' is larger
+// than 4 MiB" or "cannot read 'PATH'" (an I/O error too, as /proc/self/mem gives).
+bool read_source(const std::string& path, std::string& text, std::string& why, size_t limit = max_source_size);
 
 }  // namespace kata
