@@ -2,16 +2,21 @@
 // documented limit (docs/language.md §7), never a crash, an abort or gigabytes of memory.
 // The inputs are generated here, each just past its limit (and the limit itself accepted).
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <malloc.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "agents/runner.hpp"
 #include "native/native.hpp"
 #include "support.hpp"
+#include "syntax/diagnostics.hpp"
+#include "syntax/source.hpp"
 
 using namespace kata;
 using kata::test::load_text;
@@ -256,4 +261,17 @@ TEST_CASE("simulate adds up games in batches, the same whatever the jobs", "[hos
   CHECK(one.wins == two.wins);
   CHECK(one.length_mean == two.length_mean);
   CHECK(one.errors == 0);
+}
+
+TEST_CASE("each diagnostic quotes a long line at the cost of a short one", "[hostile]") {
+  // All the diagnostics kept (10000), on one line of 4 MiB: were each to copy or scan its
+  // line before cutting it around the caret, 40 GB, hours; as it is, a moment.
+  Sources sources;
+  int f = sources.add("long.yaml", "long.yaml", std::string(max_source_size, 'x'));
+  Diagnostics diags;
+  for (int i = 0; i < static_cast<int>(max_kept_diagnostics); ++i) diags.error(Pos{f, 1, 1 + i * 400}, "unknown key");
+  std::string out = format_diagnostics(sources, diags, false, 0);
+  CHECK(out.size() < max_kept_diagnostics * 400);
+  CHECK(out.find("long.yaml:1:400001: error: unknown key\n    1 | ..." + std::string(120, 'x') + "...\n") !=
+        std::string::npos);
 }
