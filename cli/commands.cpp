@@ -157,8 +157,13 @@ bool compile(Setup& setup) {
   // terminal, then erase the line.
   bool tty = isatty(STDERR_FILENO);
   if (tty) std::cerr << "compiling " << setup.game->name << " to machine code (cached for later runs)..." << std::flush;
-  auto native = compile_native(setup.game, error);
+  Pos where;
+  auto native = compile_native(setup.game, error, &where);
   if (tty) std::cerr << "\r\033[K" << std::flush;
+  if (!native && where.valid()) {
+    std::cerr << format_diagnostic(*setup.game->sources, {where, Severity::error, error, {}}, color_stderr());
+    return false;
+  }
   if (!native) {
     std::cerr << "kata: error: cannot run compiled: " << error << '\n';
     return false;
