@@ -571,9 +571,15 @@ int simulate(const SimulateArgs& a) {
   if (a.compiled && !compile(setup)) return usage_error;
   AgentMaker make;
   if (!agents.empty()) make = agent_maker(*g);
-  SimulationStats st = simulate(*g, a.games, players, a.seed, options, a.jobs, a.check_invariants,
-                                progress_bar(shard_games(a.games, a.shard, a.shards), true), agents, make,
-                                a.shard, a.shards, run.per_decision);
+  SimulationStats st;
+  try {
+    st = simulate(*g, a.games, players, a.seed, options, a.jobs, a.check_invariants,
+                  progress_bar(shard_games(a.games, a.shard, a.shards), true), agents, make, a.shard, a.shards,
+                  run.per_decision);
+  } catch (const ThreadsError& e) {
+    std::cerr << "kata: error: " << e.what() << '\n';
+    return usage_error;
+  }
   if (a.json) std::cout << json_text(simulation_json(run, st)) << '\n';
   else std::cout << simulation_text(run, st);
   return st.errors ? input_error : ok;
@@ -666,8 +672,13 @@ int arena(const ArenaArgs& a) {
         "kata: note: {} games are not a multiple of {} seats: each agent plays each seat {} or {} "
         "times\n",
         a.games, players, a.games / players, a.games / players + 1);
-  ArenaStats st = arena(*g, a.games, a.seed, options, a.jobs, a.agents, a.rotate, make,
-                        progress_bar(a.games, !a.quiet));
+  ArenaStats st;
+  try {
+    st = arena(*g, a.games, a.seed, options, a.jobs, a.agents, a.rotate, make, progress_bar(a.games, !a.quiet));
+  } catch (const ThreadsError& e) {
+    std::cerr << "kata: error: " << e.what() << '\n';
+    return usage_error;
+  }
   if (a.json)
     print_arena_json(*g, a, st);
   else

@@ -276,17 +276,45 @@ TEST_CASE("each diagnostic quotes a long line at the cost of a short one", "[hos
         std::string::npos);
 }
 
-TEST_CASE("each diagnostic quotes a long line at the cost of a short one", "[hostile]") {
-  // All the diagnostics kept (10000), on one line of 4 MiB: were each to copy or scan its
-  // line before cutting it around the caret, 40 GB, hours; as it is, a moment.
-  Sources sources;
-  int f = sources.add("long.yaml", "long.yaml", std::string(max_source_size, 'x'));
-  Diagnostics diags;
-  for (int i = 0; i < static_cast<int>(max_kept_diagnostics); ++i) diags.error(Pos{f, 1, 1 + i * 400}, "unknown key");
-  std::string out = format_diagnostics(sources, diags, false, 0);
-  CHECK(out.size() < max_kept_diagnostics * 400);
-  CHECK(out.find("long.yaml:1:400001: error: unknown key\n    1 | ..." + std::string(120, 'x') + "...\n") !=
-        std::string::npos);
+TEST_CASE("--jobs is at most 64", "[hostile][cli]") {
+  CHECK(run_kata("simulate rules/tictactoe.yaml -g 2 -j 64").status == 0);
+  auto r = run_kata("simulate rules/tictactoe.yaml -g 2 -j 65");
+  CHECK(r.status == 2);
+  CHECK(r.out.find("--jobs") != std::string::npos);
+  CHECK(run_kata("arena rules/tictactoe.yaml -a random,random -g 2 -j 64").status == 0);
+  CHECK(run_kata("arena rules/tictactoe.yaml -a random,random -g 2 -j 65").status == 2);
+}
+
+TEST_CASE("threads that cannot be started are an error, not an abort", "[hostile]") {
+  auto l = load_text(game("p.x"));
+  REQUIRE(l.game);
+  // In a child whose address space has room for a few more thread stacks (8 MiB each), not
+  // for 63: simulate must say so, having joined the threads it started.
+  pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    mallopt(M_ARENA_MAX, 1);  // threads allocate from the one arena: only their stacks grow
+    long pages = 0;
+    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+      if (std::fscanf(f, "%ld", &pages) != 1) pages = 0;
+      std::fclose(f);
+    }
+    rlimit room{static_cast<rlim_t>(pages) * sysconf(_SC_PAGESIZE) + (40 << 20), RLIM_INFINITY};
+    if (pages == 0 || setrlimit(RLIMIT_AS, &room) != 0) _exit(3);
+    try {
+      simulate(*l.game, 200, 2, 7, {}, 64, false);
+    } catch (const ThreadsError& e) {
+      std::string m = e.what();
+      _exit(m.rfind("cannot start the threads of --jobs 64: ", 0) == 0 && m.find("of 63 started") != std::string::npos ? 0 : 4);
+    } catch (...) {
+      _exit(5);
+    }
+    _exit(6);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
 }
 
 namespace {
