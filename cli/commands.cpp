@@ -155,8 +155,13 @@ bool compile(Setup& setup) {
   // terminal, then erase the line.
   bool tty = isatty(STDERR_FILENO);
   if (tty) std::cerr << "compiling " << setup.game->name << " to machine code (cached for later runs)..." << std::flush;
-  auto native = compile_native(setup.game, error);
+  Pos where;
+  auto native = compile_native(setup.game, error, &where);
   if (tty) std::cerr << "\r\033[K" << std::flush;
+  if (!native && where.valid()) {
+    std::cerr << format_diagnostic(*setup.game->sources, {where, Severity::error, error, {}}, color_stderr());
+    return false;
+  }
   if (!native) {
     std::cerr << "kata: error: cannot run compiled: " << error << '\n';
     return false;
@@ -566,9 +571,15 @@ int simulate(const SimulateArgs& a) {
   if (a.compiled && !compile(setup)) return usage_error;
   AgentMaker make;
   if (!agents.empty()) make = agent_maker(*g);
-  SimulationStats st = simulate(*g, a.games, players, a.seed, options, a.jobs, a.check_invariants,
-                                progress_bar(shard_games(a.games, a.shard, a.shards), true), agents, make,
-                                a.shard, a.shards, run.per_decision);
+  SimulationStats st;
+  try {
+    st = simulate(*g, a.games, players, a.seed, options, a.jobs, a.check_invariants,
+                  progress_bar(shard_games(a.games, a.shard, a.shards), true), agents, make, a.shard, a.shards,
+                  run.per_decision);
+  } catch (const ThreadsError& e) {
+    std::cerr << "kata: error: " << e.what() << '\n';
+    return usage_error;
+  }
   nlohmann::json result = simulation_json(run, st);
   if (a.json) std::cout << json_text(result) << '\n';
   else std::cout << simulation_text(run, st);
@@ -663,8 +674,13 @@ int arena(const ArenaArgs& a) {
         "kata: note: {} games are not a multiple of {} seats: each agent plays each seat {} or {} "
         "times\n",
         a.games, players, a.games / players, a.games / players + 1);
-  ArenaStats st = arena(*g, a.games, a.seed, options, a.jobs, a.agents, a.rotate, make,
-                        progress_bar(a.games, !a.quiet));
+  ArenaStats st;
+  try {
+    st = arena(*g, a.games, a.seed, options, a.jobs, a.agents, a.rotate, make, progress_bar(a.games, !a.quiet));
+  } catch (const ThreadsError& e) {
+    std::cerr << "kata: error: " << e.what() << '\n';
+    return usage_error;
+  }
   if (a.json)
     print_arena_json(*g, a, st);
   else

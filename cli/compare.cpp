@@ -337,9 +337,14 @@ int compare(const CompareArgs& a) {
   sb.run = run_info(sb.setup, a.seed, agents, a.games);
   AgentMaker make_a, make_b;
   if (!agents.empty()) make_a = agent_maker(*sa.setup.game), make_b = agent_maker(*sb.setup.game);
-  ComparisonStats st =
-      kata::compare(*sa.setup.game, sa.setup.options, *sb.setup.game, sb.setup.options, a.games,
-                    players, a.seed, a.jobs, progress_bar(a.games, true), agents, make_a, make_b);
+  ComparisonStats st;
+  try {
+    st = kata::compare(*sa.setup.game, sa.setup.options, *sb.setup.game, sb.setup.options, a.games, players,
+                       a.seed, a.jobs, progress_bar(a.games, true), agents, make_a, make_b);
+  } catch (const ThreadsError& e) {
+    std::cerr << "kata: error: " << e.what() << '\n';
+    return usage_error;
+  }
   bool scored = sa.run.scored && sb.run.scored;
   std::vector<Row> stats = statistic_rows(st, scored, players);
   std::vector<Row> actions = share_rows(st.actions, false), cards = share_rows(st.cards, true);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "agents/agent.hpp"
+#include "agents/runner.hpp"
 #include "commands.hpp"
 #include "report.hpp"
 
@@ -222,7 +223,7 @@ int main(int argc, char** argv) {
   sim_cmd->add_option("-g,--games", sa.games, "Number of games")->required()->check(CLI::Range(1, 100000000));
   sim_cmd->add_option("-p,--players", sa.players, "Number of players (default: the fewest the game allows)")->check(CLI::Range(1, 16));
   sim_cmd->add_option("-s,--seed", sa.seed, "Seed (default 1); the same seed gives the same result for any --jobs")->check(unsigned_number);
-  sim_cmd->add_option("-j,--jobs", sa.jobs, "Threads (default 1)")->check(CLI::Range(1, 256));
+  sim_cmd->add_option("-j,--jobs", sa.jobs, "Threads (default 1)")->check(CLI::Range(1, kata::max_jobs));
   sim_cmd
       ->add_option("-o,--option", sa.options,
                    "Set rule options: NAME=VALUE; several may follow one -o (-o a=1 b=2), and -o "
@@ -274,7 +275,7 @@ int main(int argc, char** argv) {
                    "Seed (default 1): game i of A and of B are played on the same seed, derived "
                    "from it and i")
       ->check(unsigned_number);
-  compare_cmd->add_option("-j,--jobs", ka.jobs, "Threads (default 1)")->check(CLI::Range(1, 256));
+  compare_cmd->add_option("-j,--jobs", ka.jobs, "Threads (default 1)")->check(CLI::Range(1, kata::max_jobs));
   compare_cmd
       ->add_option("-o,--option", ka.options,
                    "Set rule options of both sides: NAME=VALUE (before --a and --b); after --a "
@@ -330,7 +331,7 @@ int main(int argc, char** argv) {
       ->add_option("-s,--seed", aa.seed,
                    "Seed (default 1); the same seed gives the same result for any --jobs")
       ->check(unsigned_number);
-  arena_cmd->add_option("-j,--jobs", aa.jobs, "Threads (default 1)")->check(CLI::Range(1, 256));
+  arena_cmd->add_option("-j,--jobs", aa.jobs, "Threads (default 1)")->check(CLI::Range(1, kata::max_jobs));
   arena_cmd
       ->add_option("-o,--option", aa.options,
                    "Set rule options: NAME=VALUE; several may follow one -o (-o a=1 b=2), and -o "

@@ -226,10 +226,10 @@ TEST_CASE("kata arena's limits: games and jobs at their boundaries", "[arena][cl
   CHECK(run_kata(arena + "-g 0").status == 2);
   CHECK(run_kata(arena + "-g 100000001").status == 2);
   CHECK(run_kata(arena + "-g 1").status == 0);
-  CHECK(run_kata(arena + "-g 1 -j 256").status == 0);
-  CHECK(run_kata(arena + "-g 1 -j 257").status == 2);
+  CHECK(run_kata(arena + "-g 1 -j 64").status == 0);
+  CHECK(run_kata(arena + "-g 1 -j 65").status == 2);
   CHECK(run_kata(arena + "-g 1 -j 0").status == 2);
-  CHECK(run_kata("simulate rules/kobayakawa.yaml -a random -g 1 -j 257").status == 2);
+  CHECK(run_kata("simulate rules/kobayakawa.yaml -a random -g 1 -j 65").status == 2);
   // As many agents as the game allows players, and no more.
   CHECK(run_kata("arena rules/kobayakawa.yaml -a random,random,random,random,random,random -g 1")
             .status == 0);

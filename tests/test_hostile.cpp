@@ -2,17 +2,22 @@
 // documented limit (docs/language.md §7), never a crash, an abort or gigabytes of memory.
 // The inputs are generated here, each just past its limit (and the limit itself accepted).
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sys/stat.h>
+#include <malloc.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "agents/runner.hpp"
 #include "native/native.hpp"
 #include "support.hpp"
+#include "syntax/diagnostics.hpp"
+#include "syntax/source.hpp"
 
 using namespace kata;
 using kata::test::load_text;
@@ -285,6 +290,76 @@ std::string replace_first(std::string text, const std::string& from, const std::
 
 }  // namespace
 
+TEST_CASE("each diagnostic quotes a long line at the cost of a short one", "[hostile]") {
+  // All the diagnostics kept (10000), on one line of 4 MiB: were each to copy or scan its
+  // line before cutting it around the caret, 40 GB, hours; as it is, a moment.
+  Sources sources;
+  int f = sources.add("long.yaml", "long.yaml", std::string(max_source_size, 'x'));
+  Diagnostics diags;
+  for (int i = 0; i < static_cast<int>(max_kept_diagnostics); ++i) diags.error(Pos{f, 1, 1 + i * 400}, "unknown key");
+  std::string out = format_diagnostics(sources, diags, false, 0);
+  CHECK(out.size() < max_kept_diagnostics * 400);
+  CHECK(out.find("long.yaml:1:400001: error: unknown key\n    1 | ..." + std::string(120, 'x') + "...\n") !=
+        std::string::npos);
+}
+
+TEST_CASE("--jobs is at most 64", "[hostile][cli]") {
+  CHECK(run_kata("simulate rules/tictactoe.yaml -g 2 -j 64").status == 0);
+  auto r = run_kata("simulate rules/tictactoe.yaml -g 2 -j 65");
+  CHECK(r.status == 2);
+  CHECK(r.out.find("--jobs") != std::string::npos);
+  CHECK(run_kata("arena rules/tictactoe.yaml -a random,random -g 2 -j 64").status == 0);
+  CHECK(run_kata("arena rules/tictactoe.yaml -a random,random -g 2 -j 65").status == 2);
+}
+
+TEST_CASE("threads that cannot be started are an error, not an abort", "[hostile]") {
+  auto l = load_text(game("p.x"));
+  REQUIRE(l.game);
+  // In a child whose address space has room for a few more thread stacks (8 MiB each), not
+  // for 63: simulate must say so, having joined the threads it started.
+  pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    mallopt(M_ARENA_MAX, 1);  // threads allocate from the one arena: only their stacks grow
+    long pages = 0;
+    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+      if (std::fscanf(f, "%ld", &pages) != 1) pages = 0;
+      std::fclose(f);
+    }
+    rlimit room{static_cast<rlim_t>(pages) * sysconf(_SC_PAGESIZE) + (40 << 20), RLIM_INFINITY};
+    if (pages == 0 || setrlimit(RLIMIT_AS, &room) != 0) _exit(3);
+    try {
+      simulate(*l.game, 200, 2, 7, {}, 64, false);
+    } catch (const ThreadsError& e) {
+      std::string m = e.what();
+      _exit(m.rfind("cannot start the threads of --jobs 64: ", 0) == 0 && m.find("of 63 started") != std::string::npos ? 0 : 4);
+    } catch (...) {
+      _exit(5);
+    }
+    _exit(6);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+}
+
+namespace {
+
+// `count` functions, each `terms` terms long and calling the next (rec.yaml of the audit),
+// called by the flow and by an action's condition.
+std::string chain_of_functions(int count, int terms) {
+  std::string text = "game: Chain\nplayers: 2\nvariables:\n  v: 0\nfunctions:\n";
+  for (int f = 0; f < count; ++f) {
+    text += "  f" + std::to_string(f) + "(a): " + (f + 1 < count ? "f" + std::to_string(f + 1) + "(a)" : "1");
+    text += repeat("+a", terms) + "\n";
+  }
+  return text + "flow: |\n  v = f0(0) % 1000\n  phase p\nphases:\n  p: |\n    choose P1: go\nactions:\n  go:\n"
+                "    when: f0(v) > 0\n    do: \"\"\nscoring: {score: v}\n";
+}
+
+}  // namespace
+
 TEST_CASE("kata merge reads regular files of at most 16 MiB, and says why it cannot", "[hostile]") {
   std::string dir = test::scratch_dir("merge-files");
   auto directory = run_kata("merge " + dir);
@@ -439,4 +514,43 @@ TEST_CASE("a script is read as a source: a regular file of at most 4 MiB", "[hos
   CHECK(has(dir.out, "script '/tmp' is a directory, not a file"));
   std::remove(big.c_str());
   std::remove(rules.c_str());
+}
+
+TEST_CASE("a long function is called, not copied at each call", "[hostile][native]") {
+  // 32 functions of 190 terms: their bodies once (about 12300 nodes), not copied again,
+  // 6080 terms deep, at each of the two calls (24600 more).
+  auto l = load_text(chain_of_functions(32, 190));
+  REQUIRE(l.game);
+  CHECK(l.game->program.nodes.size() < 16000);
+  // A short one is still inlined: no call node is left.
+  auto small = load_text(chain_of_functions(2, 10));
+  REQUIRE(small.game);
+  int calls = 0;
+  for (const Node& n : small.game->program.nodes) calls += n.op == NodeOp::call;
+  CHECK(calls == 1);  // f0's call of f1, in f0's own body
+}
+
+TEST_CASE("compiled mode writes at most 512 KiB of C++", "[hostile][native]") {
+  // At the limit exactly, accepted; one byte less, refused.
+  auto l = load_text(game("p.x"));
+  REQUIRE(l.game);
+  std::string whole = native_source(*l.game), error;
+  Pos where;
+  CHECK(native_source(*l.game, error, where, whole.size()) == whole);
+  CHECK(error.empty());
+  CHECK(native_source(*l.game, error, where, whole.size() - 1).empty());
+  CHECK(error.rfind("the C++ that compiled mode writes for this rule file passes ", 0) == 0);
+  CHECK(test::has(error, " (its limit): its tables and instructions; run it without --compiled"));
+  CHECK_FALSE(where.valid());
+  // The audit's 32 functions of 190 terms each: over 900 KiB of C++ (4.7 MB when each call
+  // copied them), minutes to compile: refused at an expression, before the compiler runs,
+  // with its position.
+  std::string big = temp("long-functions.yaml", chain_of_functions(32, 190));
+  test::use_test_cache();
+  auto r = run_kata("simulate " + big + " -g 1 --compiled");
+  CHECK(r.status == 2);
+  CHECK(r.out.rfind(big + ":", 0) == 0);
+  CHECK(r.out.find(": error: the C++ that compiled mode writes for this rule file passes 512 KiB (its limit) here; ") !=
+        std::string::npos);
+  std::remove(big.c_str());
 }

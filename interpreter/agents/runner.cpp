@@ -13,6 +13,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <system_error>
 #include <thread>
 
 #include "agents/typed.hpp"
@@ -481,9 +482,20 @@ void play_games(int games, int jobs, const std::function<Outcome(int)>& play,
       }
     };
     std::vector<std::thread> threads;
-    for (int j = 1; j < jobs && j < count; ++j) threads.emplace_back(worker);
-    worker();
+    std::string failed;
+    for (int j = 1; j < jobs && j < count && failed.empty(); ++j) {
+      try {
+        threads.emplace_back(worker);
+      } catch (const std::system_error& e) {
+        failed = e.what();
+        next = count;  // those started stop after their game
+      }
+    }
+    if (failed.empty()) worker();
     for (auto& t : threads) t.join();
+    if (!failed.empty())
+      throw ThreadsError(fmt::format("cannot start the threads of --jobs {}: {} of {} started ({}); ask for fewer",
+                                     jobs, threads.size(), std::min(jobs, count) - 1, failed));
     for (int k = 0; k < count; ++k) add(first + k, outcomes[k]);
   }
 }

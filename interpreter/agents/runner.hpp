@@ -8,6 +8,7 @@
 #include <csignal>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -126,6 +127,16 @@ bool merge_stats(SimulationStats& into, const SimulationStats& from);
 // Which games of a run of `games` a shard plays: shard `index` (from 0) of `count` plays
 // indexes index, index + count, ...; how many that is.
 int shard_games(int games, int index, int count);
+
+// The most threads simulate and arena play on (--jobs): each holds its games' states and
+// a stack, and more than a machine's cores make nothing faster.
+inline constexpr int max_jobs = 64;
+
+// Thrown by simulate and arena when the threads asked for cannot be started (too little
+// memory, a limit on processes): what the system said, and how many did start.
+struct ThreadsError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 // Plays `games` games. Without `agents`, every seat picks at random, on the fast path (no
 // agents, no views, no events). With them, seat p is played by `agents[p]`, made with

@@ -772,7 +772,11 @@ class Compiler {
   // enough that the call could not have failed as nested too deeply. Inlined bodies add at
   // most about max_inlined_nodes nodes to the program: functions calling functions twice
   // would otherwise double it at each level (a chain of 40 makes 2^40); past it, calls
-  // stay calls, which the evaluator's step budget bounds.
+  // stay calls, which the evaluator's step budget bounds. And only a function whose body,
+  // with all it could inline in turn, is at most max_inlined_body nodes: a chain of 32
+  // functions of 200 terms, each calling the next, would otherwise be copied whole at each
+  // call, 6400 terms deep, which compiled mode writes out as C++ at every use (and copies
+  // once per level while writing it).
   struct Inlined {
     int shift;              // where the body's frame starts
     std::vector<int> args;  // the nodes standing for its parameters
@@ -783,8 +787,11 @@ class Compiler {
   static constexpr size_t max_inlined_nodes = 100'000;
   size_t inlined_nodes() const { return inlined_nodes_ + (inlined_ ? p_.nodes.size() - inline_start_ : 0); }
 
+  static constexpr size_t max_inlined_body = 1024;
+
   bool can_inline(int f, int depth, const std::vector<int>& args) {
     if (no_inlining_ || !rf_.functions[f].expr || inlined_nodes() > max_inlined_nodes) return false;
+    if (inline_size(f) > max_inlined_body) return false;
     for (int a : args) {
       switch (p_.nodes[a].op) {
         case NodeOp::constant:
@@ -809,6 +816,27 @@ class Compiler {
     inlined_ = saved;
     if (!saved) inlined_nodes_ += p_.nodes.size() - inline_start_;
     return body;
+  }
+
+  // The nodes of f's body with every call in it inlined (more than it may come to: an
+  // upper bound), at most max_inlined_body + 1. Functions do not call themselves (the
+  // checker refuses it), so the memo is filled bottom-up.
+  size_t inline_size(int f) {
+    if (inline_size_.empty()) inline_size_.assign(rf_.functions.size(), 0);
+    if (inline_size_[f] == 0) {
+      inline_size_[f] = max_inlined_body + 1;  // while it is worked out
+      inline_size_[f] = expr_inline_size(*rf_.functions[f].expr);
+    }
+    return inline_size_[f];
+  }
+
+  size_t expr_inline_size(const Expr& e) {
+    size_t size = 1;
+    if (e.kind == ExprKind::call && e.sym.kind == SymKind::function && rf_.functions[e.sym.index].expr)
+      size += inline_size(e.sym.index);
+    for (auto& a : e.args)
+      if (a && size <= max_inlined_body) size += expr_inline_size(*a);
+    return std::min(size, max_inlined_body + 1);
   }
 
   // The frame slots a call of f uses from its start, the calls it makes included: more
@@ -1076,6 +1104,7 @@ class Compiler {
   const Inlined* inlined_ = nullptr;  // the call being inlined, if any
   bool no_inlining_ = false;  // in a body compiled on its own (its frame's depth is unknown), or an invariant
   std::vector<int> frame_need_;       // per function, -1 until known
+  std::vector<size_t> inline_size_;   // per function, 0 until known
   mutable int64_t load_steps_ = 0;    // nodes evaluated at load time: see max_load_steps
   size_t inlined_nodes_ = 0;          // nodes added by finished inlining: see max_inlined_nodes
   size_t inline_start_ = 0;           // the program's size when the outermost inlining began

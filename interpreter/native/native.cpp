@@ -395,11 +395,16 @@ bool prepare_cache(const fs::path& dir, std::string& error) {
 
 }  // namespace
 
-std::shared_ptr<const Game> compile_native(const std::shared_ptr<const Game>& g, std::string& error) {
+std::shared_ptr<const Game> compile_native(const std::shared_ptr<const Game>& g, std::string& error, Pos* where) {
   fs::path dir = cache_dir(error);
   int timeout = dir.empty() ? 0 : compile_timeout(error);
   if (!timeout || !flags_usable(error) || !prepare_cache(dir, error)) return nullptr;
-  std::string source = native_source(*g);
+  Pos at;
+  std::string source = native_source(*g, error, at);
+  if (source.empty()) {
+    if (where) *where = at;
+    return nullptr;
+  }
   std::string key = compiler();
   for (const auto& f : flags()) key += " " + f;
   std::string name = sha256_hex(key + "\n" + source).substr(0, 32);

@@ -37,13 +37,24 @@ struct NativeCode {
 // The C++ source of a game's program (deterministic: the same Game gives the same text).
 std::string native_source(const Game& g);
 
+// The most C++ compiled mode writes for one game (the largest file of rules/ takes half
+// of it, and about 6 s to compile): past it, compiling would take minutes.
+inline constexpr size_t max_native_source = 512 << 10;
+
+// native_source, or empty with `error` set when the source would pass `limit` bytes;
+// `where` is then the expression where it did (no position if it was the game's tables
+// or instructions). Stops there: refusing costs little.
+std::string native_source(const Game& g, std::string& error, Pos& where, size_t limit = max_native_source);
+
 // A copy of `g` that runs compiled, or null with `error` set (no compiler, a failed or
 // timed-out compilation, a directory that cannot be written or may not be trusted). The
 // shared object is cached under $KATA_CACHE (default $XDG_CACHE_HOME/kata or
 // $HOME/.cache/kata, and no other), named by the SHA-256 of its source and compiler; the
 // compiler is $KATA_CXX, or the one kata was built with, stopped after $KATA_CXX_TIMEOUT
 // seconds (default 600).
-std::shared_ptr<const Game> compile_native(const std::shared_ptr<const Game>& g, std::string& error);
+// If the source would be too large, `where` (when given) is the expression at fault.
+std::shared_ptr<const Game> compile_native(const std::shared_ptr<const Game>& g, std::string& error,
+                                           Pos* where = nullptr);
 
 // Whether kata itself was built with a sanitizer: then KATA_CXXFLAGS may add one (a
 // library built with a sanitizer kata lacks is refused).

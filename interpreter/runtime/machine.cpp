@@ -31,6 +31,10 @@ constexpr int max_list = 4096;
 struct WalkLists {
   std::vector<std::pair<int32_t, int32_t>> now, next;
   std::vector<int32_t> ends;
+  // The round in which each link (each card, at the last step) was last taken: a way is
+  // kept once as it is met, so the lists never hold more than the links.
+  std::vector<uint32_t> link_round, card_round;
+  uint32_t round = 0;
 };
 
 class WalkScope {
@@ -419,23 +423,44 @@ class Evaluator {
     if (steps < 0 || steps > 64) [[unlikely]] fail(node, fmt::format("a walk of {} steps (0 to 64)", steps));
     int slot = base_ + n.a;
     if (slot >= frame_size) fail(node, "expressions nested too deeply");
-    auto& [now, next, ends] = w;
+    auto& now = w.now;
+    auto& next = w.next;
+    auto& ends = w.ends;
+    w.link_round.resize(g_.link_to.size());
+    w.card_round.resize(g_.card_count);
     now.assign(1, {start, -1});
     for (int64_t step = 1; step <= steps; ++step) {
       next.clear();
-      for (auto [at, from] : now)
+      if (++w.round == 0) {  // after 2^32 rounds: start the marks again
+        std::fill(w.link_round.begin(), w.link_round.end(), 0);
+        std::fill(w.card_round.begin(), w.card_round.end(), 0);
+        w.round = 1;
+      }
+      for (size_t j = 0; j < now.size();) {
+        auto [at, from] = now[j];
+        // At the last step only the card reached matters, and no condition is tested: each
+        // card is left once (`now` is in card order), back along no way if it was reached
+        // by two (each way forbids only its own).
+        size_t ways = 1;
+        if (step == steps)
+          while (j + ways < now.size() && now[j + ways].first == at) ++ways;
+        int32_t back = ways > 1 ? -2 : from;
+        j += ways;
         for (int i = g_.link_start[at]; i < g_.link_start[at + 1]; ++i) {
           int32_t to = g_.link_to[i];
-          if (to == from) continue;
+          if (to == back) continue;
           if (step < steps && n.kid[2] >= 0) {
             spend(node);
             env_[slot] = to;
             if (!eval(n.kid[2])) continue;
           }
-          // At the last step only the card reached matters.
+          // The same (card, card left) reached twice walks on the same way: keep it once.
+          uint32_t& mark = step == steps ? w.card_round[to] : w.link_round[i];
+          if (mark == w.round) continue;
+          mark = w.round;
           next.push_back({to, step == steps ? -1 : at});
         }
-      // The same (card, card left) reached twice walks on the same way: keep it once.
+      }
       std::sort(next.begin(), next.end());
       next.erase(std::unique(next.begin(), next.end()), next.end());
       now.swap(next);

@@ -23,6 +23,7 @@
 #include "runtime/engine.hpp"
 #include "runtime/view.hpp"
 #include "scenario/position.hpp"
+#include "syntax/rulefile.hpp"
 #include "syntax/source.hpp"
 
 namespace kata {
@@ -53,11 +54,7 @@ class Runner {
     if (!read_source(path, text, why)) return d_.error(Pos{}, why);
     file_ = r_.sources->add(path, path, std::move(text));
     YAML::Node root;
-    try {
-      root = YAML::Load(r_.sources->at(file_).text);
-    } catch (const YAML::Exception& e) {
-      return d_.error(Pos{file_, e.mark.line + 1, e.mark.column + 1}, fmt::format("malformed YAML: {}", e.msg));
-    }
+    if (!read_yaml(*r_.sources, file_, d_, root, "a scenario")) return;
     if (!root.IsMap()) return d_.error(Pos{file_, 1, 1}, "a scenario is a YAML mapping (scenario:, rules:, steps:)");
     if (!read(root, path)) return;
     if (!setup()) return;

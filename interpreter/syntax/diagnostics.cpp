@@ -78,15 +78,17 @@ void quote(std::string& out, const Sources& sources, Pos pos, Severity sev,
   }
   out += fmt::format("{}:{}:{}: {}{}:{} {}\n", printable(f.name), pos.line, pos.col, on, severity_name(sev), off,
                      clip_message(message));
-  std::string line = printable(f.line(pos.line));
+  std::string_view line = f.line(pos.line);
   if (line.empty() && pos.line > static_cast<int>(f.line_starts.size())) return;
+  // The window is taken from the line as written and only what it holds is made
+  // printable: a diagnostic costs the same on a 4 MiB line as on a short one.
   size_t caret = std::min(static_cast<size_t>(std::max(pos.col, 1) - 1), line.size());
   auto [begin, end] = window(line, caret);
   const char* before = begin > 0 ? "..." : "";
-  out += fmt::format("{:>5} | {}{}{}\n", pos.line, before, line.substr(begin, end - begin),
+  out += fmt::format("{:>5} | {}{}{}\n", pos.line, before, printable(line.substr(begin, end - begin)),
                      end < line.size() ? "..." : "");
   std::string pad = before;
-  for (size_t i = begin; i < caret; ++i) pad += line[i] == '\t' ? '\t' : ' ';
+  for (char c : printable(line.substr(begin, caret - begin))) pad += c == '\t' ? '\t' : ' ';
   out += fmt::format("      | {}^\n", pad);
 }
 

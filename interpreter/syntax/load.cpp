@@ -92,9 +92,10 @@ unsigned control_code(std::string_view s, size_t at) {
   auto c = static_cast<unsigned char>(s[at]);
   return c == 0xC2 ? static_cast<unsigned char>(s[at + 1]) : c;
 }
-std::string bad_byte_message(std::string_view s, size_t at, bool invalid_utf8) {
-  return invalid_utf8 ? fmt::format("not UTF-8 text (byte 0x{:02X}): a rule file is UTF-8", static_cast<unsigned char>(s[at]))
-                      : fmt::format("control character U+{:04X} in a rule file", control_code(s, at));
+// `kind` names the file: "a rule file", "a scenario".
+std::string bad_byte_message(std::string_view s, size_t at, bool invalid_utf8, std::string_view kind) {
+  return invalid_utf8 ? fmt::format("not UTF-8 text (byte 0x{:02X}): {} is UTF-8", static_cast<unsigned char>(s[at]), kind)
+                      : fmt::format("control character U+{:04X} in {}", control_code(s, at), kind);
 }
 
 // What the files of one load share: the chain of imports being read (to report a cycle
@@ -1020,7 +1021,7 @@ class Loader {
   // (anchors naming lists of aliases of anchors) is a few lines that stand for 10^9 nodes,
   // and a 1 MiB text named by thousands of aliases for gigabytes. A node is checked the
   // first time only.
-  static bool values_ok(const YAML::Node& root, int file, Diagnostics& diags) {
+  static bool values_ok(const YAML::Node& root, int file, Diagnostics& diags, std::string_view kind) {
     auto at = [&](const YAML::Node& n) {
       auto m = n.Mark();
       return m.is_null() ? Pos{file, 1, 1} : Pos{file, m.line + 1, m.column + 1};
@@ -1057,7 +1058,7 @@ class Loader {
         }
         bool invalid_utf8 = false;
         if (size_t b = bad_byte(s, invalid_utf8); b != std::string::npos) {
-          diags.error(at(n), bad_byte_message(s, b, invalid_utf8) + " (written with an escape)");
+          diags.error(at(n), bad_byte_message(s, b, invalid_utf8, kind) + " (written with an escape)");
           return false;
         }
         continue;
@@ -1085,26 +1086,31 @@ class Loader {
   }
 
  public:
-  static void load_yaml(Sources& sources, Diagnostics& diags, int file, RuleFile& rf, Imports& imports) {
+  // See read_yaml (rulefile.hpp).
+  static bool read(const Sources& sources, int file, Diagnostics& diags, YAML::Node& root, std::string_view kind) {
     const std::string& text = sources.at(file).text;
     bool invalid_utf8 = false;
     if (size_t at = bad_byte(text, invalid_utf8); at != std::string::npos) {
-      diags.error(sources.at(file).pos_at(file, at), bad_byte_message(text, at, invalid_utf8));
-      return;
+      diags.error(sources.at(file).pos_at(file, at), bad_byte_message(text, at, invalid_utf8, kind));
+      return false;
     }
-    YAML::Node root;
     try {
       root = YAML::Load(text);
     } catch (const YAML::DeepRecursion& e) {
       Pos p{file, e.mark.is_null() ? 1 : e.mark.line + 1, e.mark.is_null() ? 1 : e.mark.column + 1};
       diags.error(p, fmt::format("nested too deeply (at most {} levels of mappings and lists)", max_yaml_depth));
-      return;
+      return false;
     } catch (const YAML::Exception& e) {
       Pos p{file, e.mark.is_null() ? 1 : e.mark.line + 1, e.mark.is_null() ? 1 : e.mark.column + 1};
       diags.error(p, fmt::format("malformed YAML: {}", e.msg));
-      return;
+      return false;
     }
-    if (!values_ok(root, file, diags)) return;
+    return values_ok(root, file, diags, kind);
+  }
+
+  static void load_yaml(Sources& sources, Diagnostics& diags, int file, RuleFile& rf, Imports& imports) {
+    YAML::Node root;
+    if (!read(sources, file, diags, root, "a rule file")) return;
     try {
       Loader(sources, diags, file, rf, imports).load_root(root);
     } catch (const YAML::Exception& e) {
@@ -1136,6 +1142,10 @@ std::unique_ptr<RuleFile> load(int file, Sources& sources, Diagnostics& diags) {
 }
 
 }  // namespace
+
+bool read_yaml(const Sources& sources, int file, Diagnostics& diags, YAML::Node& root, std::string_view kind) {
+  return Loader::read(sources, file, diags, root, kind);
+}
 
 std::unique_ptr<RuleFile> load_rule_file(const std::string& path, Sources& sources,
                                          Diagnostics& diags) {

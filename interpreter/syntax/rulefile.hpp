@@ -7,11 +7,16 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "syntax/ast.hpp"
 #include "syntax/diagnostics.hpp"
 #include "syntax/parse.hpp"
+
+namespace YAML {
+class Node;
+}
 
 namespace kata {
 
@@ -245,6 +250,14 @@ struct RuleFile {
   int64_t max_decisions = 10000;  // a game that has not ended by then stops with an error
   int64_t max_steps = 1000000;    // effect steps between two decisions
 };
+
+// The YAML of `file` (its text already in `sources`) into `root`, read as every YAML file
+// kata reads is (rule files, the files they import, scenarios, with their positions): UTF-8
+// text without control characters, mappings and lists at most 100 deep, text values at
+// most 1 MiB, and at most 1048576 nodes and characters repeated by aliases in all
+// (docs/language.md §7). Past a limit, or on malformed YAML, one positioned error in
+// `diags` and false. `kind` names the file in messages: "a rule file", "a scenario".
+bool read_yaml(const Sources& sources, int file, Diagnostics& diags, YAML::Node& root, std::string_view kind);
 
 // Reads a rule file and the files it imports; every problem goes to `diags`. Returns the
 // declarations even when there were errors, so the checker can report more.
