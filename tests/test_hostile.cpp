@@ -303,13 +303,15 @@ TEST_CASE("each diagnostic quotes a long line at the cost of a short one", "[hos
         std::string::npos);
 }
 
-TEST_CASE("--jobs is at most 64", "[hostile][cli]") {
+TEST_CASE("simulate, arena and compare run at most 64 jobs", "[hostile][cli]") {
   CHECK(run_kata("simulate rules/tictactoe.yaml -g 2 -j 64").status == 0);
   auto r = run_kata("simulate rules/tictactoe.yaml -g 2 -j 65");
   CHECK(r.status == 2);
   CHECK(r.out.find("--jobs") != std::string::npos);
   CHECK(run_kata("arena rules/tictactoe.yaml -a random,random -g 2 -j 64").status == 0);
   CHECK(run_kata("arena rules/tictactoe.yaml -a random,random -g 2 -j 65").status == 2);
+  CHECK(run_kata("compare rules/tictactoe.yaml -g 2 -j 64").status == 0);
+  CHECK(run_kata("compare rules/tictactoe.yaml -g 2 -j 65").status == 2);
 }
 
 TEST_CASE("threads that cannot be started are an error, not an abort", "[hostile]") {
