@@ -125,13 +125,30 @@ std::vector<int64_t> random_options(const Game& g, int players) {
   return values;
 }
 
+// This process's directory for the files its tests write, `kata-tests-PID` in the temporary
+// directory, made when first asked for and removed with everything in it when the process
+// exits (ctest runs each test case in a process of its own).
+std::filesystem::path test_dir() {
+  struct Dir {
+    std::filesystem::path path;
+    Dir() : path(std::filesystem::temp_directory_path() / ("kata-tests-" + std::to_string(getpid()))) {
+      std::filesystem::create_directories(path);
+    }
+    ~Dir() {
+      std::error_code ec;
+      std::filesystem::remove_all(path, ec);
+    }
+  };
+  static Dir dir;
+  return dir.path;
+}
+
 Run run_kata(const std::string& args, const std::string& input) {
   std::string cmd = std::string(KATA_BINARY) + " " + args + " 2>&1";
   if (!input.empty()) {
     // ctest runs tests in parallel processes: each input gets a name of its own.
     static int count = 0;
-    std::string in = (std::filesystem::temp_directory_path() /
-                      ("kata-cli-input-" + std::to_string(getpid()) + "-" + std::to_string(++count) + ".txt")).string();
+    std::string in = (test_dir() / ("cli-input-" + std::to_string(++count) + ".txt")).string();
     std::ofstream(in) << input;
     cmd = "cd " KATA_SOURCE_DIR " && " + cmd + " < " + in;
   } else {
@@ -147,7 +164,7 @@ Run run_kata(const std::string& args, const std::string& input) {
 }
 
 std::string temp(const std::string& name, const std::string& text) {
-  std::string p = (std::filesystem::temp_directory_path() / (std::to_string(getpid()) + "-" + name)).string();
+  std::string p = (test_dir() / name).string();
   if (!text.empty()) std::ofstream(p) << text;
   return p;
 }
@@ -155,7 +172,7 @@ std::string temp(const std::string& name, const std::string& text) {
 bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 std::string scratch_dir(const std::string& topic) {
-  auto p = std::filesystem::temp_directory_path() / ("kata-" + topic + "-" + std::to_string(getpid()));
+  auto p = test_dir() / topic;
   std::filesystem::create_directories(p);
   return p.string();
 }

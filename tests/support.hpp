@@ -2,6 +2,7 @@
 // checker said, so each test can state the exact diagnostics it expects.
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -54,11 +55,13 @@ struct Run {
   std::string out;
 };
 Run run_kata(const std::string& args, const std::string& input = "");
-// A file of this process's own in the temporary directory ("PID-name"), holding `text`
-// unless it is empty.
+// This process's directory for test files (`kata-tests-PID` in the temporary directory),
+// removed with its contents when the process exits.
+std::filesystem::path test_dir();
+// A file `name` in test_dir(), holding `text` unless it is empty.
 std::string temp(const std::string& name, const std::string& text = "");
 bool has(const std::string& s, const std::string& part);
-// This process's scratch directory for a group of tests, `kata-TOPIC-PID`, made once.
+// A directory `topic` in test_dir() for a group of tests, made once.
 std::string scratch_dir(const std::string& topic);
 // A rule file loaded from a path, as `kata check` loads it (imports resolved beside it).
 Loaded load_path(const std::string& path);

@@ -228,7 +228,7 @@ bool parses_as_xml(const std::string& text, const std::string& name) {
     WARN("python3 is not installed: the SVG is not parsed as XML");
     return true;
   }
-  std::string path = (std::filesystem::temp_directory_path() / name).string();
+  std::string path = kata::test::temp(name);
   std::ofstream(path) << text;
   return std::system(("python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' " + path).c_str()) == 0;
 }

@@ -429,7 +429,7 @@ TEST_CASE("kata test on a rule file runs the scenarios beside it", "[cli]") {
   auto alone = run_kata("test " + temp("kata-lonely.yaml", read_text(KATA_SOURCE_DIR "/rules/kobayakawa.yaml")));
   CHECK(alone.status == 2);
   CHECK(has(alone.out, "kata-lonely.yaml' is a rule file, not a scenario; its scenarios would be in '"));
-  CHECK(has(alone.out, "/tests/" + std::to_string(getpid()) + "-kata-lonely/', which does not exist"));
+  CHECK(has(alone.out, "/kata-tests-" + std::to_string(getpid()) + "/tests/kata-lonely/', which does not exist"));
 }
 
 TEST_CASE("a scenario's shuffle names a card once - its decisions name seats of the game", "[cli]") {

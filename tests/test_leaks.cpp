@@ -349,7 +349,7 @@ TEST_CASE("replay --as shows a seat what it was told during the game, and its ow
     for (uint64_t seed = 1; seed <= 3; ++seed) {
       int players = g->max_players;
       auto options = default_options(*g);
-      std::string path = (std::filesystem::temp_directory_path() / fmt::format("kata-told-{}.jsonl", seed)).string();
+      std::string path = kata::test::temp(fmt::format("told-{}.jsonl", seed));
       std::vector<std::unique_ptr<Agent>> agents;
       std::vector<Listener*> listeners;
       std::vector<std::string> names;

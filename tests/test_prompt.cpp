@@ -549,8 +549,7 @@ TEST_CASE("a step of a long menu shows a value with one item under it as that it
 TEST_CASE("a signal stops the game as quit does, and the held log is written", "[prompt][cli]") {
   // Ctrl-C typed at the prompt (the terminal sends SIGINT), and SIGTERM from outside.
   for (bool ctrl_c : {true, false}) {
-    std::string log = (std::filesystem::temp_directory_path() /
-                       (std::to_string(getpid()) + "-kata-signal-" + (ctrl_c ? "int" : "term") + ".jsonl")).string();
+    std::string log = kata::test::temp(std::string("signal-") + (ctrl_c ? "int" : "term") + ".jsonl");
     std::remove(log.c_str());
     Pty p({"play", "rules/kendo.yaml", "-p", "2", "-a", "human,random", "--seed", "7", "--no-clear", "--log", log});
     REQUIRE(p.started());

@@ -129,8 +129,7 @@ TEST_CASE("a replayed log ends in the same state", "[properties]") {
       int players = *rc::gen::inRange(g->min_players, g->max_players + 1);
       uint64_t seed = *rc::gen::arbitrary<uint64_t>();
       auto options = random_options(*g, players);
-      std::string log_path = (std::filesystem::temp_directory_path() /
-                              ("kata-prop-" + std::to_string(seed) + ".jsonl")).string();
+      std::string log_path = kata::test::temp("prop-" + std::to_string(seed) + ".jsonl");
       State final;
       {
         std::ofstream out(log_path);

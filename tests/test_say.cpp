@@ -63,9 +63,7 @@ std::vector<Event> said(const Game& g) {
 }
 
 std::string temp_dir() {
-  auto dir = std::filesystem::temp_directory_path() / ("kata-say-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  return dir.string();
+  return kata::test::scratch_dir("say");
 }
 
 }  // namespace
