@@ -350,13 +350,29 @@ namespace {
 
 // `count` functions, each `terms` terms long and calling the next (rec.yaml of the audit),
 // called by the flow and by an action's condition.
-std::string chain_of_functions(int count, int terms) {
+// Functions f0, f1, ... each calling the next as the first term of a sum of terms[i] more
+// `+a` (the last adds to 1). Counted through the calls (max_total_depth), the flow's
+// `v = f0(0) % 1000` is 3 levels down to the call of f0, and each function adds its terms
+// and one: the deepest level is 3 + the sum of (terms[i] + 1).
+std::string chain_of_functions(const std::vector<int>& terms) {
   std::string text = "game: Chain\nplayers: 2\nvariables:\n  v: 0\nfunctions:\n";
+  int count = static_cast<int>(terms.size());
   for (int f = 0; f < count; ++f) {
     text += "  f" + std::to_string(f) + "(a): " + (f + 1 < count ? "f" + std::to_string(f + 1) + "(a)" : "1");
-    text += repeat("+a", terms) + "\n";
+    text += repeat("+a", terms[f]) + "\n";
   }
   return text + "flow: |\n  v = f0(0) % 1000\n  phase p\nphases:\n  p: |\n    choose P1: go\nactions:\n  go:\n"
+                "    when: f0(v) > 0\n    do: \"\"\nscoring: {score: v}\n";
+}
+
+// `count` functions of `terms` terms each, all called in one sum.
+std::string many_functions(int count, int terms) {
+  std::string text = "game: Many\nplayers: 2\nvariables:\n  v: 0\nfunctions:\n", calls;
+  for (int f = 0; f < count; ++f) {
+    text += "  f" + std::to_string(f) + "(a): 1" + repeat("+a", terms) + "\n";
+    calls += (f ? "+f" : "f") + std::to_string(f) + "(0)";
+  }
+  return text + "flow: |\n  v = (" + calls + ") % 1000\n  phase p\nphases:\n  p: |\n    choose P1: go\nactions:\n  go:\n"
                 "    when: f0(v) > 0\n    do: \"\"\nscoring: {score: v}\n";
 }
 
@@ -519,17 +535,63 @@ TEST_CASE("a script is read as a source: a regular file of at most 4 MiB", "[hos
 }
 
 TEST_CASE("a long function is called, not copied at each call", "[hostile][native]") {
-  // 32 functions of 190 terms: their bodies once (about 12300 nodes), not copied again,
-  // 6080 terms deep, at each of the two calls (24600 more).
-  auto l = load_text(chain_of_functions(32, 190));
+  // 5 functions of 198 terms: their bodies once (about 2000 nodes), not copied again, 995
+  // terms deep, at each of the two calls (4000 more).
+  auto l = load_text(chain_of_functions({198, 198, 198, 198, 198}));
   REQUIRE(l.game);
-  CHECK(l.game->program.nodes.size() < 16000);
+  CHECK(l.game->program.nodes.size() < 2500);
   // A short one is still inlined: no call node is left.
-  auto small = load_text(chain_of_functions(2, 10));
+  auto small = load_text(chain_of_functions({10, 10}));
   REQUIRE(small.game);
   int calls = 0;
   for (const Node& n : small.game->program.nodes) calls += n.op == NodeOp::call;
   CHECK(calls == 1);  // f0's call of f1, in f0's own body
+}
+
+TEST_CASE("a text is at most 1000 levels deep counted through the functions it calls", "[hostile]") {
+  // 3 + 167 * 5 + 162 = 1000 levels: it loads, and plays (the evaluator follows the calls
+  // as deep; under the sanitizers too).
+  std::string at = temp("deep-1000.yaml", chain_of_functions({166, 166, 166, 166, 166, 161}));
+  auto ok = run_kata("simulate " + at + " -g 2");
+  CHECK(ok.status == 0);
+  CHECK(has(ok.out, "2 games"));
+  // One level more: an error where the limit is passed, in the last function's body.
+  auto over = load_text(chain_of_functions({166, 166, 166, 166, 166, 162}));
+  CHECK_FALSE(over.game);
+  REQUIRE(over.messages().size() == 1);
+  CHECK(over.messages()[0] ==
+        "11:10: error: nested more than 1000 levels deep here, counting the levels of the functions and procedures "
+        "called on the way");
+  // 32 functions of 190 terms (6000 levels, which overflowed the checker's stack under
+  // AddressSanitizer): one error where the chain from the flow passes the limit (in f5),
+  // not one per level or per call; the functions past it are checked on their own after,
+  // and the chain from f6 passes it again in f11, and so on.
+  auto deep = load_text(chain_of_functions(std::vector<int>(32, 190)));
+  CHECK_FALSE(deep.game);
+  auto messages = deep.messages();
+  CHECK(messages.size() == 5);
+  CHECK(messages[0].rfind("11:10: error: nested more than 1000 levels deep here", 0) == 0);
+  // A function checked at a shallow call and called again where its levels pass the limit.
+  std::string text = chain_of_functions({198, 198, 198, 198, 198});
+  text.replace(text.find("when: f0(v) > 0"), 15, "when: f0(v) > 0 and " + repeat("-(", 10) + "f0(v)" + repeat(")", 10) + " > 0");
+  auto again = load_text(text);
+  CHECK_FALSE(again.game);
+  REQUIRE(again.messages().size() == 1);
+  CHECK(has(again.messages()[0], "error: nested more than 1000 levels deep here"));
+  // Procedures calling procedures count their statements' levels the same way.
+  std::string procs = "game: P\nplayers: 2\nvariables:\n  v: 0\nprocedures:\n";
+  for (int p = 0; p < 30; ++p) {
+    procs += "  p" + std::to_string(p) + ": |\n";
+    std::string indent = "    ";
+    for (int k = 0; k < 40; ++k, indent += " ") procs += indent + "if true {\n";
+    procs += indent + (p + 1 < 30 ? "p" + std::to_string(p + 1) + "()" : "v = 1") + "\n";
+    for (int k = 0; k < 40; ++k) indent.pop_back(), procs += indent + "}\n";
+  }
+  procs += "flow: |\n  p0()\n  phase q\nphases:\n  q: |\n    choose P1: go\nactions:\n  go:\n    do: \"\"\nscoring: {score: 0}\n";
+  auto nested = load_text(procs);
+  CHECK_FALSE(nested.game);
+  REQUIRE(nested.messages().size() == 1);
+  CHECK(has(nested.messages()[0], "error: nested more than 1000 levels deep here"));
 }
 
 TEST_CASE("compiled mode writes at most 512 KiB of C++", "[hostile][native]") {
@@ -544,10 +606,9 @@ TEST_CASE("compiled mode writes at most 512 KiB of C++", "[hostile][native]") {
   CHECK(error.rfind("the C++ that compiled mode writes for this rule file passes ", 0) == 0);
   CHECK(test::has(error, " (its limit): its tables and instructions; run it without --compiled"));
   CHECK_FALSE(where.valid());
-  // The audit's 32 functions of 190 terms each: over 900 KiB of C++ (4.7 MB when each call
-  // copied them), minutes to compile: refused at an expression, before the compiler runs,
-  // with its position.
-  std::string big = temp("long-functions.yaml", chain_of_functions(32, 190));
+  // 32 functions of 190 terms each: over 900 KiB of C++, minutes to compile: refused at an
+  // expression, before the compiler runs, with its position.
+  std::string big = temp("long-functions.yaml", many_functions(32, 190));
   test::use_test_cache();
   auto r = run_kata("simulate " + big + " -g 1 --compiled");
   CHECK(r.status == 2);

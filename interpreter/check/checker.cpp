@@ -101,7 +101,9 @@ class Checker {
     declare();
     func_state_.assign(rf_.functions.size(), 0);
     func_chain_.assign(rf_.functions.size(), 0);
+    func_height_.assign(rf_.functions.size(), 0);
     proc_state_.assign(rf_.procedures.size(), 0);
+    proc_height_.assign(rf_.procedures.size(), 0);
     s_.function_params.assign(rf_.functions.size(), {});
     s_.function_types.assign(rf_.functions.size(), Type::error);
     s_.procedure_params.assign(rf_.procedures.size(), {});
@@ -449,8 +451,36 @@ class Checker {
   }
 
   Type check(Expr& e) {
+    if (!enter(e.pos)) return e.type = Type::error;
     e.type = check_kind(e);
+    --nest_;
     return e.type;
+  }
+
+  // One level deeper, counted through calls (max_total_depth); false, after an error (one
+  // for each text checked), where it is too deep to go on.
+  bool enter(Pos pos) {
+    if (nest_ >= max_total_depth) {
+      if (!deep_reported_)
+        d_.error(pos, fmt::format("nested more than {} levels deep here, counting the levels of the functions and "
+                                  "procedures called on the way",
+                                  max_total_depth));
+      deep_reported_ = true;
+      return false;
+    }
+    if (nest_ == 0) deep_reported_ = false;
+    peak_ = std::max(peak_, ++nest_);
+    return true;
+  }
+
+  // A call of a function or procedure already checked, `height` levels deep: as deep as if
+  // its body were checked here.
+  bool reach(Pos pos, int height) {
+    int saved = nest_;
+    nest_ += height - 1;
+    bool ok = enter(pos);
+    nest_ = saved;
+    return ok;
   }
 
   Type check_kind(Expr& e) {
@@ -772,6 +802,8 @@ class Checker {
           return Type::error;
         }
         check_function(f, types);
+      } else if (!reach(e.pos, func_height_[f])) {
+        return Type::error;
       }
       chain_ = std::max(chain_, func_chain_[f]);
       auto& want = s_.function_params[f];
@@ -846,11 +878,14 @@ class Checker {
     for (size_t i = 0; i < decl.params.size(); ++i)
       scope_.push_back({decl.params[i], {SymKind::bound, depth_++, 0}, types[i]});
     max_depth_ = depth_;
-    int saved_chain = chain_;
+    int saved_chain = chain_, saved_peak = peak_;
     chain_ = 0;
+    peak_ = nest_;
     ++active_functions_;
     if (decl.expr) s_.function_types[f] = check(*decl.expr);
     --active_functions_;
+    func_height_[f] = peak_ - nest_;
+    peak_ = std::max(peak_, saved_peak);
     // The longest chain of calls from here down, this call included: what the compiler's
     // and the evaluator's recursion follows.
     func_chain_[f] = chain_ + 1;
@@ -876,6 +911,12 @@ class Checker {
   }
 
   void check_stmt(Stmt& s) {
+    if (!enter(s.pos)) return;
+    check_stmt_kind(s);
+    --nest_;
+  }
+
+  void check_stmt_kind(Stmt& s) {
     switch (s.kind) {
       case StmtKind::let: {
         Type t = check(*s.exprs[0]);
@@ -1038,6 +1079,8 @@ class Checker {
       ++active_procedures_;
       check_procedure(p, types);
       --active_procedures_;
+    } else if (!reach(c.pos, proc_height_[p])) {
+      return;
     }
     auto& want = s_.procedure_params[p];
     for (size_t k = 0; k < types.size() && k < want.size(); ++k)
@@ -1063,7 +1106,11 @@ class Checker {
       s_.procedure_param_locals[p].push_back(id);
       scope_.push_back({decl.params[i], {SymKind::local, id, 0}, types[i]});
     }
+    int saved_peak = peak_;
+    peak_ = nest_;
     check_block(decl.block);
+    proc_height_[p] = peak_ - nest_;
+    peak_ = std::max(peak_, saved_peak);
     scope_ = std::move(saved_scope);
     node_ = saved_node;
     proc_state_[p] = 2;
@@ -1195,6 +1242,11 @@ class Checker {
   std::map<std::string, std::pair<Pos, const char*>> declared_;
   std::vector<int> func_state_, proc_state_;
   std::vector<int> func_chain_;  // per function checked: the longest chain of calls it starts
+  // Levels of the text being checked, counted through calls (enter()), the most reached,
+  // and per function and procedure checked, the levels of its body counted so.
+  int nest_ = 0, peak_ = 0;
+  bool deep_reported_ = false;
+  std::vector<int> func_height_, proc_height_;
   int chain_ = 0;                // in the function being checked: the longest chain it calls
   int active_functions_ = 0;     // function bodies being checked, one inside another's call
   int active_procedures_ = 0;    // the same for procedures

@@ -44,6 +44,11 @@ inline constexpr int max_nesting = 64;
 inline constexpr int max_depth = 200;
 // Functions calling functions (and procedures calling procedures), one inside another.
 inline constexpr int max_call_depth = 32;
+// Levels of a text counted through its calls: at each call, the levels of the function or
+// procedure called are added to those of the call. The checker, the compiler (which copies
+// short functions into their callers) and the evaluator follow calls, so this bounds how
+// deep any of them recurses, also with a sanitizer's larger stack frames.
+inline constexpr int max_total_depth = 1000;
 // A message (`say`) has at most this many values, and this many characters of text and
 // values as written, so what it prints is bounded too.
 inline constexpr size_t max_message_values = 16;
