@@ -238,3 +238,26 @@ TEST_CASE("an invariant that fails under --check-invariants shows the values of 
           "  game 1: " + file +
               ":21:3: invariant 'small' does not hold: the left side is 2, the right side is 2\n"));
 }
+
+TEST_CASE("a rule file's invariant that fails in a scenario shows the values of its sides",
+          "[hints]") {
+  auto rules =
+      temp("hints-small.yaml",
+           with("scoring:", "invariants:\n  small: sum(p.score for p in players) < 3\nscoring:"));
+  auto file = temp("hints-small-scenario.yaml", R"(scenario: the invariant breaks after the keeps
+rules: hints-small.yaml
+players: 2
+shuffles:
+  - [3, 4, 1, 2, 5, 6]
+steps:
+  - play: P1 keep 3
+  - play: P2 keep 4
+)");
+  auto r = run_kata("test " + file);
+  CHECK(r.status == 1);
+  CHECK(has(
+      r.out,
+      file + ":7:11: error: the rule file's invariant 'small' does not hold after this step\n"));
+  CHECK(has(r.out, rules + ":21:3: note: the invariant\n"));
+  CHECK(has(r.out, "      = note: actual: the left side is 3, the right side is 3\n"));
+}
