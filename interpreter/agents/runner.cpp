@@ -18,6 +18,7 @@
 
 #include "agents/typed.hpp"
 #include "runtime/determinize.hpp"
+#include "runtime/view.hpp"
 
 namespace kata {
 
@@ -364,8 +365,11 @@ GameOutcome run_one(const Game& g, int players, uint64_t seed, const std::vector
     auto check = [&]() {
       if (!check_invariants) return;
       for (const Invariant& inv : g.invariants)
-        if (!evaluate(g, s, inv.node))
-          throw RuntimeError(inv.pos, fmt::format("invariant '{}' does not hold", inv.name));
+        if (!evaluate(g, s, inv.node)) {
+          std::string sides = comparison_sides(g, s, inv);
+          throw RuntimeError(inv.pos, fmt::format("invariant '{}' does not hold{}", inv.name,
+                                                  sides.empty() ? "" : ": " + sides));
+        }
     };
     check();
     if (!per_decision) {

@@ -1096,7 +1096,9 @@ class Checker {
     auto& decl = rf_.procedures[p];
     proc_state_[p] = 1;
     if (types.empty() && !decl.params.empty()) {
-      if (own(decl.pos)) d_.warning(decl.pos, fmt::format("procedure '{}' is never used", decl.name));
+      // After an error (a syntax error in the text that calls it), "never used" is its echo.
+      if (own(decl.pos) && !d_.has_errors())
+        d_.warning(decl.pos, fmt::format("procedure '{}' is never used", decl.name));
       types.assign(decl.params.size(), Type::error);
     }
     s_.procedure_params[p] = types;

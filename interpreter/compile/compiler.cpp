@@ -86,7 +86,12 @@ class Compiler {
     // The scenario runner reads an invariant's top node to show the sides of a failed
     // comparison, so invariants are compiled as written.
     no_inlining_ = true;
-    for (auto& inv : rf_.invariants) g_.invariants.push_back({inv.name, expr(*inv.expr), inv.pos});
+    for (auto& inv : rf_.invariants) {
+      g_.invariants.push_back({inv.name, expr(*inv.expr), inv.pos});
+      const Expr& e = *inv.expr;
+      if (e.kind == ExprKind::binary && e.args.size() == 2)
+        g_.invariants.back().left = e.args[0]->type, g_.invariants.back().right = e.args[1]->type;
+    }
     no_inlining_ = false;
     scoring();
     if (rf_.board && rf_.board->turn_expr) g_.board.turn_node = expr(*rf_.board->turn_expr);

@@ -305,6 +305,9 @@ struct Invariant {
   std::string name;
   int32_t node;
   Pos pos;
+  // The types of its two sides when it is a comparison, to show their values when it fails
+  // (comparison_sides); Type::error otherwise.
+  Type left = Type::error, right = Type::error;
 };
 
 // Where each part of the state lives in its slot vector.

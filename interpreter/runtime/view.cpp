@@ -149,6 +149,19 @@ std::string value_text(const Game& g, Type t, int64_t v) {
   return g.symbol_name(v);
 }
 
+std::string comparison_sides(const Game& g, const State& s, const Invariant& inv) {
+  const Node& n = g.program.nodes[inv.node];
+  if (n.kid_count != 2 || n.op < NodeOp::eq || n.op > NodeOp::ge) return {};
+  auto show = [&](Type t, int64_t v) {
+    if (t == Type::card) return v >= 0 && v < g.card_count ? g.card_names[v] : std::string("none");
+    return value_text(g, t, v);
+  };
+  int64_t a = evaluate(g, s, g.program.kids[n.first_kid]);
+  int64_t b = evaluate(g, s, g.program.kids[n.first_kid + 1]);
+  return fmt::format("the left side is {}, the right side is {}", show(inv.left, a),
+                     show(inv.right, b));
+}
+
 std::string var_value_text(const Game& g, VarType t, int64_t v) {
   if (t == VarType::card) {
     if (v == PlayerView::hidden_card) return "a hidden card";

@@ -76,6 +76,9 @@ std::string card_text(const Game& g, const State& s, int card, int viewer);
 std::string hidden_card_text(const Game& g, const State& s, int card);
 // A value of a variable or parameter, as text.
 std::string value_text(const Game& g, Type t, int64_t v);
+// "the left side is 3, the right side is 4": the values in `s` of the two sides of the
+// invariant when it is a comparison, to tell why it does not hold; empty otherwise.
+std::string comparison_sides(const Game& g, const State& s, const Invariant& inv);
 // A variable's value as a view holds it (a card variable's value is already filtered).
 std::string var_value_text(const Game& g, VarType t, int64_t v);
 

@@ -182,12 +182,6 @@ class Runner {
         if (d.severity == Severity::error) d_.add(d);
       return false;
     }
-    // The types of each expectation's two sides, to print actual values as what they are.
-    for (size_t i = first_invariant_; i < rf->invariants.size(); ++i) {
-      const Expr* e = rf->invariants[i].expr.get();
-      if (e && e->kind == ExprKind::binary && e->args.size() == 2) side_types_.push_back({e->args[0]->type, e->args[1]->type});
-      else side_types_.push_back({Type::error, Type::error});
-    }
     game_ = compile_rules(*rf, symbols, r_.sources);
     if (players_ < game_->min_players || players_ > game_->max_players)
       return d_.error(players_pos_, fmt::format("{} plays with {} to {} players", game_->name, game_->min_players, game_->max_players)), false;
@@ -278,8 +272,13 @@ class Runner {
   bool invariants_hold(const Game& g, const State& s, Pos at, const char* when = "after this step") {
     for (int i = 0; i < first_invariant_; ++i)
       if (!evaluate(g, s, g.invariants[i].node)) {
-        d_.error(at, fmt::format("the rule file's invariant '{}' does not hold {}", g.invariants[i].name, when),
-                 {{g.invariants[i].pos, "the invariant"}});
+        std::vector<Note> notes{{g.invariants[i].pos, "the invariant"}};
+        if (std::string sides = comparison_sides(g, s, g.invariants[i]); !sides.empty())
+          notes.push_back({Pos{}, "actual: " + sides});
+        d_.error(at,
+                 fmt::format("the rule file's invariant '{}' does not hold {}",
+                             g.invariants[i].name, when),
+                 notes);
         return false;
       }
     return true;
@@ -330,17 +329,8 @@ class Runner {
       const Invariant& inv = g.invariants[first_invariant_ + st.invariant];
       if (evaluate(g, s, inv.node)) return true;
       std::vector<Note> notes;
-      const Node& n = g.program.nodes[inv.node];
-      if (n.kid_count == 2 && n.op >= NodeOp::eq && n.op <= NodeOp::ge) {
-        int64_t a = evaluate(g, s, g.program.kids[n.first_kid]);
-        int64_t b = evaluate(g, s, g.program.kids[n.first_kid + 1]);
-        auto [ta, tb] = side_types_.at(st.invariant);
-        auto show = [&](Type t, int64_t v) {
-          if (t == Type::card) return v >= 0 && v < g.card_count ? g.card_names[v] : std::string("none");
-          return value_text(g, t, v);
-        };
-        notes.push_back({Pos{}, fmt::format("actual: the left side is {}, the right side is {}", show(ta, a), show(tb, b))});
-      }
+      if (std::string sides = comparison_sides(g, s, inv); !sides.empty())
+        notes.push_back({Pos{}, "actual: " + sides});
       d_.error(st.pos, fmt::format("expected {}", st.text), notes);
       return false;
     }
@@ -382,7 +372,6 @@ class Runner {
   std::vector<Step> position_checks_;  // the position's `expect:`
   std::vector<Step> steps_;
   std::vector<Text> expects_;
-  std::vector<std::pair<Type, Type>> side_types_;
   int first_invariant_ = 0;
   std::shared_ptr<const Game> game_;
   std::vector<int64_t> options_values_;

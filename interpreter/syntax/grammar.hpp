@@ -193,7 +193,9 @@ struct cmp_op
               one<'>'>>,
           sp> {};
 struct cmp_operand : seq<range> {};
-struct comparison : seq<range, opt<cmp_op, must<cmp_operand>>> {};
+// Comparisons do not chain: `1 <= x <= 7` is refused at its second operator, with a hint.
+struct one_comparison : not_at<cmp_op> {};
+struct comparison : seq<range, opt<cmp_op, must<cmp_operand>, must<one_comparison>>> {};
 struct not_form : seq<kw_not, sp, must<not_operand>> {};
 struct negation : sor<not_form, comparison> {};
 struct not_operand : seq<negation> {};

@@ -218,6 +218,51 @@ class Loader {
     return t;
   }
 
+  // `[holds(player, Priest), ok(player)]`: YAML ends a flow list's item at every ',', even
+  // one inside a call, so `holds(player` and `Priest)` arrive as two items. When the plain
+  // item at `i` opens a '(' that later items of the same line-up close, says so at the
+  // comma and gives them back as the one text that was meant (so it is still checked),
+  // leaving `i` on its last item.
+  std::optional<Text> rejoin(const YAML::Node& list, const std::vector<YAML::Node>& items,
+                             size_t& i) {
+    auto plain = [](const YAML::Node& n) {
+      return n.IsScalar() && n.Tag() == "?" && !n.Mark().is_null();
+    };
+    if (list.Style() != YAML::EmitterStyle::Flow || !plain(items[i])) return std::nullopt;
+    const std::string& src = sources_.at(file_).text;
+    auto balance = [](const std::string& t) {
+      int b = 0;
+      for (char c : t) b += c == '(' ? 1 : c == ')' ? -1 : 0;
+      return b;
+    };
+    int open = balance(items[i].Scalar());
+    if (open <= 0) return std::nullopt;
+    size_t start = items[i].Mark().pos, end = start + items[i].Scalar().size();
+    std::string joined = items[i].Scalar();
+    for (size_t j = i + 1; j < items.size() && open > 0; ++j) {
+      if (!plain(items[j]) || static_cast<size_t>(items[j].Mark().pos) < end) return std::nullopt;
+      std::string between = src.substr(end, items[j].Mark().pos - end);
+      if (between.find_first_not_of(" \t\r\n,") != std::string::npos) return std::nullopt;
+      joined += between + items[j].Scalar();
+      end = items[j].Mark().pos + items[j].Scalar().size();
+      if ((open += balance(items[j].Scalar())) == 0) {
+        Text t{joined, pos(items[i]), Locator(sources_, file_, start, joined)};
+        std::string one_line = joined;
+        for (char& c : one_line)
+          if (c == '\n' || c == '\r') c = ' ';
+        diags_.error(
+            t.where.at(items[i].Scalar().size()),
+            fmt::format(
+                "YAML splits the list at this ',' inside '{0}': quote the item (\"{0}\") or write "
+                "the list one item a line (- {0})",
+                one_line));
+        i = j;
+        return t;
+      }
+    }
+    return std::nullopt;
+  }
+
   std::optional<int64_t> integer(const YAML::Node& n, const char* what) {
     std::string s = scalar(n, what);
     if (!n.IsScalar()) return std::nullopt;
@@ -698,7 +743,15 @@ class Loader {
       }
       if (auto x = n["when"]) {
         if (x.IsSequence()) {
-          for (const auto& e : x) when(a, e);
+          std::vector<YAML::Node> items(x.begin(), x.end());
+          for (size_t i = 0; i < items.size(); ++i) {
+            if (auto joined = rejoin(x, items, i)) {
+              a.when.push_back(std::move(*joined));
+              a.refusals.emplace_back();
+            } else {
+              when(a, items[i]);
+            }
+          }
         } else {
           when(a, x);
         }
@@ -853,9 +906,15 @@ class Loader {
     if (auto x = n["tiebreak"]) {
       // An expression, a list of them, or a mapping that names each (`{conquests: ...}`).
       std::vector<std::pair<std::string, YAML::Node>> items;
+      std::vector<std::optional<Text>> joined;  // for each item, the text of items rejoined there
       std::set<std::string> seen;
       if (x.IsSequence()) {
-        for (const auto& e : x) items.emplace_back("", e);
+        std::vector<YAML::Node> list(x.begin(), x.end());
+        for (size_t i = 0; i < list.size(); ++i) {
+          items.emplace_back("", list[i]);
+          joined.resize(items.size());
+          joined.back() = rejoin(x, list, i);
+        }
       } else if (x.IsMap()) {
         for (auto it = x.begin(); it != x.end(); ++it) {
           if (!it->first.IsScalar()) {
@@ -872,8 +931,10 @@ class Loader {
       s.tiebreak.clear();
       s.tiebreak_exprs.clear();
       s.tiebreak_names.clear();
-      for (const auto& [name, e] : items) {
-        s.tiebreak.push_back(text(e));
+      joined.resize(items.size());
+      for (size_t i = 0; i < items.size(); ++i) {
+        const auto& [name, e] = items[i];
+        s.tiebreak.push_back(joined[i] ? std::move(*joined[i]) : text(e));
         if (s.tiebreak.back().present()) {
           s.tiebreak_exprs.push_back(parse_expression(s.tiebreak.back().text, s.tiebreak.back().where, diags_));
           s.tiebreak_names.push_back(name);

@@ -4,8 +4,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <climits>
+#include <optional>
 
 #include <tao/pegtl/contrib/limit_depth.hpp>
 #include <tao/pegtl/contrib/parse_tree.hpp>
@@ -120,11 +122,38 @@ bool message_ok(const std::string& text, size_t& i, const Locator& where, Diagno
   return never_closed(start, "a message is one line");
 }
 
+// The blanks that start the line holding text[at].
+size_t indent_of(const std::string& text, size_t at) {
+  size_t start = text.rfind('\n', at);
+  start = start == std::string::npos ? 0 : start + 1;
+  size_t i = start;
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+  return i - start;
+}
+
+// When a '{' is left open, the block that lacks its '}' is often an inner one: its '}' went
+// missing, and the one meant for the block around it closed it instead. The indentation
+// says so: a '}' that starts a line indented less than the line of the '{' it closed.
+// Moves `open` to the first such '{' inside the one left open, and sets `close` to its '}'.
+void misplaced_close(const std::string& text, size_t& open,
+                     const std::vector<std::pair<size_t, size_t>>& closed, size_t& close) {
+  size_t best = std::string::npos;
+  for (auto [o, c] : closed) {
+    if (o < open || o >= best || indent_of(text, c) >= indent_of(text, o)) continue;
+    size_t line = text.rfind('\n', c);
+    bool first_on_line =
+        text.find_first_not_of(" \t", line == std::string::npos ? 0 : line + 1) == c;
+    if (first_on_line && text.find('\n', o) < c) best = o, close = c;
+  }
+  if (best != std::string::npos) open = best;
+}
+
 // Rejects nesting deeper than max_nesting before PEGTL recurses into it, and brackets that
 // do not pair up, saying where the unclosed one was opened (Lua's "'end' expected (to
 // close 'while' at line 3)"): the parser alone would only see the text run out.
 bool nesting_ok(const std::string& text, const Locator& where, Diagnostics& diags) {
   std::vector<size_t> open;  // offsets of the brackets not closed yet
+  std::vector<std::pair<size_t, size_t>> closed;  // each pair of braces: its '{' and its '}'
   auto opened_at = [&](size_t at) {
     Pos p = where.at(at);
     return fmt::format("'{}' at line {}, column {}", text[at], p.line, p.col);
@@ -151,11 +180,17 @@ bool nesting_ok(const std::string& text, const Locator& where, Diagnostics& diag
         diags.error(where.at(i), fmt::format("expected '{}' (to close {})", text[open.back()] == '(' ? ')' : '}', opened_at(open.back())));
         return false;
       }
+      if (c == '}') closed.push_back({open.back(), i});
       open.pop_back();
     }
   }
   if (!open.empty()) {
-    diags.error(where.at(open.back()), fmt::format("{} is never closed", opened_at(open.back())));
+    size_t at = open.back(), close = std::string::npos;
+    if (text[at] == '{') misplaced_close(text, at, closed, close);
+    std::vector<Note> notes;
+    if (close != std::string::npos)
+      notes.push_back({where.at(close), "this '}' is indented for the block around it"});
+    diags.error(where.at(at), fmt::format("{} is never closed", opened_at(at)), std::move(notes));
     return false;
   }
   if (text.size() > max_text_length) {
@@ -528,26 +563,123 @@ class Builder {
   int depth_ = 0;  // levels of the tree above what is being built
 };
 
+// The words that range a variable over a list, `count(p in players)`.
+const std::vector<std::string> aggregate_words = {"sum", "count", "min",   "max", "any",
+                                                  "all", "best",  "worst", "find"};
+
+bool name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// `cuont(p in players)` parses as a call that meets 'in' where it wants ')': the real cause
+// is the name before the '(' that 'in' (or 'for') stands in. Moves `at` to that name.
+std::string not_an_aggregate(const std::string& text, size_t& at) {
+  auto word_at = [&](const char* w) {
+    size_t n = std::char_traits<char>::length(w);
+    return text.compare(at, n, w) == 0 && (at + n == text.size() || !name_char(text[at + n]));
+  };
+  if (!word_at("in") && !word_at("for")) return {};
+  size_t i = at;
+  for (int depth = 0; i-- > 0;) {
+    if (text[i] == ')')
+      ++depth;
+    else if (text[i] == '(' && depth-- == 0)
+      break;
+  }
+  if (i == std::string::npos) return {};
+  size_t end = i;
+  while (end > 0 && (text[end - 1] == ' ' || text[end - 1] == '\t')) --end;
+  size_t begin = end;
+  while (begin > 0 && name_char(text[begin - 1])) --begin;
+  if (begin == end || (begin > 0 && text[begin - 1] == '.')) return {};
+  std::string name = text.substr(begin, end - begin);
+  std::string near = closest_name(name, aggregate_words);
+  at = begin;
+  if (!near.empty()) return fmt::format("unknown aggregate '{}'; did you mean '{}'?", name, near);
+  return fmt::format(
+      "'{}' is not an aggregate: only sum, count, min, max, any, all, best, worst and find range a "
+      "variable ('x in LIST')",
+      name);
+}
+
+// What a newcomer from another language writes, named where the parse stopped at it with
+// what to write instead (`&&` for `and`, `=` for `==`); empty when the text is no such
+// mistake. May move `at` to the real cause.
+std::string hint(const std::string& text, size_t& at, const std::string& message) {
+  auto starts = [&](const char* s) {
+    return text.compare(at, std::char_traits<char>::length(s), s) == 0;
+  };
+  if (starts("&&")) return "'&&' is not an operator; write 'and' (a and b)";
+  if (starts("||")) return "'||' is not an operator; write 'or' (a or b)";
+  if (starts("!") && !starts("!=")) return "'!' is not an operator; write 'not' (not a)";
+  if (starts("=") && !starts("==")) {
+    size_t i = at;
+    while (i > 0 && std::isspace(static_cast<unsigned char>(text[i - 1]))) --i;
+    if (i == 0 || std::string_view("=!<>+-*/%").find(text[i - 1]) == std::string_view::npos)
+      return "'=' sets a variable; write '==' to compare (a == b)";
+  }
+  if (message == g::error_message<g::close_paren>) return not_an_aggregate(text, at);
+  return {};
+}
+
+// Parses and builds `text` (its brackets already paired); on a syntax error, reports it and
+// returns where the parse stopped.
 template <typename Rule, typename Build>
-bool run(const std::string& text, const Locator& where, Diagnostics& diags, Build build) {
-  if (!nesting_ok(text, where, diags)) return false;
+std::optional<size_t> parse(const std::string& text, const Locator& where, Diagnostics& diags,
+                            Build build) {
   pegtl::memory_input in(text, "text");
+  bool parsed = false;  // errors after parsing are limits, never a habit to hint at
   try {
     auto root = pt::parse<Rule, selector, depth_limit, g::control>(in);
     if (!root) {
       diags.error(where.at(0), "could not parse this text");
-      return false;
+      return 0;
     }
+    parsed = true;
     Builder b(where);
     build(b, *root);
-    return true;
+    return std::nullopt;
   } catch (const pegtl::parse_error& e) {
-    size_t at = e.positions().empty() ? 0 : e.positions().front().byte;
+    size_t stopped = e.positions().empty() ? 0 : e.positions().front().byte, at = stopped;
     std::string message(e.message());
     if (message.find("nesting depth") != std::string::npos) message = "text nested too deeply";
+    else if (std::string better = parsed ? "" : hint(text, at, message); !better.empty()) message = std::move(better);
     diags.error(where.at(at), message);
-    return false;
+    return stopped;
   }
+}
+
+// Where the next statement of the text's outer level starts after offset `after`: a line
+// outside every bracket, indented as the text's first line, that does not go on with
+// what came before ('}', ')', 'else'). npos when there is none.
+size_t next_statement_line(const std::string& text, size_t after) {
+  size_t base = std::string::npos;
+  int depth = 0;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    size_t first = text.find_first_not_of(" \t\r", start);
+    if (first < end && text[first] != '#') {
+      if (base == std::string::npos) base = first - start;
+      bool goes_on = text[first] == '}' || text[first] == ')' ||
+                     (text.compare(first, 4, "else") == 0 &&
+                      (first + 4 == end || !name_char(text[first + 4])));
+      if (start > after && depth == 0 && first - start == base && !goes_on) return start;
+      for (size_t i = first; i < end && text[i] != '#'; ++i) {
+        if (text[i] == '"')
+          i = std::min(text.find('"', i + 1), end);
+        else if (text[i] == '(' || text[i] == '{')
+          ++depth;
+        else if (text[i] == ')' || text[i] == '}')
+          --depth;
+      }
+    }
+    start = end + 1;
+  }
+  return std::string::npos;
+}
+
+template <typename Rule, typename Build>
+bool run(const std::string& text, const Locator& where, Diagnostics& diags, Build build) {
+  if (!nesting_ok(text, where, diags)) return false;
+  return !parse<Rule>(text, where, diags, build);
 }
 
 }  // namespace
@@ -577,8 +709,26 @@ ExprPtr parse_expression(const std::string& text, const Locator& where, Diagnost
 }
 
 bool parse_program(const std::string& text, const Locator& where, Diagnostics& diags, Block& out) {
-  return run<g::program>(text, where, diags,
-                         [&](Builder& b, const Node& root) { b.block(root, out); });
+  if (!nesting_ok(text, where, diags)) return false;
+  auto stopped = parse<g::program>(text, where, diags,
+                                   [&](Builder& b, const Node& root) { b.block(root, out); });
+  if (!stopped) return true;
+  // A syntax error does not hide those of the statements after it: they are read again
+  // from the next statement on, with what comes before blanked out so that positions stay
+  // (read only: the text as a whole is not checked).
+  std::string rest = text;
+  size_t blanked = 0;
+  for (int more = 0; more < max_more_syntax_errors; ++more) {
+    size_t from = next_statement_line(text, *stopped);
+    if (from == std::string::npos) break;
+    for (; blanked < from; ++blanked)
+      if (rest[blanked] != '\n') rest[blanked] = ' ';
+    Block ignored;
+    stopped = parse<g::program>(rest, where, diags,
+                                [&](Builder& b, const Node& root) { b.block(root, ignored); });
+    if (!stopped) break;
+  }
+  return false;
 }
 
 }  // namespace kata

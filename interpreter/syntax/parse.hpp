@@ -42,6 +42,9 @@ inline constexpr int max_nesting = 64;
 // `.member`, each prefix operator and each nested statement counts one. Every walk over
 // the tree after parsing recurses at most this deep.
 inline constexpr int max_depth = 200;
+// After a syntax error in a block of statements, the statements after it are read for
+// their own syntax errors, at most this many more times (each a parse of the text).
+inline constexpr int max_more_syntax_errors = 10;
 // Functions calling functions (and procedures calling procedures), one inside another.
 inline constexpr int max_call_depth = 32;
 // Levels of a text counted through its calls: at each call, the levels of the function or
