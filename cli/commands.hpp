@@ -111,6 +111,7 @@ struct CompareArgs {
   // -o before --a and --b: both sides'; after --a: A's only; after --b: B's only.
   std::vector<std::string> options, options_a, options_b;
   std::vector<std::string> agents;  // one spec per seat (or one for all); none: random
+  std::string report;  // --report: write the comparison as an HTML page to this file
 };
 
 // Shared by the commands (commands.cpp, compare.cpp).

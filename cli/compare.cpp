@@ -12,6 +12,7 @@
 #include "agents/balance.hpp"
 #include "commands.hpp"
 #include "report.hpp"
+#include "report_html.hpp"
 
 namespace kata::cli {
 
@@ -335,6 +336,8 @@ int compare(const CompareArgs& a) {
     return usage_error;
   sa.run = run_info(sa.setup, a.seed, agents, a.games);
   sb.run = run_info(sb.setup, a.seed, agents, a.games);
+  ReportFile report;
+  if (!a.report.empty() && !report.open(a.report)) return usage_error;
   AgentMaker make_a, make_b;
   if (!agents.empty()) make_a = agent_maker(*sa.setup.game), make_b = agent_maker(*sb.setup.game);
   ComparisonStats st;
@@ -348,10 +351,13 @@ int compare(const CompareArgs& a) {
   bool scored = sa.run.scored && sb.run.scored;
   std::vector<Row> stats = statistic_rows(st, scored, players);
   std::vector<Row> actions = share_rows(st.actions, false), cards = share_rows(st.cards, true);
+  nlohmann::json result;
+  if (a.json || !a.report.empty()) result = comparison_json(a, sa, sb, st, stats, actions, cards);
   if (a.json)
-    std::cout << json_text(comparison_json(a, sa, sb, st, stats, actions, cards)) << '\n';
+    std::cout << json_text(result) << '\n';
   else
     std::cout << comparison_text(a, sa, sb, st, stats, actions, cards);
+  if (!a.report.empty() && !report.write(comparison_html(result))) return usage_error;
   return st.a.errors || st.b.errors ? input_error : ok;
 }
 

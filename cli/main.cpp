@@ -293,6 +293,9 @@ int main(int argc, char** argv) {
       "random, script:FILE, ... (not human). Default: random, on a faster path");
   compare_cmd->add_flag("--json", ka.json,
                         "Print the comparison as JSON (with each side's kata simulate --json)");
+  compare_cmd->add_option("--report", ka.report,
+                          "Also write the comparison as one self-contained HTML page with charts "
+                          "of A and B side by side to this file");
   compare_cmd->footer(exit_codes);
 
   MergeArgs ma;

@@ -1,7 +1,8 @@
-// The HTML report of a simulation (kata simulate --report, kata merge --report): one
-// self-contained page drawn from the JSON kata simulate --json prints, with an SVG chart of
-// each statistic. It works nothing out again: every figure on the page is one of the
-// JSON's, and the charts draw its raw counts (`counts`) as they are. The page loads
+// The HTML reports: of a simulation (kata simulate --report, kata merge --report) and of a
+// comparison (kata compare --report), each one self-contained page drawn from the JSON the
+// command prints with --json, with an SVG chart of each statistic. They work nothing out
+// again: every figure on a page is one of the JSON's, and the charts draw its raw counts
+// (`counts`) as they are. The page loads
 // nothing (no network, no scripts, no fonts: inline CSS and SVG, and a Content Security
 // Policy that forbids the rest), reads with JavaScript off and in a narrow window, and is
 // the same bytes for the same result: no date, no path that was not given.
@@ -27,6 +28,11 @@ struct ReportOrigin {
 // prints it). Fields it lacks are shown as missing, never an exception.
 std::string simulation_html(const nlohmann::json& result, const ReportOrigin& origin);
 
+// The page for `comparison`, an object as kata compare --json prints it: A and B side by
+// side, each with its own simulation's figures (`simulations`), and their differences with
+// the paired 95% intervals. Fields it lacks are shown as missing, never an exception.
+std::string comparison_html(const nlohmann::json& comparison);
+
 // Text made safe for HTML, in an element or in a quoted attribute: & < > " ' escaped,
 // control characters other than tab and newline replaced by U+FFFD.
 std::string html_escape(std::string_view text);
@@ -38,8 +44,10 @@ class ReportFile {
  public:
   // False, with a message on standard error, when the file cannot be opened for writing.
   bool open(const std::string& path);
-  // Writes the page; false, with a message, when that fails.
+  // Writes a simulation's page; false, with a message, when that fails.
   bool write(const nlohmann::json& result, const ReportOrigin& origin);
+  // Writes `page`; false, with a message, when that fails.
+  bool write(const std::string& page);
 
  private:
   std::string path_;

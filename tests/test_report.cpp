@@ -1,17 +1,20 @@
-// kata simulate --report: the HTML page drawn from a simulation's JSON. Every section is
-// there, every text from a rule file is escaped, nothing is loaded or run, the same run
-// gives the same bytes, and a real browser (Debian's chromium, where installed) draws it.
+// kata simulate --report and kata compare --report: the HTML pages drawn from a
+// simulation's and a comparison's JSON. Every section is there, every text from a rule file
+// is escaped, nothing is loaded or run, the same run gives the same bytes, and a real
+// browser (Debian's chromium, where installed) draws them.
 #include <catch2/catch.hpp>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "report_html.hpp"
 #include "support.hpp"
 
+using kata::cli::comparison_html;
 using kata::cli::html_escape;
 using kata::cli::ReportOrigin;
 using kata::cli::simulation_html;
@@ -49,20 +52,35 @@ void check_inert(const std::string& html) {
   }
 }
 
+const std::vector<const char*> simulation_sections = {
+    "summary", "wins", "scores", "length", "actions", "components", "dead", "lead", "errors"};
+const std::vector<const char*> comparison_sections = {"summary", "wins",       "scores", "length",
+                                                      "actions", "components", "dead",   "lead",
+                                                      "all",     "errors"};
+
 // Each section, with its heading, and each chart with its accessible title.
-void check_sections(const std::string& html) {
+void check_sections(const std::string& html,
+                    const std::vector<const char*>& sections = simulation_sections) {
   CHECK(html.rfind("<!DOCTYPE html>\n<html lang=\"en\">", 0) == 0);
   CHECK(has(html, "<title>"));
   CHECK(has(html, "<h1>"));
   CHECK(has(html, "<meta name=\"viewport\""));
   CHECK(has(html, "Content-Security-Policy\" content=\"default-src 'none'"));
-  for (const char* id :
-       {"summary", "wins", "scores", "length", "actions", "components", "dead", "lead", "errors"}) {
+  for (const char* id : sections) {
     INFO(id);
     CHECK(has(html, std::string("<section id=\"") + id + "\""));
     CHECK(has(html, std::string("<h2 id=\"") + id + "-h\">"));
   }
   CHECK(occurrences(html, "<svg ") == occurrences(html, "<title id="));
+  // Every chart's id (made of its title) is the page's only one of that name.
+  std::set<std::string> ids;
+  for (size_t at = html.find("<title id=\""); at != std::string::npos;
+       at = html.find("<title id=\"", at + 1)) {
+    size_t from = at + 11;
+    std::string id = html.substr(from, html.find('"', from) - from);
+    INFO(id);
+    CHECK(ids.insert(id).second);
+  }
   CHECK(html.size() > 1000);
   CHECK(html.substr(html.size() - 8) == "</html>\n");
 }
@@ -294,6 +312,204 @@ actions:
   CHECK(has(run_kata("merge --help").out, "--report"));
 }
 
+TEST_CASE("kata compare --report writes the page drawn from its JSON, A and B side by side",
+          "[report][compare][cli]") {
+  std::string args =
+      "compare rules/kobayakawa.yaml -g 60 -p 4 -s 3 --a -o centre_kamons=8 --b -o "
+      "centre_kamons=12";
+  auto json = run_kata(args + " --json");
+  REQUIRE(json.status == 0);
+  std::string file = temp("compare.html");
+  auto r = run_kata(args + " --report " + file);
+  REQUIRE(r.status == 0);
+  CHECK(r.out == run_kata(args).out);  // the text report is printed as before
+  std::string html = read(file);
+  CHECK(html == comparison_html(nlohmann::json::parse(json.out)));
+  check_sections(html, comparison_sections);
+  check_inert(html);
+  for (const char* part : {"<h1>Kobayakawa</h1>",
+                           "Comparison report: A and B, 60 games each, 4 players",
+                           "<code>rules/kobayakawa.yaml -o centre_kamons=8</code>",
+                           "<code>rules/kobayakawa.yaml -o centre_kamons=12</code>",
+                           "centre_kamons 8 -&gt; 12",
+                           "--seed 3: game i of A and game i of B are played on the same seed",
+                           "kata " KATA_VERSION,
+                           "Win rate by seat, A and B",
+                           "Win rate difference by seat",
+                           "Final score by seat, A and B",
+                           "Mean final score difference by seat",
+                           "The game length in decisions on A and B",
+                           "The game length in decisions: B - A",
+                           "Actions: chosen when legal, A and B",
+                           "Actions: B - A",
+                           "Components: B - A",
+                           "How often the leader at mid-game wins, A and B",
+                           "The mid-game leader&#39;s wins: B - A",
+                           "Lead changes per game: B - A",
+                           "A: Seat order",
+                           "B: Seat order",
+                           "no difference",
+                           "A: every game ended without error.",
+                           "<td class=\"sig\">*</td>",
+                           "class=\"whisker sig\"",
+                           "class=\"bar bbar\""}) {
+    INFO(part);
+    CHECK(has(html, part));
+  }
+  // More kamons: longer games, a significant difference, and said so at a glance.
+  CHECK(has(html, "<li>game length (decisions): A "));
+  // With --json, the page is written too, and standard output is the JSON.
+  auto both = run_kata(args + " --json --report " + file);
+  CHECK(both.out == json.out);
+  CHECK(read(file) == html);
+  // The same bytes for the same run, with any number of threads.
+  std::string two = temp("compare-2.html");
+  REQUIRE(run_kata(args + " -j 2 --report " + two).status == 0);
+  CHECK(read(two) == html);
+  // A file compared with itself: no difference is marked.
+  std::string same = temp("compare-same.html");
+  REQUIRE(run_kata("compare rules/kobayakawa.yaml -g 30 -p 3 --report " + same).status == 0);
+  std::string self = read(same);
+  check_sections(self, comparison_sections);
+  CHECK(has(self, "<li>0 of "));
+  CHECK(has(self, "No win rate, score, length, margin or lead statistic differs significantly."));
+  for (const char* marked : {" sig\"", "\"t sigtext\"", "class=\"sig\""}) {
+    INFO(marked);
+    CHECK_FALSE(has(self, marked));
+  }
+  CHECK(has(self, "Options that differ</dt><dd>none"));
+  CHECK(has(run_kata("compare --help").out, "--report"));
+}
+
+TEST_CASE("the comparison page escapes every name a rule file gives", "[report][compare][cli]") {
+  std::string rules = temp("compare-hostile.yaml", hostile_rules);
+  std::string file = temp("compare-hostile.html");
+  auto r = run_kata("compare " + rules + " -g 20 --b -o stake=2 --report " + file);
+  REQUIRE(r.status == 0);
+  std::string html = read(file);
+  check_sections(html, comparison_sections);
+  check_inert(html);
+  CHECK_FALSE(has(html, "<b>"));
+  CHECK_FALSE(has(html, "'game'"));
+  CHECK(has(html,
+            "<h1>&lt;script&gt;alert(&#39;game&#39;)&lt;/script&gt; &amp; &quot;Co&quot;</h1>"));
+  CHECK(has(html, "&lt;script&gt;red &amp; &#39;x&#39; &quot;y&quot;"));
+  CHECK(has(html, "stake 1 -&gt; 2"));
+  // A dead rule of both sides is listed once, for both.
+  CHECK(has(html,
+            "<li><strong>A and B:</strong> warning: action &#39;never&#39; was never "
+            "legal in 20 games</li>"));
+  CHECK(has(html, "never legal</text>"));
+}
+
+TEST_CASE("the comparison page is drawn from its JSON and survives missing or odd fields",
+          "[report][compare]") {
+  const std::string evil = "<script>x</script>\"'&";
+  nlohmann::json seat = {{"seat", evil},
+                         {"agent", evil},
+                         {"wins", 1.5},
+                         {"win_rate", 0.75},
+                         {"win_rate_95", {0.2, 0.99}},
+                         {"score", {{"mean", 1}, {"stdev", 0.5}, {"min", 0}, {"max", 2}}}};
+  nlohmann::json side = {
+      {"game", evil},
+      {"seats", {seat, {{"seat", "P2"}, {"win_rate", "x"}}}},
+      {"warnings", {evil, 7}},
+      {"error_messages", {"game 2: " + evil}},
+      {"length",
+       {{"count", 2}, {"min", 4}, {"q1", 4}, {"median", 4}, {"q3", 5}, {"max", 5}, {"mean", 4.5}}}};
+  nlohmann::json row = {{"statistic", "win_rate"},
+                        {"seat", evil},
+                        {"a", 0.5},
+                        {"b", 0.25},
+                        {"difference", -0.25},
+                        {"difference_95", {-0.4, -0.1}},
+                        {"p_value", 0.001},
+                        {"significant", true},
+                        {"pairs", 3}};
+  nlohmann::json j = {
+      {"a",
+       {{"file", evil},
+        {"game", evil},
+        {"rules", evil},
+        {"options", {{evil, 1}}},
+        {"option_arguments", {evil + "=1"}}}},
+      {"b", {{"file", "b.yaml"}, {"game", "Other"}, {"options", {{evil, 2}, {"x", true}}}}},
+      {"games", 3},
+      {"players", 2},
+      {"seed", 1},
+      {"agents", {evil, "random"}},
+      {"pairs", 2},
+      {"statistics",
+       {row,
+        {{"statistic", "score"}, {"seat", "P2"}, {"a", 1}, {"b", nullptr}, {"difference", nullptr}},
+        {{"statistic", "length"}, {"a", 4}, {"b", 4}, {"difference", 0}, {"difference_95", {0, 0}}},
+        {{"statistic", "lead_changes"}, {"difference", "odd"}, {"difference_95", {1}}},
+        {{"statistic", evil}, {"seat", 5}},
+        "not a row"}},
+      {"seat_order", {{"a", nullptr}, {"b", {{"chi_square", 3}, {"df", 1}, {"p_value", 0.08}}}}},
+      {"actions", {{{"action", evil}, {"a", 0.5}, {"b", nullptr}, {"difference", nullptr}}}},
+      {"components",
+       {{{"component", evil},
+         {"a", 1},
+         {"b", 0.5},
+         {"difference", -0.5},
+         {"difference_95", {-0.9, -0.1}},
+         {"significant", true}}}},
+      {"errors", {{"a", 1}, {"b", 0}}},
+      {"simulations", {{"a", side}, {"b", {{"seats", 4}, {"warnings", {evil}}}}}}};
+  std::string html = comparison_html(j);
+  check_sections(html, comparison_sections);
+  check_inert(html);
+  CHECK_FALSE(has(html, "\"'&\""));
+  CHECK(occurrences(html, "&lt;script&gt;x&lt;/script&gt;&quot;&#39;&amp;") >= 10);
+  CHECK(has(html, "<h1>&lt;script&gt;x&lt;/script&gt;&quot;&#39;&amp; / Other</h1>"));
+  CHECK(has(html, "A: 1 game stopped with an error; the first are:"));
+  CHECK(has(html, "(B only, true)"));
+  // Nothing at all, or not an object: every section is still there, saying what is missing.
+  for (const nlohmann::json& odd :
+       {nlohmann::json::object(), nlohmann::json::array({1, 2}), nlohmann::json(3),
+        nlohmann::json{{"statistics", 3}, {"simulations", {{"a", "x"}}}, {"players", -1}},
+        nlohmann::json{{"statistics", {{{"statistic", "win_rate"}}}}, {"players", 0}}}) {
+    INFO(odd.dump());
+    std::string page;
+    REQUIRE_NOTHROW(page = comparison_html(odd));
+    check_sections(page, comparison_sections);
+    check_inert(page);
+  }
+}
+
+TEST_CASE("kata compare --report refuses a file it cannot write, before playing",
+          "[report][compare][cli]") {
+  auto missing = run_kata("compare rules/tictactoe.yaml -g 5 --report /nonexistent/dir/r.html");
+  CHECK(missing.status == 2);
+  CHECK(missing.out ==
+        "kata: error: cannot write the report '/nonexistent/dir/r.html': No such file or "
+        "directory\n");
+  std::string dir = kata::test::scratch_dir("compare-report-dir");
+  auto directory = run_kata("compare rules/tictactoe.yaml -g 5 --report " + dir);
+  CHECK(directory.status == 2);
+  CHECK(directory.out == "kata: error: cannot write the report '" + dir + "': it is a directory\n");
+  // Games that stop with an error: the page is written, and lists them.
+  std::string rules = temp("compare-report-forever.yaml", R"(game: Forever
+players: 2
+options:
+  cap: {default: 10, min: 5, max: 20}
+limits: {decisions: 10}
+flow: |
+  while true { choose P1: wait }
+actions:
+  wait: {do: ""}
+)");
+  std::string file = temp("compare-forever.html");
+  auto r = run_kata("compare " + rules + " -g 3 --b -o cap=6 --report " + file);
+  CHECK(r.status == 1);
+  std::string html = read(file);
+  check_sections(html, comparison_sections);
+  CHECK(has(html, "A: 3 games stopped with an error; the first are:"));
+  CHECK(has(html, "B: 3 games stopped with an error; the first are:"));
+}
+
 namespace {
 
 // The browser to draw pages with, or "" if none is installed.
@@ -333,7 +549,7 @@ std::pair<uint32_t, uint32_t> png_size(const std::string& png) {
 
 }  // namespace
 
-TEST_CASE("the HTML report renders in a headless browser", "[report][browser]") {
+TEST_CASE("the HTML reports render in a headless browser", "[report][browser]") {
   std::string name = browser();
   if (name.empty()) {
     WARN("no browser (chromium) is installed: the HTML report is not drawn");
@@ -369,5 +585,27 @@ TEST_CASE("the HTML report renders in a headless browser", "[report][browser]") 
   CHECK(occurrences(dom, "<svg ") >= 5);
   CHECK_FALSE(has(lower(dom), "<script"));
   CHECK(has(dom, "&lt;script&gt;alert('game')&lt;/script&gt;"));
+  // The comparison page: wide and narrow, and its escaped names stay text.
+  std::string compared = dir + "/compare.html", compared_hostile = dir + "/compare-hostile.html";
+  REQUIRE(run_kata("compare rules/kobayakawa.yaml -g 100 -p 4 --b -o centre_kamons=12 --report " +
+                   compared)
+              .status == 0);
+  REQUIRE(run_kata("compare " + temp("browser-compare-hostile.yaml", hostile_rules) +
+                   " -g 20 --b -o stake=2 --report " + compared_hostile)
+              .status == 0);
+  for (int width : {1280, 800, 420}) {
+    INFO("comparison, window " << width << "x3000");
+    std::string png = dir + "/compare-" + std::to_string(width) + ".png";
+    std::filesystem::remove(png);
+    headless(name, compared, "--screenshot='" + png + "'", width, 3000);
+    std::string shot = read(png);
+    CHECK(png_size(shot) == std::pair<uint32_t, uint32_t>(width, 3000));
+    CHECK(shot.size() > 4 * empty.size());
+  }
+  std::string compare_dom = headless(name, compared_hostile, "--dump-dom", 1200, 3000);
+  CHECK(occurrences(compare_dom, "<svg ") == occurrences(read(compared_hostile), "<svg "));
+  CHECK(occurrences(compare_dom, "<svg ") >= 8);
+  CHECK_FALSE(has(lower(compare_dom), "<script"));
+  CHECK(has(compare_dom, "&lt;script&gt;alert('game')&lt;/script&gt;"));
   std::filesystem::remove_all(dir);  // the browser's profile is large
 }
