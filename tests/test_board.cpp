@@ -275,37 +275,50 @@ TEST_CASE("a square grid's drawing labels its rows by y and its columns by x", "
   CHECK(draw_board(*turned, public_view(*turned, s)) == draw_board(*g, public_view(*g, s)));
 }
 
+TEST_CASE("a board's empty_name: is what the legend calls an empty point", "[board][views]") {
+  auto g = game(stdlib_board("squaregrid.yaml") + "board: {points: point, x: \"x\", y: \"9 - y\", coordinates: [x, y], empty_name: an empty cell}\n");
+  State s = new_game(*g, 2, 1, default_options(*g));
+  std::string text = draw_board(*g, make_view(*g, s, 0));
+  CHECK(kata::test::has(text, "\n    . an empty cell\n"));
+  CHECK_FALSE(kata::test::has(text, "a free point"));
+  CHECK(kata::test::has(board_svg(*g, make_view(*g, s, 0)), "<svg"));
+  auto c4 = load_file("rules/connect4.yaml");
+  REQUIRE(c4.game);
+  State c = new_game(*c4.game, 2, 1, default_options(*c4.game));
+  CHECK(kata::test::has(draw_board(*c4.game, make_view(*c4.game, c, 0)), "    . an empty cell\n"));
+}
+
 TEST_CASE("a hexagonal board's drawing labels its rows by y and lists each row's x", "[board][views]") {
   auto g = game(stdlib_board("hexboard.yaml"));
   State s = new_game(*g, 2, 1, default_options(*g));
   // The point x/y: row y, and the x listed at the row's end in the same place among them
   // as the point among the row's points.
-  CHECK(draw_board(*g, make_view(*g, s, 0)) == R"(     y                          x
-     8        .   .   .         -7 -4 -1
+  CHECK(draw_board(*g, make_view(*g, s, 0)) == R"(     y                             x
+     8        -7  -4  -1           -7 -4 -1
              / \ / \ / \
-     7      .   .   .   .       -8 -5 -2  1
+     7      -8  -5  -2   1         -8 -5 -2  1
             |   |   |   |
-     5      .   .   .   .       -7 -4 -1  2
+     5      -7  -4  -1   2         -7 -4 -1  2
            / \ / \ / \ / \
-     4    .   .   .   .   .     -8 -5 -2  1  4
+     4    -8  -5  -2   1   4       -8 -5 -2  1  4
           |   |   |   |   |
-     2    .   .   .   .   .     -7 -4 -1  2  5
+     2    -7  -4  -1   2   5       -7 -4 -1  2  5
          / \ / \ / \ / \ / \
-     1  .   .   .   .   .   .   -8 -5 -2  1  4  7
+     1  -8  -5  -2   1   4   7     -8 -5 -2  1  4  7
         |   |   |   |   |   |
-    -1  .   .   .   .   .   .   -7 -4 -1  2  5  8
+    -1  -7  -4  -1   2   5   8     -7 -4 -1  2  5  8
          \ / \ / \ / \ / \ /
-    -2    .   .   .   .   .     -5 -2  1  4  7
+    -2    -5  -2   1   4   7       -5 -2  1  4  7
           |   |   |   |   |
-    -4    .   .   .   .   .     -4 -1  2  5  8
+    -4    -4  -1   2   5   8       -4 -1  2  5  8
            \ / \ / \ / \ /
-    -5      .   .   .   .       -2  1  4  7
+    -5      -2   1   4   7         -2  1  4  7
             |   |   |   |
-    -7      .   .   .   .       -1  2  5  8
+    -7      -1   2   5   8         -1  2  5  8
              \ / \ / \ /
-    -8        .   .   .          1  4  7
+    -8         1   4   7            1  4  7
     a piece: its player's number and initial
-    . a free point
+    -8 a free point, drawn as its x (a point is named x/y)
     | / \ a link between two points
 )");
 }
@@ -319,34 +332,34 @@ TEST_CASE("Kendo: each player sees their camp at the bottom, the palace named", 
   CHECK(p1.board_turn == 0);
   CHECK(p2.board_turn == 180);
   CHECK(everyone.board_turn == 0);
-  std::string mine = R"(     y                          x
-     8        2S  .   .         -7 -4 -1
+  std::string mine = R"(     y                             x
+     8        2S  -4  -1           -7 -4 -1
              / \ / \ / \
-     7      2P  2s  .   .       -8 -5 -2  1
+     7      2P  2s  -2   1         -8 -5 -2  1
             |   |   |   |
-     5      2S  2s  .   .       -7 -4 -1  2
+     5      2S  2s  -1   2         -7 -4 -1  2
            / \ / \ / \ / \
-     4    2S  2s  .   .   .     -8 -5 -2  1  4
+     4    2S  2s  -2   1   4       -8 -5 -2  1  4
           |   |   |   |   |
-     2    .   2s  .   .   .     -7 -4 -1  2  5
+     2    -7  2s  -1   2   5       -7 -4 -1  2  5
          / \ / \ /|\ / \ / \
-     1  .   .   . | .   .   .   -8 -5 -2  1  4  7
+     1  -8  -5  -2|  1   4   7     -8 -5 -2  1  4  7
         |   |   |\|/|   |   |
-     0  |   |   | * |   |   |    0
+     0  |   |   | * |   |   |       0
         |   |   |/|\|   |   |
-    -1  .   .   . | .   .   .   -7 -4 -1  2  5  8
+    -1  -7  -4  -1|  2   5   8     -7 -4 -1  2  5  8
          \ / \ / \|/ \ / \ /
-    -2    .   .   .   1s  .     -5 -2  1  4  7
+    -2    -5  -2   1  1s   7       -5 -2  1  4  7
           |   |   |   |   |
-    -4    .   .   .   1s  1S    -4 -1  2  5  8
+    -4    -4  -1   2  1s  1S       -4 -1  2  5  8
            \ / \ / \ / \ /
-    -5      .   .   1s  1S      -2  1  4  7
+    -5      -2   1  1s  1S         -2  1  4  7
             |   |   |   |
-    -7      .   .   1s  1P      -1  2  5  8
+    -7      -1   2  1s  1P         -1  2  5  8
              \ / \ / \ /
-    -8        .   .   1S         1  4  7
+    -8         1   4  1S            1  4  7
     a piece: its player's number and initial (P Prince, S Samurai, s Soldier)
-    . a free point, * palace
+    -8 a free point, drawn as its x (a point is named x/y), * palace
     | / \ a link between two points
 )";
   CHECK(draw_board(g, p1) == mine);
@@ -354,8 +367,8 @@ TEST_CASE("Kendo: each player sees their camp at the bottom, the palace named", 
   // P2's camp (-8/7, the Prince) at the bottom: the board turned half round, each row's x
   // listed in the order the row now shows them.
   std::string theirs = draw_board(g, p2);
-  CHECK(theirs.substr(0, theirs.find("    -7")) == "     y                          x\n    -8        1S  .   .          7  4  1\n             / \\ / \\ / \\\n");
-  CHECK(theirs.find("     7      .   .   2s  2P       1 -2 -5 -8\n") != std::string::npos);
+  CHECK(theirs.substr(0, theirs.find("    -7")) == "     y                             x\n    -8        1S   4   1            7  4  1\n             / \\ / \\ / \\\n");
+  CHECK(theirs.find("     7       1  -2  2s  2P          1 -2 -5 -8\n") != std::string::npos);
   // The SVG: the same labels, a legend and a caption; valid XML.
   std::string svg = board_svg(g, p2);
   CHECK(svg.find(">Kendo: P1 to play (as P2 sees it)</text>") != std::string::npos);
@@ -372,32 +385,32 @@ TEST_CASE("a board on a triangular lattice turns by sixths - with 3 and 4 Kendo 
   // is now its top, and its rows are those of one x each.
   auto g = game(stdlib_board("hexboard.yaml") + "board: {points: point, x: \"4 * (2 * x + y)\", y: \"-7 * y\", coordinates: [x, y], turn: 60}\n");
   State s = new_game(*g, 2, 1, default_options(*g));
-  CHECK(draw_board(*g, make_view(*g, s, 0)) == R"(     x                          y
-    -8        .   .   .          1  4  7
+  CHECK(draw_board(*g, make_view(*g, s, 0)) == R"(     x                             y
+    -8         1   4   7            1  4  7
              / \ / \ / \
-    -7      .   .   .   .       -1  2  5  8
+    -7      -1   2   5   8         -1  2  5  8
             |   |   |   |
-    -5      .   .   .   .       -2  1  4  7
+    -5      -2   1   4   7         -2  1  4  7
            / \ / \ / \ / \
-    -4    .   .   .   .   .     -4 -1  2  5  8
+    -4    -4  -1   2   5   8       -4 -1  2  5  8
           |   |   |   |   |
-    -2    .   .   .   .   .     -5 -2  1  4  7
+    -2    -5  -2   1   4   7       -5 -2  1  4  7
          / \ / \ / \ / \ / \
-    -1  .   .   .   .   .   .   -7 -4 -1  2  5  8
+    -1  -7  -4  -1   2   5   8     -7 -4 -1  2  5  8
         |   |   |   |   |   |
-     1  .   .   .   .   .   .   -8 -5 -2  1  4  7
+     1  -8  -5  -2   1   4   7     -8 -5 -2  1  4  7
          \ / \ / \ / \ / \ /
-     2    .   .   .   .   .     -7 -4 -1  2  5
+     2    -7  -4  -1   2   5       -7 -4 -1  2  5
           |   |   |   |   |
-     4    .   .   .   .   .     -8 -5 -2  1  4
+     4    -8  -5  -2   1   4       -8 -5 -2  1  4
            \ / \ / \ / \ /
-     5      .   .   .   .       -7 -4 -1  2
+     5      -7  -4  -1   2         -7 -4 -1  2
             |   |   |   |
-     7      .   .   .   .       -8 -5 -2  1
+     7      -8  -5  -2   1         -8 -5 -2  1
              \ / \ / \ /
-     8        .   .   .         -7 -4 -1
+     8        -7  -4  -1           -7 -4 -1
     a piece: its player's number and initial
-    . a free point
+    1 a free point, drawn as its y (a point is named x/y)
     | / \ a link between two points
 )");
   // Other angles are rounded down to a sixth (there) or a quarter (on a square grid).
@@ -539,8 +552,8 @@ TEST_CASE("a board's text drawing leaves out the links it cannot draw straight, 
                     "board: {points: point, x: \"4 * (2 * x + y)\", y: \"-7 * y\", coordinates: [x, y], lines: false}\n");
   State t = new_game(*plain, 2, 1, default_options(*plain));
   std::string drawn = draw_board(*plain, make_view(*plain, t, 0));
-  CHECK(drawn.find("     8        .   .   .         -7 -4 -1\n     7      .   .   .   .       -8 -5 -2  1\n") != std::string::npos);
-  CHECK(drawn.find('/') == std::string::npos);
+  CHECK(drawn.find("     8        -7  -4  -1           -7 -4 -1\n     7      -8  -5  -2   1         -8 -5 -2  1\n") != std::string::npos);
+  CHECK(drawn.substr(0, drawn.find("    a piece")).find('/') == std::string::npos);
   CHECK(drawn.find("    the links between points are not drawn in text (the SVG, --svg, shows them)\n") != std::string::npos);
   // lines: takes true or false.
   auto l = load_text(stdlib_board("hexboard.yaml") + "board: {points: point, x: \"x\", y: \"y\", lines: often}\n");

@@ -226,3 +226,28 @@ scoring:
   CHECK_FALSE(kata::read_decision(g, s, "pick 31", why));
   CHECK(why == "'31' is not a choice for n, how many (30 choices, for example: 1, 2, 3, 4, 5, 6)");
 }
+
+TEST_CASE("a menu of one action says what it does, as a menu of several does under each heading",
+          "[prompt][menu]") {
+  std::string text = guards("set");
+  const std::string plain = "  deploy:\n    params";
+  text.replace(text.find(plain), plain.size(),
+               "  deploy:\n    doc: Put a unit face down beside a tile. It fights there later.\n    params");
+  auto l = kata::test::load_text(text);
+  REQUIRE(l.game);
+  kata::State s = kata::new_game(*l.game, 2, 1, kata::default_options(*l.game));
+  std::vector<kata::Decision> legal;
+  kata::legal_decisions(*l.game, s, legal);
+  std::vector<std::string> labels;
+  for (const kata::Decision& d : legal) labels.push_back(kata::decision_text(*l.game, s, d));
+  kata::Menu whole(kata::menu_items(*l.game, kata::make_view(*l.game, s, 0), labels));
+  CHECK(whole.show().rfind("Put a unit face down beside a tile. (deploy):\n   1) deploy P1 Lord North\n", 0) == 0);
+  // Walked one parameter at a time, too.
+  kata::Menu walked(kata::menu_items(*l.game, kata::make_view(*l.game, s, 0), labels), 2);
+  CHECK(walked.show().rfind("Put a unit face down beside a tile. (deploy):\n", 0) == 0);
+  // Without a doc there is nothing to add to the action's name.
+  auto bare = kata::test::load_text(guards("set"));
+  REQUIRE(bare.game);
+  kata::Menu none(kata::menu_items(*bare.game, kata::make_view(*bare.game, s, 0), labels));
+  CHECK(none.show().rfind("   1) deploy P1 Lord North\n", 0) == 0);
+}

@@ -523,9 +523,9 @@ TEST_CASE("at the prompt, a decision or its start typed in short", "[prompt][not
   std::string out;
   CHECK(play("deploy lord palace\n", out) == "deploy P1 Lord Palace");
   CHECK(play("deploy lord\n1\n", out) == "deploy P1 Lord RiceField");
-  CHECK(has(out, "P1> deploy P1 Lord — choose:\n   1) deploy P1 Lord RiceField\n   2) deploy P1 Lord Palace\n"));
+  CHECK(has(out, "P1> Deploy a card on your side of a battlefield (deploy):\ndeploy P1 Lord — choose:\n   1) deploy P1 Lord RiceField\n   2) deploy P1 Lord Palace\n"));
   CHECK(play("Deploy Peasant\n2\n", out) == "deploy P1 Peasant1 Palace");
-  CHECK(has(out, "P1> deploy P1 Peasant — choose:\n   1) deploy P1 Peasant RiceField (x4)\n"));
+  CHECK(has(out, "P1> Deploy a card on your side of a battlefield (deploy):\ndeploy P1 Peasant — choose:\n   1) deploy P1 Peasant RiceField (x4)\n"));
   // A start that is not one goes on to be read as a decision, and is refused by the runner.
   CHECK(play("deploy p1\n", out) == "index -1");
 }
@@ -713,4 +713,35 @@ TEST_CASE("a value refused after values that leave no legal decision says which 
   CHECK_FALSE(kata::read_decision(g, k.state, "go 8/-7 9/9", why));
   CHECK(why == "'9/9' is not a choice for target, the point where it lands, exactly its number "
                "of steps away (no choice: no go is legal with this origin)");
+}
+
+TEST_CASE("on a terminal: Kendo's first screen says the first player and the move in words, free points by their x",
+          "[cli][prompt]") {
+  Pty t({"play", "rules/kendo.yaml", "-a", "human,random", "--seed", "1", "--no-clear"});
+  REQUIRE(t.started());
+  REQUIRE(t.expect("P1> "));
+  std::string screen = t.last();
+  INFO(screen);
+  CHECK(has(screen, "  first player: P1\r\n"));
+  CHECK(has(screen, "  turn: 1\r\n"));
+  CHECK_FALSE(has(screen, "first = "));
+  // One action: the menu says what it does, as menus of several actions do.
+  CHECK(has(screen, "Move one of your pieces exactly its number of steps along the lines, through free "));
+  CHECK(has(screen, "(go):\r\n   1) go "));
+  // The point -4/8 is free: drawn as its x in row 8.
+  CHECK(has(screen, "     8        2S  -4  -1           -7 -4 -1\r\n"));
+  CHECK(has(screen, "-8 a free point, drawn as its x (a point is named x/y), * palace\r\n"));
+  t.send("quit");
+  REQUIRE(t.expect("Really quit"));
+  t.send("y");
+  CHECK(t.wait() == 1);
+}
+
+TEST_CASE("an action without values typed with one is told to be typed alone", "[prompt][notation]") {
+  auto l = kata::test::load_text("game: Alone\nplayers: 2\nflow: |\n  choose P1: fight\nactions:\n  fight: \"\"\n");
+  REQUIRE(l.game);
+  kata::State s = kata::new_game(*l.game, 2, 1, kata::default_options(*l.game));
+  std::string why;
+  CHECK_FALSE(kata::read_decision(*l.game, s, "fight 3", why));
+  CHECK(why == "'fight' takes no values: type fight alone");
 }

@@ -47,8 +47,40 @@ TEST_CASE("the screens of Kenjin leave out its bookkeeping variables", "[screens
     std::string all = pages("rules/kenjin.yaml", 3, seed);
     for (const char* name : {"seat_a", "seat_b", "conqueror", "port_bonus", "camp_bonus", "supplied"})
       CHECK_FALSE(kata::test::has(all, name));
-    // What a player reads stays: the victory points.
-    CHECK(kata::test::has(all, "vp="));
+    // What a player reads stays: the victory points, in words.
+    CHECK(kata::test::has(all, "P1 (you): victory points: "));
+    CHECK_FALSE(kata::test::has(all, "vp="));
+    CHECK_FALSE(kata::test::has(all, "round = 0"));
+  }
+}
+
+TEST_CASE("Kenjin's draft tells the tiles offered and taken, not the sorting of the box or of the field", "[screens]") {
+  auto l = kata::test::load_file("rules/kenjin.yaml");
+  REQUIRE(l.game);
+  const Game& g = *l.game;
+  std::vector<int64_t> options = default_options(g);
+  std::string error;
+  REQUIRE(set_option(g, options, "placement", "draft", error));
+  for (uint64_t seed : {1, 2}) {
+    std::vector<Event> events;
+    Hooks hooks;
+    hooks.events = &events;
+    State s = new_game(g, 3, seed, options, &hooks);
+    std::vector<Decision> legal;
+    std::string told;
+    while (s.status() == Status::waiting && g.phases.at(s[Layout::phase]) == "setup") {
+      for (const std::string& line : describe_events(g, events, 0)) told += line + "\n";
+      events.clear();
+      legal_decisions(g, s, legal);
+      apply(g, s, legal[0]);
+    }
+    for (const std::string& line : describe_events(g, events, 0)) told += line + "\n";
+    INFO(told);
+    CHECK(has(told, "stack4 is shuffled"));
+    CHECK(has(told, " to offer: "));
+    CHECK_FALSE(has(told, "from box"));
+    CHECK_FALSE(has(told, "from field"));
+    CHECK_FALSE(has(told, "sorting"));
   }
 }
 
@@ -287,7 +319,11 @@ TEST_CASE("kata wraps screens at COLUMNS, and not when output goes to a pipe wit
     for (std::string w; in >> w;) all += w + ' ';
     return all;
   };
-  CHECK(words(plain.out) == words(wrapped.out));
+  // Up to the end of the game: the score table is a table where it fits, else a line for
+  // each seat (tested below).
+  auto before_end = [](const std::string& text) { return text.substr(0, text.find("Game over.")); };
+  CHECK(words(before_end(plain.out)) == words(before_end(wrapped.out)));
+  CHECK(has(wrapped.out, "  P3: battlefields "));
   CHECK(longest(rules.out) <= 50);
   CHECK(longest(off.out) > 50);
   CHECK(longest(json.out) > 50);
@@ -534,9 +570,39 @@ flow: ""
             "6:18: error: unknown key 'iff' in a variable's show condition; did you mean 'if'?"});
 }
 
+TEST_CASE("a variable's label: says it in words on the page", "[screens]") {
+  auto g = game(R"(game: Words
+players: 2
+variables:
+  first: {type: player, initial: P2, label: first player}
+  bets: {per_player: true, initial: 3, label: bets left}
+  turn: {initial: 1}
+flow: |
+  choose P1: go
+actions:
+  go: ""
+)");
+  State s = new_game(*g, 2, 1, default_options(*g));
+  std::string page = describe_view(*g, make_view(*g, s, 0));
+  INFO(page);
+  CHECK(has(page, "  first player: P2\n"));
+  CHECK_FALSE(has(page, "first ="));
+  CHECK(has(page, "  P1 (you): bets left: 3\n"));
+  CHECK(has(page, "  turn = 1\n"));  // no label: the name
+}
+
+TEST_CASE("the games that take turns from a first player say so in words", "[screens]") {
+  for (const char* file : {"rules/kendo.yaml", "rules/kenjin.yaml", "rules/kobayakawa.yaml"}) {
+    std::string all = pages(file, 3, 1);
+    INFO(file);
+    CHECK_FALSE(has(all, "first = "));
+    CHECK(has(all, "first player: P"));
+  }
+}
+
 TEST_CASE("Hogen lists may_call only for a player who may no longer call", "[screens]") {
   std::string all = pages("rules/hogen.yaml", 3, 1);
-  CHECK_FALSE(kata::test::has(all, "may_call=true"));
+  CHECK_FALSE(kata::test::has(all, "may call: true"));
 }
 
 TEST_CASE("Hogen's screens leave the names of an accusation off the named players' lines",
@@ -545,7 +611,7 @@ TEST_CASE("Hogen's screens leave the names of an accusation off the named player
   // said as they are made instead ("P1 names Minamoto 1 as P2's hidden samurai").
   for (uint64_t seed : {1, 2, 3}) {
     std::string all = pages("rules/hogen.yaml", 3, seed);
-    CHECK(kata::test::has(all, "may_call=false"));  // someone accused
+    CHECK(kata::test::has(all, "may call: false"));  // someone accused
     CHECK_FALSE(kata::test::has(all, "named_"));
   }
 }
@@ -812,4 +878,49 @@ TEST_CASE("the events a seat is told keep each card's name whole at 40, 52 and 8
     }
     CHECK(checked > 0);
   }
+}
+
+TEST_CASE("the score table at the end fits 40 and 52 columns - a line for each seat where it is too wide", "[screens][wrap]") {
+  for (const std::string& file : kata::test::rule_files()) {
+    auto l = kata::test::load_file(file);
+    REQUIRE(l.game);
+    const Game& g = *l.game;
+    int players = std::min(std::max(3, g.min_players), g.max_players);
+    State s = new_game(g, players, 3, default_options(g));
+    std::vector<Decision> legal;
+    uint64_t rng = 3;
+    while (s.status() == Status::waiting) {
+      legal_decisions(g, s, legal);
+      apply(g, s, legal[uniform(rng, static_cast<uint32_t>(legal.size()))]);
+    }
+    std::string screen = describe_screen(g, make_view(g, s, 0));
+    std::string end = screen.substr(screen.find("Game over."));
+    // Plain, and at 80 columns where it fits: the table as it is.
+    CHECK(wrap_text(end, 0) == plain(end));
+    if (!scores_shown(g, make_view(g, s, 0).end)) continue;
+    for (size_t width : {40, 52, 80}) {
+      std::string wrapped = wrap_text(end, width);
+      INFO(file << " at " << width << " columns:\n" << wrapped << "\nplain:\n" << plain(end));
+      size_t widest = 0;
+      for (size_t at = 0; at < wrapped.size();) {
+        size_t nl = std::min(wrapped.find('\n', at), wrapped.size());
+        widest = std::max(widest, nl - at);
+        at = nl + 1;
+      }
+      CHECK(widest <= width);
+      // Each seat's score is on its line, after its name.
+      for (int p = 0; p < players; ++p) CHECK(has(wrapped, "  P" + std::to_string(p + 1) + (p == 0 ? " (you)" : "")));
+      CHECK((has(wrapped, "  P1 (you)  ") || has(wrapped, "  P1 (you): ")));
+    }
+  }
+}
+
+TEST_CASE("a block of two forms is printed wide where it fits, else narrow, each line wrapped", "[screens][wrap]") {
+  std::string block = wide_or_narrow("  name      score\n  P1 Guard     12", "  P1 Guard: 12") + "\nafter\n";
+  CHECK(plain(block) == "  name      score\n  P1 Guard     12\nafter\n");
+  CHECK(wrap_text(block, 0) == plain(block));
+  CHECK(wrap_text(block, 20) == plain(block));
+  CHECK(wrap_text(block, 17) == plain(block));
+  CHECK(wrap_text(block, 16) == "  P1 Guard: 12\nafter\n");
+  CHECK(wrap_text(block, 12) == "  P1 Guard:\n    12\nafter\n");
 }

@@ -336,6 +336,12 @@ std::string Menu::screen() const {
       std::any_of(entries_.begin(), entries_.end(), [](const Entry& e) { return e.item < 0; });
   std::vector<std::string> chosen;
   for (const Step& s : path_) chosen.push_back(s.value);
+  // The entries' one action, described as where a menu lists several (its doc's first
+  // sentence): a menu of one action says what choosing does as well.
+  std::set<std::string> actions;
+  for (int i : candidates()) actions.insert(items_[i].parts.empty() ? "" : items_[i].parts[0]);
+  const MenuItem* lone = actions.size() == 1 && !entries_.empty() ? &items_[candidates().front()] : nullptr;
+  if (lone && !lone->parts.empty() && lone->heading != lone->parts[0]) out += lone->heading + ":\n";
   if (values && level == 0) {
     out += "Choose an action:\n";
   } else if (values) {
@@ -351,7 +357,7 @@ std::string Menu::screen() const {
     out += fmt::format("{} — choose:\n", joined(chosen, chosen.size()));
   }
   // Headings when the entries are decisions of more than one action.
-  std::set<std::string> actions;
+  actions.clear();
   for (const Entry& e : entries_)
     actions.insert(e.item >= 0 && !items_[e.item].parts.empty() ? items_[e.item].parts[0] : "");
   bool headed = !values && actions.size() > 1;

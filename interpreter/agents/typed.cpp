@@ -382,8 +382,9 @@ std::optional<Decision> read_named(const Game& g, const State& s, const std::str
     if (r.depth > 0 && !stopped) {
       std::string params;
       for (const Param& p : a.params) params += " " + p.name;
-      why = fmt::format("'{}' takes {} value{}: {}{}", a.name, a.params.size(),
-                        a.params.size() == 1 ? "" : "s", a.name, params);
+      why = a.params.empty() ? fmt::format("'{}' takes no values: type {} alone", a.name, a.name)
+                             : fmt::format("'{}' takes {} value{}: {}{}", a.name, a.params.size(),
+                                           a.params.size() == 1 ? "" : "s", a.name, params);
       return std::nullopt;
     }
     if (r.depth > 0) {

@@ -163,8 +163,13 @@ class Compiler {
     }
     int card_var_slots = 0;
     for (auto& v : rf_.variables) {
-      VarInfo info{v.name, v.per_player, v.type, -1, v.doc};
+      VarInfo info;
+      info.name = v.name;
+      info.per_player = v.per_player;
+      info.type = v.type;
+      info.doc = v.doc;
       info.show = v.show;
+      info.label = v.label;
       if (!v.per_kind.empty()) {
         info.kind = s_.kinds.at(v.per_kind);
         info.base = card_var_slots;
@@ -337,6 +342,7 @@ class Compiler {
     if (!b.zone.empty()) info.zone = s_.zones.at(b.zone);
     if (!b.label.empty()) info.label = s_.properties.at(b.label);
     info.marked_name = b.marked_name;
+    info.empty_name = b.empty_name;
     info.seats = b.seats;
     info.lines = b.lines.value_or(true);
     for (auto& c : b.coordinates) info.coordinates.push_back(s_.properties.at(c));

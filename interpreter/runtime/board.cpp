@@ -131,6 +131,11 @@ struct Drawing {
   std::vector<Axis> axes;                  // of each coordinate (BoardInfo::coordinates)
   std::vector<std::string> row_labels;     // each row's coordinates of kind rows
   std::vector<std::string> listed;         // each row's listed coordinates
+  // Each point's listed coordinate, when one alone is listed and every value is at most
+  // two characters, as a piece's mark: a free point is drawn as it ("-4"), so that its
+  // name is read off the board itself (the row's label, and the value on the point).
+  // Else empty.
+  std::vector<std::string> on_point;
   std::map<int, std::string> column_labels;  // text column -> its coordinates of kind columns
 
   bool any(Axis a) const { return std::find(axes.begin(), axes.end(), a) != axes.end(); }
@@ -224,6 +229,8 @@ void label_coordinates(const Game& g, Drawing& l) {
   };
   size_t wide = 0;
   for (size_t i = 0; i < n; ++i) wide = std::max(wide, listed_text(i).size());
+  if (std::count(l.axes.begin(), l.axes.end(), Axis::listed) == 1 && wide <= 2)
+    for (size_t i = 0; i < n; ++i) l.on_point.push_back(fmt::format("{:>2}", listed_text(i)));
   for (int r = 0; r < l.rows; ++r) {
     for (size_t k = 0; k < b.coordinates.size(); ++k)
       if (l.axes[k] == Axis::rows) {
@@ -272,10 +279,23 @@ std::string joined_names(const Game& g, const Drawing& l, Axis a) {
   return out;
 }
 
-std::string legend_of_points(const Game& g) {
+// ". a free point" (or the rule file's `empty_name:`), and what a marked point is; where
+// free points are drawn as their listed coordinate, "-4 a free point, drawn as its x
+// (a point is named x/y)".
+std::string legend_of_points(const Game& g, const Drawing& l) {
   const BoardInfo& b = g.board;
-  if (!std::count(b.marked.begin(), b.marked.end(), true)) return ". a free point";
-  return ". a free point, * " + (b.marked_name.empty() ? std::string("a marked one") : b.marked_name);
+  std::string empty = b.empty_name.empty() ? std::string("a free point") : b.empty_name;
+  if (!l.on_point.empty()) {
+    std::string named;
+    for (int32_t p : b.coordinates) named += (named.empty() ? "" : "/") + g.properties[p].name;
+    size_t k = std::find(l.axes.begin(), l.axes.end(), Axis::listed) - l.axes.begin();
+    std::string eg = l.on_point[0].substr(l.on_point[0].find_first_not_of(' '));
+    empty = fmt::format("{} {}, drawn as its {} (a point is named {})", eg, empty, g.properties[b.coordinates[k]].name, named);
+  } else {
+    empty = ". " + empty;
+  }
+  if (!std::count(b.marked.begin(), b.marked.end(), true)) return empty;
+  return empty + ", * " + (b.marked_name.empty() ? std::string("a marked one") : b.marked_name);
 }
 
 std::string xml(const std::string& text) {
@@ -390,7 +410,7 @@ std::string draw_board_units(const Game& g, const PlayerView& v) {
   if (links.drawn) grid = links.grid;
   std::vector<int32_t> cards = board_cards(g, v);
   for (size_t i = 0; i < b.x.size(); ++i) {
-    std::string mark = cards[i] != -1 ? piece_label(g, cards[i]) : b.marked[i] ? "*" : ".";
+    std::string mark = cards[i] != -1 ? piece_label(g, cards[i]) : b.marked[i] ? "*" : l.on_point.empty() ? "." : l.on_point[i];
     grid[spread * l.row[i]].replace(l.col[i], mark.size(), mark);
   }
   // A line of the drawing is one unit: wrapped, it would no longer be a drawing.
@@ -408,17 +428,20 @@ std::string draw_board_units(const Game& g, const PlayerView& v) {
   }
   // Row labels are right-aligned in the margin, two spaces from the board.
   auto left = [&](const std::string& s) { return margin ? std::string(margin - 2 - s.size(), ' ') + s + "  " : ""; };
+  // With free points drawn as their values, the list at the rows' ends stands further off,
+  // so that it does not read as more points.
+  size_t gap = l.on_point.empty() ? 1 : 4;
   std::string out;
   if (!rows_name.empty() || !listed_name.empty())
-    out += line(left(rows_name) + std::string(l.width + 2, ' ') + listed_name);
+    out += line(left(rows_name) + std::string(l.width + 1 + gap, ' ') + listed_name);
   out += columns;
   for (size_t t = 0; t < grid.size(); ++t) {
     if (t % spread) out += line(left("") + grid[t]);
-    else out += line(left(l.row_labels[t / spread]) + grid[t] + " " + l.listed[t / spread]);
+    else out += line(left(l.row_labels[t / spread]) + grid[t] + std::string(gap, ' ') + l.listed[t / spread]);
   }
   out += columns;
   out += "    " + pieces_legend(g) + "\n";
-  out += "    " + legend_of_points(g) + "\n";
+  out += "    " + legend_of_points(g, l) + "\n";
   std::string used;  // the characters the links are drawn with, "/ \\ |"
   for (char c : std::string("-|/\\"))
     if (std::any_of(links.grid.begin(), links.grid.end(), [&](const std::string& s) { return s.find(c) != std::string::npos; }))
@@ -506,7 +529,7 @@ std::string board_svg(const Game& g, const PlayerView& v) {
   for (int p = 0; p < seats; ++p)
     out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"8\" fill=\"{}\"/><text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n",
                        20.0 + 60 * p, legend_top, seat_colour(p), 32.0 + 60 * p, legend_top + 5, seat_name(p));
-  std::string points = legend_of_points(g);
+  std::string points = legend_of_points(g, l);
   if (std::count(b.marked.begin(), b.marked.end(), true))
     out += fmt::format("<circle cx=\"20\" cy=\"{:.1f}\" r=\"8\" fill=\"#e8c547\" stroke=\"#3b3529\"/><text x=\"32\" y=\"{:.1f}\">{}</text>\n",
                        legend_top + 24, legend_top + 29, xml(points.substr(points.find('*') + 2)));

@@ -287,6 +287,7 @@ struct VarInfo {
   // `show: {if: ...}`: the condition (a node, its value bound to the variable's own name),
   // or -1. A page lists the variable only where it holds.
   int32_t show_node = -1;
+  std::string label;  // `label:`, the words screens write for the name, or empty
 };
 
 // `scoring: parts:` a named part of the score, per player (the bound `p`); `notes:` a
@@ -340,6 +341,7 @@ struct BoardInfo {
   std::vector<int32_t> x, y;  // for each point: card - the kind's first card
   std::vector<bool> marked;
   std::string marked_name;           // what a marked point is ("the goal"), or empty
+  std::string empty_name;            // what an empty point is ("an empty cell"), or empty
   std::vector<std::string> seats;    // `seats:`: how seat k's pieces are drawn, for its number
   std::vector<int32_t> coordinates;  // the properties a point's name is made of
   int32_t turn_node = -1;  // the turn of a seat's drawing, in degrees (`viewer` bound), or -1

@@ -373,7 +373,8 @@ std::optional<Decision> parse_decision(const Game& g, const State& s, const std:
   const Action& a = g.program.actions[action];
   std::string params;
   for (auto& p : a.params) params += " " + p.name;
-  std::string usage = fmt::format("'{}' takes {} value{}: {}{}", a.name, a.params.size(), a.params.size() == 1 ? "" : "s", a.name, params);
+  std::string usage = a.params.empty() ? fmt::format("'{}' takes no values: type {} alone", a.name, a.name)
+                                       : fmt::format("'{}' takes {} value{}: {}{}", a.name, a.params.size(), a.params.size() == 1 ? "" : "s", a.name, params);
   // The values follow the action's name; a value's text may have spaces ("P1 Lord"), so
   // each parameter takes the longest of its choices that the rest of the text starts with.
   std::string rest = want.substr(std::min(want.size(), w[0].size()));
@@ -634,23 +635,27 @@ std::string describe_end(const Game& g, const PlayerView& v) {
       seats.push_back(seat_name(p) + (p == v.viewer ? " (you)" : ""));
       seat_width = std::max(seat_width, seats.back().size());
     }
-    std::string line = fmt::format("  {:<{}}", "", seat_width);
+    // A table where it fits the screen, else a line for each seat that wraps:
+    // "P1 (you): points 12, bonus 2, score 14; winner".
+    std::string table = fmt::format("  {:<{}}", "", seat_width), lines;
     std::vector<size_t> width;
     for (size_t c = 0; c < cols.size(); ++c) {
       size_t wd = head[c].size();
       for (int64_t x : *cols[c]) wd = std::max(wd, fmt::format("{}", x).size());
       width.push_back(wd);
-      line += fmt::format("  {:>{}}", head[c], wd);
+      table += fmt::format("  {:>{}}", head[c], wd);
     }
-    out += line + '\n';
     for (int p = 0; p < n; ++p) {
-      line = fmt::format("  {:<{}}", seats[p], seat_width);
-      for (size_t c = 0; c < cols.size(); ++c)
-        line += fmt::format("  {:>{}}", (*cols[c])[p], width[c]);
-      if (v.winners & (1u << p)) line += "  winner";
-      if (v.eliminated[p]) line += "  eliminated";
-      out += line + '\n';
+      std::string row = fmt::format("  {:<{}}", seats[p], seat_width), line = "  " + seats[p] + ":";
+      for (size_t c = 0; c < cols.size(); ++c) {
+        row += fmt::format("  {:>{}}", (*cols[c])[p], width[c]);
+        line += fmt::format("{} {} {}", c ? "," : "", unbroken(head[c]), (*cols[c])[p]);
+      }
+      bool won = v.winners & (1u << p), out_of_game = v.eliminated[p];
+      table += '\n' + row + (won ? "  winner" : "") + (out_of_game ? "  eliminated" : "");
+      lines += (p ? "\n" : "") + line + (won ? "; winner" : "") + (out_of_game ? "; eliminated" : "");
     }
+    out += wide_or_narrow(table, lines) + '\n';
     if (!named.empty()) out += fmt::format("A tie on the score goes to {}.\n", fmt::join(named, ", "));
   }
   for (int32_t i : t.notes) out += g.score_notes[i].text + '\n';
@@ -674,14 +679,18 @@ std::string describe_screen(const Game& g, const PlayerView& v) {
   out += '\n';
   for (size_t i = 0; i < g.globals.size(); ++i)
     if (shown(g.globals[i], v.globals[i], v.globals_unshown[i]))
-      out += fmt::format("  {} = {}\n", g.globals[i].name,
-                         var_value_text(g, g.globals[i].type, v.globals[i]));
+      out += g.globals[i].label.empty()
+                 ? fmt::format("  {} = {}\n", g.globals[i].name, var_value_text(g, g.globals[i].type, v.globals[i]))
+                 : fmt::format("  {}: {}\n", g.globals[i].label, var_value_text(g, g.globals[i].type, v.globals[i]));
   // A line for each seat with something to show: its variables, or that it is out.
   for (int p = 0; p < n; ++p) {
     std::string vars;
     for (size_t i = 0; i < g.player_vars.size(); ++i)
       if (shown(g.player_vars[i], v.player_vars[i][p], v.player_vars_unshown[i][p]))
-        vars += fmt::format(" {}={}", g.player_vars[i].name, var_value_text(g, g.player_vars[i].type, v.player_vars[i][p]));
+        vars += g.player_vars[i].label.empty()
+                    ? fmt::format(" {}={}", g.player_vars[i].name, var_value_text(g, g.player_vars[i].type, v.player_vars[i][p]))
+                    : fmt::format("{} {}: {}", vars.empty() ? "" : ";", g.player_vars[i].label,
+                                  var_value_text(g, g.player_vars[i].type, v.player_vars[i][p]));
     if (!vars.empty() || v.eliminated[p])
       out += fmt::format("  {}{}{}:{}\n", seat_name(p), p == v.viewer ? " (you)" : "", v.eliminated[p] ? " [eliminated]" : "", vars);
   }

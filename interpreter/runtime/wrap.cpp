@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <vector>
 
 namespace kata {
 
@@ -36,9 +37,33 @@ size_t hanging_indent(const std::string& line, size_t width) {
   return hang;
 }
 
+// wide_or_narrow's block: its lines parted by `next_line`, then `narrow_form` and the
+// narrow form's lines, all on one line of the screen.
+constexpr char next_line = '\x1d', narrow_form = '\x1e';
+
+// Each line of a block's form, parted where `next_line` stands.
+std::vector<std::string> form_lines(const std::string& form) {
+  std::vector<std::string> out(1);
+  for (char c : form) {
+    if (c == next_line) out.emplace_back();
+    else out.back().push_back(c);
+  }
+  return out;
+}
+
 }  // namespace
 
+std::string wide_or_narrow(const std::string& wide, const std::string& narrow) {
+  std::string out = wide + narrow_form + narrow;
+  std::replace(out.begin(), out.end(), '\n', next_line);
+  return out;
+}
+
 std::string plain(std::string text) {
+  // A block of two forms: the wide one.
+  for (size_t at = text.find(narrow_form); at != std::string::npos; at = text.find(narrow_form, at))
+    text.erase(at, std::min(text.find('\n', at), text.size()) - at);
+  std::replace(text.begin(), text.end(), next_line, '\n');
   std::replace(text.begin(), text.end(), unbroken_space, ' ');
   return text;
 }
@@ -54,6 +79,14 @@ void print_screen(std::ostream& out, const std::string& text) {
 }
 
 std::string wrap_line(const std::string& line, size_t width) {
+  if (size_t at = line.find(narrow_form); at != std::string::npos) {
+    std::vector<std::string> wide = form_lines(line.substr(0, at)), narrow = form_lines(line.substr(at + 1));
+    bool fits = width == 0 || std::all_of(wide.begin(), wide.end(), [&](const std::string& l) { return columns(l) <= width; });
+    const std::vector<std::string>& shown = fits ? wide : narrow;
+    std::string out;
+    for (size_t k = 0; k < shown.size(); ++k) out += (k ? "\n" : "") + wrap_line(shown[k], fits ? 0 : width);
+    return out;
+  }
   if (width == 0 || columns(line) <= width) return plain(line);
   std::string indent(hanging_indent(line, width), ' ');
   std::string out;

@@ -25,6 +25,12 @@ constexpr char unbroken_space = '\x1f';
 std::string plain(std::string text);
 // `text` with each space an unbroken one: the whole text is one unit.
 std::string unbroken(std::string text);
+// A block of lines in two forms, as one line of a screen: wrapping prints the wide form
+// where each of its lines fits the width (and at width 0, and plain() always), else the
+// narrow form, each of its lines wrapped. A table a narrow terminal would break apart
+// offers the same content as lines that wrap (the score table at the end). Neither form
+// ends with a '\n'; neither holds the separators below.
+std::string wide_or_narrow(const std::string& wide, const std::string& narrow);
 // Writes text that may hold unbroken spaces: through a WrappingStream as it is (it keeps
 // the units whole), to any other stream plain.
 void print_screen(std::ostream& out, const std::string& text);

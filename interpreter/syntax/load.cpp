@@ -685,7 +685,7 @@ class Loader {
     v.name = key.Scalar();
     v.pos = pos(key);
     if (n.IsMap()) {
-      check_keys(n, {"per_player", "per", "type", "initial", "show", "doc"}, "a variable");
+      check_keys(n, {"per_player", "per", "type", "initial", "show", "label", "doc"}, "a variable");
       if (auto x = n["per_player"]) v.per_player = boolean(x, "per_player").value_or(false);
       if (auto x = n["per"]) v.per_kind = scalar(x, "a component kind"), v.per_pos = pos(x);
       if (auto x = n["type"]) {
@@ -698,6 +698,7 @@ class Loader {
       }
       if (auto x = n["initial"]) v.initial = text(x);
       if (auto x = n["show"]) variable_show(x, v);
+      if (auto x = n["label"]) v.label = scalar(x, "a label");
       if (auto x = n["doc"]) v.doc = scalar(x, "a description");
     } else {
       v.initial = text(n);
@@ -995,10 +996,10 @@ class Loader {
 
   void board(const YAML::Node& n) {
     if (!n.IsMap()) {
-      error(n, "'board' is a mapping (points:, x:, y:, zone:, label:, seats:, marked:, marked_name:, coordinates:, turn:, lines:)");
+      error(n, "'board' is a mapping (points:, x:, y:, zone:, label:, seats:, marked:, marked_name:, empty_name:, coordinates:, turn:, lines:)");
       return;
     }
-    check_keys(n, {"points", "x", "y", "zone", "label", "seats", "marked", "marked_name", "coordinates", "turn", "lines"}, "a board");
+    check_keys(n, {"points", "x", "y", "zone", "label", "seats", "marked", "marked_name", "empty_name", "coordinates", "turn", "lines"}, "a board");
     BoardDecl b;
     b.pos = pos(n);
     auto expr = [&](const char* key, Text& t, ExprPtr& e) {
@@ -1018,6 +1019,7 @@ class Loader {
     if (auto v = n["label"]) b.label = scalar(v, "a property"), b.label_pos = pos(v);
     if (auto v = n["seats"]) board_seats(v, b);
     if (auto v = n["marked_name"]) b.marked_name = scalar(v, "a word or two, what a marked point is");
+    if (auto v = n["empty_name"]) b.empty_name = scalar(v, "a word or two, what an empty point is");
     if (auto v = n["lines"]) b.lines = boolean(v, "whether the text drawing draws the links");
     if (auto v = n["coordinates"]) {
       b.coordinates_pos = pos(v);

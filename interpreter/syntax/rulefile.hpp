@@ -126,6 +126,9 @@ struct VarDecl {
   // standing for its value (a seat's, a component's); it reads nothing else but options.
   Text show_if;
   ExprPtr show_if_expr;
+  // `label: first player`: the words a screen writes for the variable in place of its
+  // name ("first player: P2", not "first = P2"); empty for the name.
+  std::string label;
   std::string doc;
 };
 
@@ -220,6 +223,7 @@ struct BoardDecl {
   std::string label;
   Pos label_pos;
   std::string marked_name;
+  std::string empty_name;  // `empty_name:`, what the legend calls an empty point
   std::vector<std::string> seats;  // `seats:`, how each seat's pieces are drawn
   std::optional<bool> lines;  // `lines:`, the links drawn in the text (default true)
   std::vector<std::string> coordinates;
