@@ -171,6 +171,35 @@ std::string temp(const std::string& name, const std::string& text) {
 
 bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
+const std::string tiny_game = R"(game: Tiny
+players: 2..3
+components:
+  card:
+    each: {value: 1..6}
+    in: deck
+zones:
+  deck: {visibility: nobody}
+  hand: {per_player: true, visibility: owner}
+variables:
+  score: {per_player: true, initial: 0}
+flow: |
+  shuffle deck
+  for p in players { move top(deck) to p.hand }
+  for p in players { choose p: keep }
+actions:
+  keep:
+    params: {c: player.hand}
+    do: player.score += c.value
+scoring:
+  score: p.score
+)";;
+
+std::string with(const std::string& from, const std::string& to, std::string text) {
+  auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
 std::string scratch_dir(const std::string& topic) {
   auto p = test_dir() / topic;
   std::filesystem::create_directories(p);

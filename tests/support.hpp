@@ -61,6 +61,11 @@ std::filesystem::path test_dir();
 // A file `name` in test_dir(), holding `text` unless it is empty.
 std::string temp(const std::string& name, const std::string& text = "");
 bool has(const std::string& s, const std::string& part);
+// A small valid game (two or three players, a deck of six cards, one action) that tests
+// break in one place each (test_check, test_hints).
+extern const std::string tiny_game;
+// `text` with the first `from` replaced by `to` (which must be there).
+std::string with(const std::string& from, const std::string& to, std::string text = tiny_game);
 // A directory `topic` in test_dir() for a group of tests, made once.
 std::string scratch_dir(const std::string& topic);
 // A rule file loaded from a path, as `kata check` loads it (imports resolved beside it).

@@ -9,36 +9,8 @@ using kata::test::load_text;
 
 namespace {
 
-// A small valid game the tests below break in one place each.
-const std::string base = R"(game: Tiny
-players: 2..3
-components:
-  card:
-    each: {value: 1..6}
-    in: deck
-zones:
-  deck: {visibility: nobody}
-  hand: {per_player: true, visibility: owner}
-variables:
-  score: {per_player: true, initial: 0}
-flow: |
-  shuffle deck
-  for p in players { move top(deck) to p.hand }
-  for p in players { choose p: keep }
-actions:
-  keep:
-    params: {c: player.hand}
-    do: player.score += c.value
-scoring:
-  score: p.score
-)";
-
-std::string with(const std::string& from, const std::string& to) {
-  std::string s = base;
-  auto at = s.find(from);
-  REQUIRE(at != std::string::npos);
-  return s.replace(at, from.size(), to);
-}
+const std::string& base = kata::test::tiny_game;
+using kata::test::with;
 
 }  // namespace
 

@@ -570,21 +570,28 @@ TEST_CASE("the HTML reports render in a headless browser", "[report][browser]") 
   headless(name, blank, "--screenshot='" + empty_png + "'", 1200, 3000);
   std::string empty = read(empty_png);
   CHECK(png_size(empty) == std::pair<uint32_t, uint32_t>(1200, 3000));
-  for (int width : {1200, 420}) {
-    INFO("window " << width << "x3000");
-    std::string png = dir + "/report-" + std::to_string(width) + ".png";
-    std::filesystem::remove(png);
-    headless(name, page, "--screenshot='" + png + "'", width, 3000);
-    std::string shot = read(png);
-    CHECK(png_size(shot) == std::pair<uint32_t, uint32_t>(width, 3000));
-    CHECK(shot.size() > 4 * empty.size());
-  }
+  auto drawn = [&](const std::string& html, const std::string& stem, std::initializer_list<int> widths) {
+    for (int width : widths) {
+      INFO(stem << ", window " << width << "x3000");
+      std::string png = dir + "/" + stem + "-" + std::to_string(width) + ".png";
+      std::filesystem::remove(png);
+      headless(name, html, "--screenshot='" + png + "'", width, 3000);
+      std::string shot = read(png);
+      CHECK(png_size(shot) == std::pair<uint32_t, uint32_t>(width, 3000));
+      CHECK(shot.size() > 4 * empty.size());
+    }
+  };
   // The browser builds the charts, and the escaped names stay text: no script element.
-  std::string dom = headless(name, hostile, "--dump-dom", 1200, 3000);
-  CHECK(occurrences(dom, "<svg ") == occurrences(read(hostile), "<svg "));
-  CHECK(occurrences(dom, "<svg ") >= 5);
-  CHECK_FALSE(has(lower(dom), "<script"));
-  CHECK(has(dom, "&lt;script&gt;alert('game')&lt;/script&gt;"));
+  auto escaped = [&](const std::string& html, size_t charts) {
+    INFO(html);
+    std::string dom = headless(name, html, "--dump-dom", 1200, 3000);
+    CHECK(occurrences(dom, "<svg ") == occurrences(read(html), "<svg "));
+    CHECK(occurrences(dom, "<svg ") >= charts);
+    CHECK_FALSE(has(lower(dom), "<script"));
+    CHECK(has(dom, "&lt;script&gt;alert('game')&lt;/script&gt;"));
+  };
+  drawn(page, "report", {1200, 420});
+  escaped(hostile, 5);
   // The comparison page: wide and narrow, and its escaped names stay text.
   std::string compared = dir + "/compare.html", compared_hostile = dir + "/compare-hostile.html";
   REQUIRE(run_kata("compare rules/kobayakawa.yaml -g 100 -p 4 --b -o centre_kamons=12 --report " +
@@ -593,19 +600,7 @@ TEST_CASE("the HTML reports render in a headless browser", "[report][browser]") 
   REQUIRE(run_kata("compare " + temp("browser-compare-hostile.yaml", hostile_rules) +
                    " -g 20 --b -o stake=2 --report " + compared_hostile)
               .status == 0);
-  for (int width : {1280, 800, 420}) {
-    INFO("comparison, window " << width << "x3000");
-    std::string png = dir + "/compare-" + std::to_string(width) + ".png";
-    std::filesystem::remove(png);
-    headless(name, compared, "--screenshot='" + png + "'", width, 3000);
-    std::string shot = read(png);
-    CHECK(png_size(shot) == std::pair<uint32_t, uint32_t>(width, 3000));
-    CHECK(shot.size() > 4 * empty.size());
-  }
-  std::string compare_dom = headless(name, compared_hostile, "--dump-dom", 1200, 3000);
-  CHECK(occurrences(compare_dom, "<svg ") == occurrences(read(compared_hostile), "<svg "));
-  CHECK(occurrences(compare_dom, "<svg ") >= 8);
-  CHECK_FALSE(has(lower(compare_dom), "<script"));
-  CHECK(has(compare_dom, "&lt;script&gt;alert('game')&lt;/script&gt;"));
+  drawn(compared, "compare", {1280, 800, 420});
+  escaped(compared_hostile, 8);
   std::filesystem::remove_all(dir);  // the browser's profile is large
 }
