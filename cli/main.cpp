@@ -35,6 +35,24 @@ const CLI::Validator unsigned_number(
     },
     "");
 
+// Every other whole-number option: decimal digits only, in [lo, hi]. CLI::Range alone would
+// let CLI11 read "0x10" as 16 and "0b11" as 3 (while --seed refuses them) and call "1e3"
+// out of range; one spelling for every number on the command line. The description is the
+// one CLI::Range shows in --help.
+CLI::Validator whole_number(int64_t lo, int64_t hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& text) {
+        int64_t value = 0;
+        const char* end = text.data() + text.size();
+        bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+        bool fits = digits && std::from_chars(text.data(), end, value).ec == std::errc() && lo <= value &&
+                    value <= hi;
+        return fits ? std::string()
+                    : "'" + text + "' is not a whole number from " + std::to_string(lo) + " to " + std::to_string(hi);
+      },
+      "INT in [" + std::to_string(lo) + " - " + std::to_string(hi) + "]");
+}
+
 // The first argument, unless it is an option, is the command: a missing or unknown one is
 // reported with the list of commands, rather than as CLI11's "A subcommand is required".
 bool bad_command(int argc, char** argv) {
@@ -167,7 +185,7 @@ int main(int argc, char** argv) {
   check_cmd->add_option("files", ca.files, "Rule files (.yaml)")->required();
   check_cmd->add_flag("--json", ca.json, "Print the diagnostics as JSON");
   check_cmd->add_option("--max-errors", ca.max_errors, "Show at most N errors and N warnings per file (default 50; 0: all)")
-      ->check(CLI::Range(0, 1000000000));
+      ->check(whole_number(0, 1000000000));
   check_cmd
       ->add_option("--against", ca.against,
                    "List what changed in the structure of the rule file since OLD (actions, "
@@ -179,7 +197,7 @@ int main(int argc, char** argv) {
   auto* play_cmd = app.add_subcommand("play", "Play a game: people at the terminal, bots, or scripts.");
   auto* play_file =
       play_cmd->add_option("file", pa.file, "Rule file (not with --resume: the log names it)");
-  play_cmd->add_option("-p,--players", pa.players, "Number of players (default: the fewest the game allows)")->check(CLI::Range(1, 16));
+  play_cmd->add_option("-p,--players", pa.players, "Number of players (default: the fewest the game allows)")->check(whole_number(1, 16));
   auto* play_seed =
       play_cmd
           ->add_option(
@@ -220,10 +238,10 @@ int main(int argc, char** argv) {
   auto* sim_cmd = app.add_subcommand(
       "simulate", "Play many games with random bots (or --agents) and report statistics.");
   sim_cmd->add_option("file", sa.file, "Rule file")->required();
-  sim_cmd->add_option("-g,--games", sa.games, "Number of games")->required()->check(CLI::Range(1, 100000000));
-  sim_cmd->add_option("-p,--players", sa.players, "Number of players (default: the fewest the game allows)")->check(CLI::Range(1, 16));
+  sim_cmd->add_option("-g,--games", sa.games, "Number of games")->required()->check(whole_number(1, 100000000));
+  sim_cmd->add_option("-p,--players", sa.players, "Number of players (default: the fewest the game allows)")->check(whole_number(1, 16));
   sim_cmd->add_option("-s,--seed", sa.seed, "Seed (default 1); the same seed gives the same result for any --jobs")->check(unsigned_number);
-  sim_cmd->add_option("-j,--jobs", sa.jobs, "Threads (default 1)")->check(CLI::Range(1, kata::max_jobs));
+  sim_cmd->add_option("-j,--jobs", sa.jobs, "Threads (default 1)")->check(whole_number(1, kata::max_jobs));
   sim_cmd
       ->add_option("-o,--option", sa.options,
                    "Set rule options: NAME=VALUE; several may follow one -o (-o a=1 b=2), and -o "
@@ -265,17 +283,17 @@ int main(int argc, char** argv) {
       ->required();
   compare_cmd->add_option("-g,--games", ka.games, "Number of games on each side")
       ->required()
-      ->check(CLI::Range(1, 100000000));
+      ->check(whole_number(1, 100000000));
   compare_cmd
       ->add_option("-p,--players", ka.players,
                    "Number of players (default: the fewest the games allow, which must agree)")
-      ->check(CLI::Range(1, 16));
+      ->check(whole_number(1, 16));
   compare_cmd
       ->add_option("-s,--seed", ka.seed,
                    "Seed (default 1): game i of A and of B are played on the same seed, derived "
                    "from it and i")
       ->check(unsigned_number);
-  compare_cmd->add_option("-j,--jobs", ka.jobs, "Threads (default 1)")->check(CLI::Range(1, kata::max_jobs));
+  compare_cmd->add_option("-j,--jobs", ka.jobs, "Threads (default 1)")->check(whole_number(1, kata::max_jobs));
   compare_cmd
       ->add_option("-o,--option", ka.options,
                    "Set rule options of both sides: NAME=VALUE (before --a and --b); after --a "
@@ -322,11 +340,11 @@ int main(int argc, char** argv) {
       ->required();
   arena_cmd->add_option("-g,--games", aa.games, "Number of games")
       ->required()
-      ->check(CLI::Range(1, 100000000));
+      ->check(whole_number(1, 100000000));
   arena_cmd
       ->add_option("-p,--players", aa.players,
                    "Number of players (default: as many as agents; must match them)")
-      ->check(CLI::Range(1, 16));
+      ->check(whole_number(1, 16));
   arena_cmd->add_flag(
       "--rotate", aa.rotate,
       "Game i seats the list of agents rotated by i, so that each plays each seat in turn");
@@ -334,7 +352,7 @@ int main(int argc, char** argv) {
       ->add_option("-s,--seed", aa.seed,
                    "Seed (default 1); the same seed gives the same result for any --jobs")
       ->check(unsigned_number);
-  arena_cmd->add_option("-j,--jobs", aa.jobs, "Threads (default 1)")->check(CLI::Range(1, kata::max_jobs));
+  arena_cmd->add_option("-j,--jobs", aa.jobs, "Threads (default 1)")->check(whole_number(1, kata::max_jobs));
   arena_cmd
       ->add_option("-o,--option", aa.options,
                    "Set rule options: NAME=VALUE; several may follow one -o (-o a=1 b=2), and -o "
@@ -366,8 +384,8 @@ int main(int argc, char** argv) {
   PerftArgs fa;
   auto* perft_cmd = app.add_subcommand("perft", "Count the sequences of legal decisions from the start, to each depth.");
   perft_cmd->add_option("file", fa.file, "Rule file")->required();
-  perft_cmd->add_option("-d,--depth", fa.depth, "How many decisions deep (default 1)")->check(CLI::Range(0, 12));
-  perft_cmd->add_option("-p,--players", fa.players, "Number of players (default: the fewest the game allows)")->check(CLI::Range(1, 16));
+  perft_cmd->add_option("-d,--depth", fa.depth, "How many decisions deep (default 1)")->check(whole_number(0, 12));
+  perft_cmd->add_option("-p,--players", fa.players, "Number of players (default: the fewest the game allows)")->check(whole_number(1, 16));
   perft_cmd->add_option("-s,--seed", fa.seed, "Seed of the chance outcomes before the first decision (default 1)")->check(unsigned_number);
   perft_cmd
       ->add_option("-o,--option", fa.options,

@@ -471,6 +471,16 @@ TEST_CASE("the command line's errors read kata: error:", "[cli]") {
     INFO(args);
     CHECK(run_kata(args).status == 2);
   }
+  // Every whole number is written in decimal digits: no hex, binary, exponent, sign or
+  // space, which CLI11 alone would read (0x10 as 16) or call out of range (1e3).
+  for (const char* games : {"0x10", "0b11", "1e3", "+5", " 5", "5 ", "010x", "0"}) {
+    auto r = run_kata(std::string("simulate rules/kobayakawa.yaml -g '") + games + "'");
+    INFO(games);
+    CHECK(r.status == 2);
+    CHECK(has(r.out, std::string("kata: error: --games: '") + games + "' is not a whole number from 1 to 100000000"));
+  }
+  CHECK(has(run_kata("perft rules/kobayakawa.yaml -d 0x2").out, "--depth: '0x2' is not a whole number from 0 to 12"));
+  CHECK(run_kata("simulate rules/kobayakawa.yaml -g 010").status == 0);  // leading zeros are decimal
   auto missing = run_kata("play");
   CHECK(missing.status == 2);
   CHECK(has(missing.out, "kata: error: file is required (see kata play --help)"));

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -447,6 +448,83 @@ TEST_CASE("compiled mode: a compiler that never finishes is stopped after KATA_C
   for (std::string bad : {"0", "-1", "x", "86401", "10s"}) {
     env.set("KATA_CXX_TIMEOUT", bad);
     CHECK(compile_error() == "KATA_CXX_TIMEOUT is '" + bad + "', but must be a number of seconds from 1 to 86400");
+  }
+}
+
+namespace {
+
+// Whether process `pid` has ended (gone, or a zombie nobody has reaped yet), waiting up to 5 s.
+bool ended(pid_t pid) {
+  for (int i = 0; i < 250; ++i) {
+    if (kill(pid, 0) != 0 && errno == ESRCH) return true;
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    std::getline(stat, line);
+    auto close = line.rfind(')');
+    if (close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z') return true;
+    usleep(20000);
+  }
+  return false;
+}
+
+// Starts compiling in a child process, whose compiler (a script) starts a `sleep` and waits;
+// once the sleep runs, the child gets SIGTERM. With `handled`, the child catches SIGTERM as
+// `kata play` does, and exits 0 if the compilation failed saying so and the handler ran.
+// The child's status, and the sleep's pid.
+std::pair<int, pid_t> terminate_compilation(const fs::path& dir, bool handled) {
+  fs::create_directories(dir);
+  fs::path pid_file = dir / "sleep.pid";
+  Env env;
+  env.set("KATA_CACHE", (dir / "cache").string());
+  env.set("KATA_CXX", script(dir / "cxx", "sleep 1000 &\necho $! > " + pid_file.string() + ".part\nmv " +
+                                              pid_file.string() + ".part " + pid_file.string() + "\nwait"));
+  env.set("KATA_CXX_TIMEOUT", "60");
+  small();  // loaded before the fork
+  pid_t child = fork();
+  if (child == 0) {
+    static volatile std::sig_atomic_t caught = 0;
+    if (handled) {
+      struct sigaction sa {};
+      sa.sa_handler = [](int sig) { caught = sig; };
+      sigaction(SIGTERM, &sa, nullptr);
+    }
+    std::string error;
+    auto g = compile_native(small(), error);
+    bool told = !g && error.find("was stopped: kata was asked to stop (signal 15)") != std::string::npos;
+    _exit(handled && told && caught == SIGTERM ? 0 : 7);
+  }
+  REQUIRE(child > 0);
+  pid_t sleeper = 0;
+  for (int i = 0; i < 500 && !sleeper; ++i) {
+    std::ifstream in(pid_file);
+    if (!(in >> sleeper)) usleep(20000);
+  }
+  kill(child, SIGTERM);
+  int status = 0;
+  waitpid(child, &status, 0);
+  return {status, sleeper};
+}
+
+}  // namespace
+
+// The compiler runs in a process group of its own (so that a timeout kills all it
+// started); a signal to kata must not leave it running, nor its work in the cache.
+TEST_CASE("compiled mode: a signal to kata stops the compiler and removes its work", "[files][native]") {
+  for (bool handled : {false, true}) {
+    INFO((handled ? "kata handles SIGTERM" : "SIGTERM's default action"));
+    fs::path dir = fresh(handled ? "signal-handled" : "signal");
+    auto [status, sleeper] = terminate_compilation(dir, handled);
+    REQUIRE(sleeper > 0);
+    if (handled) {
+      CHECK(WIFEXITED(status));
+      CHECK(WEXITSTATUS(status) == 0);
+    } else {
+      CHECK(WIFSIGNALED(status));
+      CHECK(WTERMSIG(status) == SIGTERM);
+    }
+    CHECK(ended(sleeper));
+    if (!ended(sleeper)) kill(sleeper, SIGKILL);
+    for (const auto& entry : fs::directory_iterator(dir / "cache")) CHECK(entry.path().filename().string().rfind("tmp-", 0) != 0);
   }
 }
 

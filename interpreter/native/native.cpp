@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
+#include <iterator>
 #include <atomic>
 #include <cerrno>
 #include <charconv>
@@ -131,8 +133,40 @@ bool flags_usable(std::string& error) {
   return true;
 }
 
+// The compiler runs in a process group of its own, which a terminal's Ctrl-C does not reach
+// and which outlives kata when kata is killed. While it runs, SIGINT, SIGTERM and SIGHUP
+// are caught: the compiler's group is killed and its work removed, and then the signal is
+// raised again under kata's own handling (the default ends kata by that signal; `play`
+// stops the game as `quit` does).
+volatile std::sig_atomic_t compile_signal = 0;
+
+class StopCompilerOnSignals {
+ public:
+  StopCompilerOnSignals() {
+    compile_signal = 0;
+    struct sigaction sa {};
+    sa.sa_handler = [](int sig) { compile_signal = sig; };
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < std::size(signals_); ++i) sigaction(signals_[i], &sa, &old_[i]);
+  }
+  StopCompilerOnSignals(const StopCompilerOnSignals&) = delete;
+  StopCompilerOnSignals& operator=(const StopCompilerOnSignals&) = delete;
+  // Puts kata's own handling back, then raises the signal that came meanwhile, if any.
+  ~StopCompilerOnSignals() {
+    for (size_t i = 0; i < std::size(signals_); ++i) sigaction(signals_[i], &old_[i], nullptr);
+    if (int sig = compile_signal) {
+      compile_signal = 0;
+      raise(sig);
+    }
+  }
+
+ private:
+  static constexpr int signals_[] = {SIGINT, SIGTERM, SIGHUP};
+  struct sigaction old_[std::size(signals_)] {};
+};
+
 // Waits for the compiler (its own process group), killing the group after `timeout`
-// seconds; its status, or -1 when it was killed.
+// seconds or when a signal came (compile_signal); its status, or -1 when it was killed.
 int wait_compiler(pid_t pid, int timeout, bool& timed_out) {
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout);
   int status = 0;
@@ -141,6 +175,12 @@ int wait_compiler(pid_t pid, int timeout, bool& timed_out) {
     pid_t r = waitpid(pid, &status, WNOHANG);
     if (r == pid) return status;
     if (r < 0 && errno != EINTR) return -1;
+    if (compile_signal) {
+      kill(-pid, SIGKILL);
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      return -1;
+    }
     if (std::chrono::steady_clock::now() >= deadline) {
       timed_out = true;
       kill(-pid, SIGKILL);  // the driver and what it started (cc1plus, as, ld)
@@ -182,6 +222,11 @@ bool run_compiler(const fs::path& source, const fs::path& library, const fs::pat
   }
   bool timed_out = false;
   int status = wait_compiler(pid, timeout, timed_out);
+  if (compile_signal) {
+    error = fmt::format("the C++ compiler '{}' was stopped: kata was asked to stop (signal {})", argv[0],
+                        static_cast<int>(compile_signal));
+    return false;
+  }
   if (timed_out) {
     error = fmt::format("the C++ compiler '{}' did not finish within {} second{} and was stopped (KATA_CXX_TIMEOUT sets the limit)",
                         argv[0], timeout, timeout == 1 ? "" : "s");
@@ -282,6 +327,7 @@ bool build(const std::string& source, const std::string& name, const fs::path& d
     return false;
   }
   fs::path src = work / (name + ".cpp"), tmp = work / (name + ".so");
+  StopCompilerOnSignals stop;  // its destructor runs after the work is removed
   bool ok = false;
   {
     std::ofstream out(src, std::ios::binary);
