@@ -11,6 +11,7 @@ namespace {
 
 const std::string& base = kata::test::tiny_game;
 using kata::test::with;
+using kata::test::has;
 
 }  // namespace
 
@@ -40,6 +41,17 @@ TEST_CASE("every error in a file is reported in one run", "[check]") {
                             "2:1: error: unknown key 'plyers' in a rule file; did you mean 'players'?",
                             "13:11: error: unknown name 'dekc'; did you mean 'deck'?",
                             "19:27: error: unknown card property 'valeu'; did you mean 'value'?"});
+}
+
+TEST_CASE("kata: names the one version of the language", "[check]") {
+  CHECK(load_text("kata: 1\n" + base).messages().empty());
+  for (const char* version : {"2", "1.0", "0", "one", "[1]"}) {
+    auto l = load_text(std::string("kata: ") + version + "\n" + base);
+    INFO(version);
+    REQUIRE(l.messages().size() == 1);
+    CHECK(has(l.messages()[0], "1:7: error: this file is written for version '"));
+    CHECK(has(l.messages()[0], "of the kata language; this kata reads version 1 (write `kata: 1`, or leave the key out)"));
+  }
 }
 
 TEST_CASE("types are checked", "[check]") {

@@ -149,6 +149,7 @@ void option_changes(const OptionDecl& b, const OptionDecl& a, Details d) {
   d.plain("choices", values_text(b.choices), values_text(a.choices));
   d.plain("players", fmt::format("{}-{}", b.min_players, b.max_players),
           fmt::format("{}-{}", a.min_players, a.max_players));
+  d.text("doc", b.doc, a.doc);
 }
 
 void zone_changes(const ZoneDecl& b, const ZoneDecl& a, Details d) {
@@ -158,6 +159,7 @@ void zone_changes(const ZoneDecl& b, const ZoneDecl& a, Details d) {
   d.plain("order", order_name(b.order), order_name(a.order));
   d.plain("visibility", visibility_name(b.visibility), visibility_name(a.visibility));
   d.plain("show", show_name(b.show), show_name(a.show));
+  d.text("doc", b.doc, a.doc);
 }
 
 void variable_changes(const VarDecl& b, const VarDecl& a, Details d) {
@@ -168,6 +170,8 @@ void variable_changes(const VarDecl& b, const VarDecl& a, Details d) {
   d.text("initial", b.initial, a.initial);
   d.plain("show", show_name(b.show), show_name(a.show));
   d.text("show if", b.show_if, a.show_if);
+  d.text("label", b.label, a.label);
+  d.text("doc", b.doc, a.doc);
 }
 
 std::string params_text(const std::vector<ParamDecl>& params) {
@@ -177,17 +181,28 @@ std::string params_text(const std::vector<ParamDecl>& params) {
   return "(" + out + ")";
 }
 
+// Each parameter's `doc:`, by name, for the parameters both sides have.
+void param_docs(const std::vector<ParamDecl>& before, const std::vector<ParamDecl>& after, Details& d) {
+  for (const ParamDecl& a : after)
+    for (const ParamDecl& b : before)
+      if (a.name == b.name) d.text("doc of " + a.name, b.doc, a.doc, a.pos);
+}
+
 void action_changes(const ActionDecl& b, const ActionDecl& a, Details d) {
   d.plain("parameters", params_text(b.params), params_text(a.params),
           a.params.empty() ? Pos{} : a.params[0].pos);
   d.texts("when", b.when, a.when);
   d.texts("refusal", b.refusals, a.refusals);
   d.text("effect", b.effect, a.effect);
+  d.text("say", b.say, a.say);
+  d.text("doc", b.doc, a.doc);
+  param_docs(b.params, a.params, d);
 }
 
 void routine_changes(const RoutineDecl& b, const RoutineDecl& a, Details d) {
   d.plain("parameters", words(b.params), words(a.params));
   d.text("body", b.body, a.body);
+  d.text("doc", b.doc, a.doc);
 }
 
 void invariant_changes(const InvariantDecl& b, const InvariantDecl& a, Details d) {
@@ -202,8 +217,18 @@ void component_changes(const ComponentDecl& b, const ComponentDecl& a, Details d
           a.start_zone.empty() ? "none" : a.start_zone, a.start_pos);
   d.text("where", b.where, a.where);
   d.text("label", b.label, a.label);
+  d.plain("shown", words(b.shown), words(a.shown));
+  d.plain("bookkeeping", words(b.bookkeeping), words(a.bookkeeping));
   d.plain("cards", std::to_string(b.rows.size()), std::to_string(a.rows.size()));
+  d.text("doc", b.doc, a.doc);
 }
+
+// What pairs two declarations: their name (a link's, the kind it joins).
+template <class Decl>
+const std::string& name_of(const Decl& d) {
+  return d.name;
+}
+const std::string& name_of(const LinkDecl& d) { return d.kind; }
 
 // Pairs the declarations of one kind by name: those of `after` in order (changed ones
 // with what differs), then those only `before` has.
@@ -211,23 +236,23 @@ template <class Decl, class Compare>
 void match(std::vector<Change>& out, const char* what, const std::vector<Decl>& before,
            const std::vector<Decl>& after, Compare compare) {
   std::map<std::string, const Decl*> old_by_name, new_by_name;
-  for (const Decl& b : before) old_by_name.emplace(b.name, &b);
-  for (const Decl& a : after) new_by_name.emplace(a.name, &a);
+  for (const Decl& b : before) old_by_name.emplace(name_of(b), &b);
+  for (const Decl& a : after) new_by_name.emplace(name_of(a), &a);
   for (const Decl& a : after) {
-    auto it = old_by_name.find(a.name);
+    auto it = old_by_name.find(name_of(a));
     if (it == old_by_name.end()) {
-      out.push_back({ChangeKind::added, what, a.name, "", {}, a.pos});
+      out.push_back({ChangeKind::added, what, name_of(a), "", {}, a.pos});
       continue;
     }
-    Change c{ChangeKind::changed, what, a.name, "", {}, {}};
+    Change c{ChangeKind::changed, what, name_of(a), "", {}, {}};
     compare(*it->second, a, Details{c.details, c.pos});
     if (c.details.empty()) continue;
     if (!c.pos.valid()) c.pos = a.pos;
     out.push_back(std::move(c));
   }
   for (const Decl& b : before)
-    if (!new_by_name.count(b.name))
-      out.push_back({ChangeKind::removed, what, b.name, "", {}, b.pos});
+    if (!new_by_name.count(name_of(b)))
+      out.push_back({ChangeKind::removed, what, name_of(b), "", {}, b.pos});
 }
 
 // A card's name, as far as its row tells it: the name template with each {property}
@@ -265,6 +290,12 @@ std::string row_text(const ComponentDecl& c, const std::vector<Value>& row) {
   return out;
 }
 
+// The `doc:` of a row of `c`, or "".
+std::string row_doc(const ComponentDecl& c, const std::vector<Value>* row) {
+  size_t i = static_cast<size_t>(row - c.rows.data());
+  return i < c.row_docs.size() ? c.row_docs[i] : "";
+}
+
 // The cards of one component in both files, grouped by name: added, removed, their
 // properties changed, or their number of copies.
 void card_changes(std::vector<Change>& out, const ComponentDecl& b, const ComponentDecl& a) {
@@ -293,8 +324,14 @@ void card_changes(std::vector<Change>& out, const ComponentDecl& b, const Compon
     }
     Change c{ChangeKind::changed, "card", name, a.kind, {}, where(now, a.pos)};
     Details d{c.details, c.pos};
-    d.plain("properties", row_text(b, *it->second[0]), row_text(a, *now[0]));
-    d.plain("copies", std::to_string(it->second.size()), std::to_string(now.size()));
+    // Copies of one name (rows that differ in a property the name leaves out), in order.
+    const Rows& was = it->second;
+    for (size_t i = 0; i < std::min(was.size(), now.size()); ++i) {
+      std::string copy = now.size() > 1 ? fmt::format("copy {} ", i + 1) : "";
+      d.plain(copy + "properties", row_text(b, *was[i]), row_text(a, *now[i]));
+      d.text(copy + "doc", row_doc(b, was[i]), row_doc(a, now[i]));
+    }
+    d.plain("copies", std::to_string(was.size()), std::to_string(now.size()));
     if (!c.details.empty()) out.push_back(std::move(c));
   }
   for (size_t i = 0; i < b.rows.size(); ++i) {
@@ -357,11 +394,44 @@ std::string parts_text(const std::vector<ScorePartDecl>& parts) {
   return out;
 }
 
+std::string notes_text(const std::vector<ScoreNoteDecl>& notes) {
+  std::string out;
+  for (const ScoreNoteDecl& n : notes)
+    out += (out.empty() ? "" : "; ") + squeeze(n.text) + (n.when.present() ? " when " + squeeze(n.when.text) : "");
+  return out;
+}
+
 void scoring_changes(const ScoringDecl& b, const ScoringDecl& a, Details d) {
   d.text("score", b.score, a.score);
   d.text("parts", parts_text(b.parts), parts_text(a.parts), a.parts_pos);
   d.texts("tiebreak", b.tiebreak, a.tiebreak);
+  d.plain("tiebreak names", words(b.tiebreak_names), words(a.tiebreak_names));
+  d.text("notes", notes_text(b.notes), notes_text(a.notes), a.notes_pos);
   d.flag("lowest_wins", b.lowest_wins, a.lowest_wins);
+}
+
+// `links:` by kind.
+void link_changes(const LinkDecl& b, const LinkDecl& a, Details d) { d.text("condition", b.text, a.text); }
+
+std::string lines_text(const std::optional<bool>& lines) { return lines ? (*lines ? "yes" : "no") : "default"; }
+
+void board_changes(const std::optional<BoardDecl>& before, const std::optional<BoardDecl>& after, Details d) {
+  static const BoardDecl none;
+  const BoardDecl& b = before ? *before : none;
+  const BoardDecl& a = after ? *after : none;
+  d.plain("board", before ? "yes" : "no", after ? "yes" : "no", a.pos);
+  d.plain("points", b.kind.empty() ? "none" : b.kind, a.kind.empty() ? "none" : a.kind, a.pos);
+  d.text("x", b.x, a.x);
+  d.text("y", b.y, a.y);
+  d.text("marked", b.marked, a.marked);
+  d.text("turn", b.turn, a.turn);
+  d.plain("zone", b.zone.empty() ? "none" : b.zone, a.zone.empty() ? "none" : a.zone, a.zone_pos);
+  d.text("label", b.label, a.label, a.label_pos);
+  d.text("marked_name", b.marked_name, a.marked_name);
+  d.text("empty_name", b.empty_name, a.empty_name);
+  d.plain("seats", words(b.seats), words(a.seats));
+  d.plain("lines", lines_text(b.lines), lines_text(a.lines));
+  d.plain("coordinates", words(b.coordinates), words(a.coordinates), a.coordinates_pos);
 }
 
 }  // namespace
@@ -372,9 +442,13 @@ std::vector<Change> diff_rules(const RuleFile& b, const RuleFile& a) {
     d.plain("name", b.game, a.game, a.game_pos);
     d.plain("players", fmt::format("{}-{}", b.min_players, b.max_players),
             fmt::format("{}-{}", a.min_players, a.max_players), a.players_pos);
+    d.text("doc", b.doc, a.doc);
   });
   match(out, "option", b.options, a.options, option_changes);
   components(out, b, a);
+  match(out, "link", b.links, a.links, link_changes);
+  once(out, "board", a.board ? a.board->pos : a.game_pos,
+       [&](Details d) { board_changes(b.board, a.board, d); });
   match(out, "zone", b.zones, a.zones, zone_changes);
   match(out, "variable", b.variables, a.variables, variable_changes);
   match(out, "action", b.actions, a.actions, action_changes);

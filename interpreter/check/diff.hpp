@@ -16,7 +16,7 @@ enum class ChangeKind : uint8_t { added, removed, changed };
 
 struct Change {
   ChangeKind kind = ChangeKind::changed;
-  // What was changed: "game", "option", "component", "card", "zone",
+  // What was changed: "game", "option", "component", "card", "link", "board", "zone",
   // "variable", "action", "function", "procedure", "phase", "invariant", "scoring",
   // "flow" or "limits".
   std::string what;
@@ -30,7 +30,7 @@ struct Change {
 };
 
 // The changes from `before` to `after`, in the order of the sections of a rule file
-// (game, options, components and their cards, zones, variables, actions, functions,
+// (game, options, components and their cards, links, board, zones, variables, actions, functions,
 // procedures, phases, invariants, scoring, flow), each section's in the new file's order
 // with what was removed last.
 std::vector<Change> diff_rules(const RuleFile& before, const RuleFile& after);

@@ -127,6 +127,11 @@ class Loader {
         "components", "links",    "zones",    "variables", "actions", "functions", "procedures",
         "phases",   "flow",       "invariants", "scoring", "limits", "board"};
     check_keys(root, keys, "a rule file");
+    // `kata: 1`, the version of the language the file is written in: 1 is the only one.
+    if (auto n = root["kata"]; n && !(n.IsScalar() && n.Scalar() == "1"))
+      error(n, fmt::format("this file is written for version '{}' of the kata language; this kata reads version 1 "
+                           "(write `kata: 1`, or leave the key out)",
+                           n.IsScalar() ? printable(n.Scalar()) : std::string("?")));
     if (auto n = root["import"]) imports(n);
     if (auto n = root["game"]) rf_.game = scalar(n, "the game's name"), rf_.game_pos = pos(n);
     if (auto n = root["doc"]) rf_.doc = scalar(n, "a description");
