@@ -154,8 +154,12 @@ Run run_kata(const std::string& args, const std::string& input) {
   } else {
     cmd = "cd " KATA_SOURCE_DIR " && " + cmd + " < /dev/null";
   }
+  return run_command(cmd);
+}
+
+Run run_command(const std::string& command) {
   Run r{0, {}};
-  FILE* p = popen(cmd.c_str(), "r");
+  FILE* p = popen(command.c_str(), "r");
   char buf[4096];
   for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
   int st = pclose(p);

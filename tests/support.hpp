@@ -55,6 +55,7 @@ struct Run {
   std::string out;
 };
 Run run_kata(const std::string& args, const std::string& input = "");
+Run run_command(const std::string& command);  // a shell command, its output (standard output and error, if redirected)
 // This process's directory for test files (`kata-tests-PID` in the temporary directory),
 // removed with its contents when the process exits.
 std::filesystem::path test_dir();

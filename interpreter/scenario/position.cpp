@@ -3,6 +3,7 @@
 // state, not something the game's effects did, so it records no event. Every name is
 // checked first, and nothing is written while any is wrong.
 #include "scenario/position.hpp"
+#include "syntax/keys.hpp"
 
 #include <fmt/format.h>
 
@@ -53,7 +54,7 @@ void read_card(const YAML::Node& n, int file, PositionSpec::Card& c, Diagnostics
         d.error(at(file, v), "'known:' is a seat or a list of seats, like [P1, P2]");
     } else {
       d.error(at(file, it->first), fmt::format("unknown key '{}' in a card of a position{}", k,
-                                               did_you_mean(k, {"card", "face", "known"})));
+                                               did_you_mean(k, keys::position_card)));
     }
   }
   if (c.name.empty()) d.error(c.pos, "a card in a position needs 'card:', its name");
@@ -109,7 +110,7 @@ void read_position(const YAML::Node& n, int file, PositionSpec& out, Diagnostics
     } else {
       d.error(at(file, it->first),
               fmt::format("unknown key '{}' in a position{}", k,
-                          did_you_mean(k, {"at", "zones", "variables", "expect"})));
+                          did_you_mean(k, keys::position)));
     }
   }
 }

@@ -25,6 +25,7 @@
 #include "scenario/position.hpp"
 #include "syntax/rulefile.hpp"
 #include "syntax/source.hpp"
+#include "syntax/keys.hpp"
 
 namespace kata {
 
@@ -79,7 +80,7 @@ class Runner {
   }
 
   bool read(const YAML::Node& root, const std::string& path) {
-    static const std::vector<std::string> keys = {"scenario", "rules", "players", "seed", "options", "shuffles", "position", "steps"};
+    const std::vector<std::string>& keys = keys::scenario;
     for (auto it = root.begin(); it != root.end(); ++it) {
       std::string k = it->first.as<std::string>("");
       if (std::find(keys.begin(), keys.end(), k) == keys.end()) {
@@ -134,7 +135,7 @@ class Runner {
         st.as_pos = pos(it->second);
         continue;
       }
-      if (!st.kind.empty() || (k != "play" && k != "refuse" && k != "expect" && k != "over" && k != "winners" && k != "said"))
+      if (!st.kind.empty() || std::find(keys::step_kinds.begin(), keys::step_kinds.end(), k) == keys::step_kinds.end())
         return d_.error(pos(it->first), fmt::format("unknown step '{}'; expected play, refuse, expect, over, winners or said", k));
       st.kind = k;
       // A copy: `it->second` belongs to a temporary that a range-for would outlive.

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "syntax/rulefile.hpp"
+#include "syntax/keys.hpp"
 
 namespace kata {
 
@@ -122,11 +123,7 @@ class Loader {
       error(root, "a rule file is a YAML mapping of sections (game:, players:, zones:, ...)");
       return;
     }
-    static const std::vector<std::string> keys = {
-        "kata",     "game",       "doc",    "players",    "import",  "options",
-        "components", "links",    "zones",    "variables", "actions", "functions", "procedures",
-        "phases",   "flow",       "invariants", "scoring", "limits", "board"};
-    check_keys(root, keys, "a rule file");
+    check_keys(root, keys::rule_file, "a rule file");
     // `kata: 1`, the version of the language the file is written in: 1 is the only one.
     if (auto n = root["kata"]; n && !(n.IsScalar() && n.Scalar() == "1"))
       error(n, fmt::format("this file is written for version '{}' of the kata language; this kata reads version 1 "
@@ -351,7 +348,7 @@ class Loader {
       std::map<std::string, std::string> rename;
       std::map<std::string, Pos> rename_pos;
       if (e.IsMap()) {
-        check_keys(e, {"file", "rename"}, "an import");
+        check_keys(e, keys::import, "an import");
         if (!file_node) {
           error(e, "an import needs 'file:'");
           continue;
@@ -493,7 +490,7 @@ class Loader {
     o.name = key.Scalar();
     o.pos = pos(key);
     if (n.IsMap()) {
-      check_keys(n, {"default", "values", "min", "max", "players", "doc"}, "an option");
+      check_keys(n, keys::option, "an option");
       if (auto v = n["players"]) player_range(v, o.min_players, o.max_players);
       if (auto d = n["default"]) o.default_value = value(d);
       else error(key, fmt::format("option '{}' needs a default", o.name));
@@ -519,7 +516,7 @@ class Loader {
       error(n, "a component kind is a mapping with 'each:' or 'list:'");
       return;
     }
-    check_keys(n, {"each", "list", "where", "per_player", "name", "label", "in", "show", "doc"}, "a component kind");
+    check_keys(n, keys::component, "a component kind");
     if (auto v = n["where"]) {
       c.where = text(v);
       if (c.where.present()) c.where_expr = parse_expression(c.where.text, c.where.where, diags_);
@@ -630,7 +627,7 @@ class Loader {
     z.name = key.Scalar();
     z.pos = pos(key);
     if (n.IsMap()) {
-      check_keys(n, {"per_player", "per", "order", "visibility", "show", "doc"}, "a zone");
+      check_keys(n, keys::zone, "a zone");
       if (auto v = n["per_player"]) z.per_player = boolean(v, "per_player").value_or(false);
       if (auto v = n["per"]) z.per_kind = scalar(v, "a component kind"), z.per_pos = pos(v);
       if (auto v = n["order"]) {
@@ -675,7 +672,7 @@ class Loader {
       v.show = show(n, "when_set", "a variable");
       return;
     }
-    check_keys(n, {"if"}, "a variable's show condition");
+    check_keys(n, keys::variable_show, "a variable's show condition");
     auto x = n["if"];
     if (!x) {
       error(n, "a variable's 'show' condition is written {if: CONDITION}");
@@ -690,7 +687,7 @@ class Loader {
     v.name = key.Scalar();
     v.pos = pos(key);
     if (n.IsMap()) {
-      check_keys(n, {"per_player", "per", "type", "initial", "show", "label", "doc"}, "a variable");
+      check_keys(n, keys::variable, "a variable");
       if (auto x = n["per_player"]) v.per_player = boolean(x, "per_player").value_or(false);
       if (auto x = n["per"]) v.per_kind = scalar(x, "a component kind"), v.per_pos = pos(x);
       if (auto x = n["type"]) {
@@ -719,7 +716,7 @@ class Loader {
       p.domain = text(n);
       return p;
     }
-    check_keys(n, {"from", "doc"}, "a parameter");
+    check_keys(n, keys::parameter, "a parameter");
     if (auto x = n["from"])
       p.domain = text(x);
     else
@@ -735,7 +732,7 @@ class Loader {
     if (!n.IsMap()) {
       a.effect = text(n);
     } else {
-      check_keys(n, {"params", "when", "do", "say", "doc"}, "an action");
+      check_keys(n, keys::action, "an action");
       if (auto x = n["say"]) {
         a.say = text(x);
         while (!a.say.text.empty() && std::isspace(static_cast<unsigned char>(a.say.text.back()))) a.say.text.pop_back();
@@ -794,7 +791,7 @@ class Loader {
       a.refusals.emplace_back();
       return;
     }
-    check_keys(n, {"if", "refuse"}, "a condition");
+    check_keys(n, keys::condition, "a condition");
     auto cond = n["if"], message = n["refuse"];
     if (!cond) error(n, "a condition written as a mapping needs 'if:', the condition, and 'refuse:', what a refused player is told");
     a.when.push_back(cond ? text(cond) : Text{});
@@ -868,7 +865,7 @@ class Loader {
       i = j;
     }
     if (n.IsMap()) {
-      check_keys(n, {"params", "do", "value", "doc"}, is_function ? "a function" : "a procedure");
+      check_keys(n, keys::routine, is_function ? "a function" : "a procedure");
       if (auto x = n["params"]; x && x.IsSequence())
         for (const auto& e : x) r.params.push_back(scalar(e, "a parameter name"));
       if (auto x = n[is_function ? "value" : "do"]) r.body = text(x);
@@ -901,7 +898,7 @@ class Loader {
       error(n, "'scoring' is a mapping (score:, parts:, tiebreak:, winners:, notes:)");
       return;
     }
-    check_keys(n, {"score", "parts", "tiebreak", "winners", "notes"}, "scoring");
+    check_keys(n, keys::scoring, "scoring");
     ScoringDecl& s = rf_.scoring;
     s.pos = pos(n);
     if (auto x = n["score"]) {
@@ -983,7 +980,7 @@ class Loader {
         error(e, "a note is a mapping (text:, when:)");
         continue;
       }
-      check_keys(e, {"text", "when"}, "a note");
+      check_keys(e, keys::note, "a note");
       ScoreNoteDecl note{pos(e), {}, {}, nullptr};
       if (auto t = e["text"])
         note.text = scalar(t, "a sentence");
@@ -1004,7 +1001,7 @@ class Loader {
       error(n, "'board' is a mapping (points:, x:, y:, zone:, label:, seats:, marked:, marked_name:, empty_name:, coordinates:, turn:, lines:)");
       return;
     }
-    check_keys(n, {"points", "x", "y", "zone", "label", "seats", "marked", "marked_name", "empty_name", "coordinates", "turn", "lines"}, "a board");
+    check_keys(n, keys::board, "a board");
     BoardDecl b;
     b.pos = pos(n);
     auto expr = [&](const char* key, Text& t, ExprPtr& e) {
@@ -1059,7 +1056,7 @@ class Loader {
       error(n, "'limits' is a mapping (decisions:, steps:)");
       return;
     }
-    check_keys(n, {"decisions", "steps"}, "limits");
+    check_keys(n, keys::limits, "limits");
     if (auto x = n["decisions"]) rf_.max_decisions = integer(x, "a number of decisions").value_or(10000);
     if (auto x = n["steps"]) rf_.max_steps = integer(x, "a number of steps").value_or(1000000);
     if (rf_.max_decisions < 1 || rf_.max_decisions > 100000000) error(n, "decisions must be 1 to 100000000");

@@ -1,0 +1,61 @@
+// The keys each mapping of a rule file (or an import, which is one), a scenario and a
+// position may hold. The loaders refuse any other key with these lists, and the JSON
+// Schemas editors validate with (docs/kata-rules.schema.json, docs/kata-scenario.schema.json)
+// are tested against them (tests/test_schema.cpp), so that the two cannot drift.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace kata::keys {
+
+using List = std::vector<std::string>;
+
+inline const List rule_file = {"kata",      "game",   "doc",        "players",    "import",
+                               "options",   "components", "links",  "zones",      "variables",
+                               "actions",   "functions",  "procedures", "phases", "flow",
+                               "invariants", "scoring",   "limits",     "board"};
+inline const List import = {"file", "rename"};
+inline const List option = {"default", "values", "min", "max", "players", "doc"};
+inline const List component = {"each", "list", "where", "per_player", "name", "label", "in", "show", "doc"};
+inline const List zone = {"per_player", "per", "order", "visibility", "show", "doc"};
+inline const List variable = {"per_player", "per", "type", "initial", "show", "label", "doc"};
+inline const List variable_show = {"if"};
+inline const List parameter = {"from", "doc"};
+inline const List action = {"params", "when", "do", "say", "doc"};
+inline const List condition = {"if", "refuse"};
+inline const List routine = {"params", "do", "value", "doc"};
+inline const List scoring = {"score", "parts", "tiebreak", "winners", "notes"};
+inline const List note = {"text", "when"};
+inline const List board = {"points", "x",     "y",           "zone", "label", "seats",
+                           "marked", "marked_name", "empty_name", "coordinates", "turn", "lines"};
+inline const List limits = {"decisions", "steps"};
+
+inline const List scenario = {"scenario", "rules", "players", "seed", "options", "shuffles", "position", "steps"};
+inline const List position = {"at", "zones", "variables", "expect"};
+inline const List position_card = {"card", "face", "known"};
+// A step: one of `kinds`, with `because:` (play, refuse) or `as:` beside it.
+inline const List step_kinds = {"play", "refuse", "expect", "over", "winners", "said"};
+inline const List step = {"play", "refuse", "expect", "over", "winners", "said", "because", "as"};
+
+// Each list with the name of its definition in a schema: "rules:NAME" in
+// kata-rules.schema.json's `definitions` ("rules:" alone: the top level), "scenario:NAME"
+// in kata-scenario.schema.json's.
+struct Set {
+  const char* schema;
+  const List* keys;
+};
+inline const std::vector<Set> all = {
+    {"rules:", &rule_file},          {"rules:import", &import},
+    {"rules:option", &option},       {"rules:component", &component},
+    {"rules:zone", &zone},           {"rules:variable", &variable},
+    {"rules:variable_show", &variable_show}, {"rules:parameter", &parameter},
+    {"rules:action", &action},       {"rules:condition", &condition},
+    {"rules:routine", &routine},     {"rules:scoring", &scoring},
+    {"rules:note", &note},           {"rules:board", &board},
+    {"rules:limits", &limits},       {"scenario:", &scenario},
+    {"scenario:position", &position}, {"scenario:position_card", &position_card},
+    {"scenario:step", &step},
+};
+
+}  // namespace kata::keys
