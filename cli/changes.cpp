@@ -14,7 +14,6 @@ namespace kata::cli {
 
 namespace {
 
-constexpr int ok = 0, input_error = 1, usage_error = 2;
 
 // "FILE:LINE:COL" of a change, in whichever file's sources it points into.
 std::string where(const Sources& old_sources, const Sources& new_sources, const Change& c) {

@@ -35,7 +35,6 @@ namespace {
 // when its rule file was read; should one slip by, a byte that is not UTF-8 becomes
 // U+FFFD rather than an exception.
 
-constexpr int ok = 0, input_error = 1, usage_error = 2;
 
 bool color_stderr() { return isatty(STDERR_FILENO) && !std::getenv("NO_COLOR"); }
 

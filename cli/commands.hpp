@@ -12,6 +12,9 @@
 
 namespace kata::cli {
 
+// The exit statuses (docs/cli.md).
+inline constexpr int ok = 0, input_error = 1, usage_error = 2;
+
 // Who plays the seats a person does not take in `kata play` without --agents (P1 is
 // "human"). One constant, so that the default opponent changes in one place.
 inline constexpr const char* default_opponent = "ismcts:200";
@@ -159,5 +162,7 @@ int replay(const ReplayArgs& a);
 int test(const TestArgs& a);
 int perft(const PerftArgs& a);
 int rules(const RulesArgs& a);
+// kata lsp: a language server on standard input and output (cli/lsp.cpp).
+int lsp();
 
 }  // namespace kata::cli

@@ -18,7 +18,6 @@ namespace kata::cli {
 
 namespace {
 
-constexpr int ok = 0, input_error = 1, usage_error = 2;
 
 // One side of the comparison: its setup and how the user named it.
 struct Side {

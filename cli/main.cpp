@@ -20,7 +20,7 @@ constexpr const char* exit_codes =
     "stopped with an error); 2 the command line is wrong.";
 
 constexpr const char* command_names =
-    "check, play, simulate, arena, replay, test, perft, rules, merge, compare";
+    "check, play, simulate, arena, replay, test, perft, rules, merge, compare, lsp";
 
 // A seed is an unsigned number: "-5" must be refused, not read as 2^64 - 5, and a number
 // past 2^64 - 1 refused rather than saturated (strtoull's ERANGE). The description is empty
@@ -63,7 +63,7 @@ bool bad_command(int argc, char** argv) {
   if (argv[1][0] == '-') return false;
   std::string command = argv[1];
   for (const char* c : {"check", "play", "simulate", "compare", "arena", "replay", "test", "perft",
-                        "rules", "merge"})
+                        "rules", "merge", "lsp"})
     if (command == c) return false;
   std::cerr << "kata: error: unknown command '" << command << "'; the commands are " << command_names
             << " (see kata --help)\n";
@@ -406,6 +406,13 @@ int main(int argc, char** argv) {
   rules_cmd->add_flag("--json", ua.json, "Print it as JSON");
   rules_cmd->footer(exit_codes);
 
+  auto* lsp_cmd = app.add_subcommand(
+      "lsp",
+      "Serve the Language Server Protocol on standard input and output, for editors: each open "
+      "rule file is checked as you type, its errors and warnings shown where they are (docs/editors.md).");
+  lsp_cmd->footer("Exit status: 0 after the client's shutdown and exit; 1 otherwise (exit without shutdown, "
+                  "the input ended, or a message that breaks the framing).");
+
   if (bad_command(argc, argv)) return 2;
   std::vector<std::string> args = sided_options(spread_options(argc, argv));
   std::vector<char*> arg_pointers;
@@ -457,5 +464,6 @@ int main(int argc, char** argv) {
   if (test_cmd->parsed()) return test(ta);
   if (perft_cmd->parsed()) return perft(fa);
   if (rules_cmd->parsed()) return rules(ua);
+  if (lsp_cmd->parsed()) return lsp();
   return 2;
 }

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "agents/balance.hpp"
+#include "commands.hpp"
 #include "report_html.hpp"
 #include "syntax/diagnostics.hpp"
 #include "syntax/source.hpp"
@@ -19,7 +20,6 @@ namespace kata::cli {
 
 namespace {
 
-constexpr int ok = 0, input_error = 1, usage_error = 2;
 
 std::string agent_of(const RunInfo& run, int p) {
   return run.agents.empty() ? std::string("random") : run.agents[p];

@@ -1,0 +1,250 @@
+// kata lsp: a Language Server Protocol server over standard input and output, for editors.
+// It reads JSON-RPC messages framed by `Content-Length:` headers (nlohmann-json parses
+// them), keeps the text of each open rule file, and on every open and change loads and
+// checks it as `kata check` does, publishing each error and warning with its range.
+// Hover, definitions, references, rename and completion are not served yet (issue 16).
+#include <strings.h>
+
+#include <cctype>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "commands.hpp"
+#include "compile/compiler.hpp"
+#include "syntax/source.hpp"
+
+namespace kata::cli {
+
+namespace {
+
+using nlohmann::json;
+
+// The largest message read: a rule file is at most 4 MiB (max_source_size), and JSON may
+// escape each of its bytes in six.
+constexpr size_t max_message = 32u << 20;
+// The most diagnostics published for one document, the first found.
+constexpr size_t max_published = 1000;
+
+// JSON-RPC error codes (the LSP specification's).
+constexpr int parse_error = -32700, invalid_request = -32600, method_not_found = -32601,
+              invalid_params = -32602, server_not_initialized = -32002;
+
+// Reads one message's body; false at the end of input or when the framing is broken
+// (`why` says how: there is no way to find the next message then).
+bool read_message(std::istream& in, std::string& body, std::string& why) {
+  size_t length = 0;
+  bool has_length = false;
+  for (std::string line;;) {
+    if (!std::getline(in, line)) {
+      if (has_length) why = "the input ended inside a message's header";
+      return false;
+    }
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) break;
+    if (line.size() > 1000) {
+      why = "a header line longer than 1000 characters";
+      return false;
+    }
+    const std::string key = "Content-Length:";
+    if (line.size() >= key.size() && strncasecmp(line.c_str(), key.c_str(), key.size()) == 0) {
+      std::string digits = line.substr(key.size());
+      digits.erase(0, digits.find_first_not_of(' '));
+      if (digits.empty() || digits.size() > 10 || digits.find_first_not_of("0123456789") != std::string::npos) {
+        why = "a Content-Length that is not a number: '" + printable(digits) + "'";
+        return false;
+      }
+      length = std::stoull(digits);
+      has_length = true;
+    }
+  }
+  if (!has_length) {
+    why = "a message without a Content-Length header";
+    return false;
+  }
+  if (length > max_message) {
+    why = "a message of " + std::to_string(length) + " bytes, more than the 32 MiB kata lsp reads";
+    return false;
+  }
+  body.assign(length, '\0');
+  if (!in.read(body.data(), static_cast<std::streamsize>(length))) {
+    why = "the input ended inside a message";
+    return false;
+  }
+  return true;
+}
+
+void send(const json& message) {
+  std::string body = message.dump(-1, ' ', false, json::error_handler_t::replace);
+  std::cout << "Content-Length: " << body.size() << "\r\n\r\n" << body << std::flush;
+}
+
+void respond(const json& id, const json& result) { send({{"jsonrpc", "2.0"}, {"id", id}, {"result", result}}); }
+
+void fail(const json& id, int code, const std::string& message) {
+  send({{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}});
+}
+
+// The path a `file://` URI names (percent-escapes decoded); another URI as it is.
+std::string uri_path(const std::string& uri) {
+  const std::string scheme = "file://";
+  if (uri.rfind(scheme, 0) != 0) return uri;
+  std::string out;
+  for (size_t i = scheme.size(); i < uri.size(); ++i) {
+    auto hex = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); };
+    if (uri[i] == '%' && i + 2 < uri.size() && hex(uri[i + 1]) && hex(uri[i + 2])) {
+      out += static_cast<char>(std::stoi(uri.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else {
+      out += uri[i];
+    }
+  }
+  return out;
+}
+
+// The UTF-16 code units (LSP's default unit of a character offset) in the first `bytes`
+// bytes of `line`: a four-byte UTF-8 sequence is two units, a malformed byte one.
+int utf16_units(std::string_view line, size_t bytes) {
+  int units = 0;
+  for (size_t i = 0; i < std::min(bytes, line.size());) {
+    size_t n = utf8_length(line, i);
+    units += n == 4 ? 2 : 1;
+    i += n ? n : 1;
+  }
+  return units;
+}
+
+bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
+
+// An LSP range for a diagnostic at `pos`: from it to the end of the word there (one
+// character if none starts there), in the document's lines.
+json range_at(const SourceFile& file, Pos pos) {
+  int line = std::max(pos.line, 1);
+  std::string_view text = line <= static_cast<int>(file.line_starts.size()) ? file.line(line) : std::string_view();
+  size_t start = std::min(static_cast<size_t>(std::max(pos.col, 1) - 1), text.size());
+  size_t end = start;
+  while (end < text.size() && word_char(text[end])) ++end;
+  if (end == start && end < text.size()) end += std::max<size_t>(utf8_length(text, end), 1);
+  auto position = [&](size_t byte) { return json{{"line", line - 1}, {"character", utf16_units(text, byte)}}; };
+  return {{"start", position(start)}, {"end", position(end)}};
+}
+
+class Server {
+ public:
+  // Handles one message; false when the server is to exit (`exit`), with `status` set.
+  bool handle(const json& m, int& status) {
+    if (!m.is_object() || !m.contains("method") || !m["method"].is_string()) {
+      if (m.is_object() && m.contains("id")) fail(m["id"], invalid_request, "a request needs a method");
+      return true;  // a response from the client, or nothing we can answer
+    }
+    std::string method = m["method"];
+    bool request = m.contains("id");
+    json id = request ? m["id"] : json();
+    const json params = m.value("params", json::object());
+    if (method == "exit") {
+      status = shut_down_ ? 0 : 1;
+      return false;
+    }
+    if (method == "initialize") {
+      initialized_ = true;
+      respond(id, {{"capabilities", {{"textDocumentSync", {{"openClose", true}, {"change", 1}}}}},
+                   {"serverInfo", {{"name", "kata"}, {"version", KATA_VERSION}}}});
+      return true;
+    }
+    if (!initialized_) {
+      if (request) fail(id, server_not_initialized, "the server has not been initialized");
+      return true;
+    }
+    if (method == "shutdown") {
+      shut_down_ = true;
+      respond(id, nullptr);
+      return true;
+    }
+    try {
+      if (method == "textDocument/didOpen" || method == "textDocument/didChange") {
+        const json& doc = params.at("textDocument");
+        std::string uri = doc.at("uri").get<std::string>();
+        std::string text = method == "textDocument/didOpen" ? doc.at("text").get<std::string>()
+                                                             : params.at("contentChanges").back().at("text").get<std::string>();
+        documents_[uri] = text;
+        publish(uri);
+        return true;
+      }
+      if (method == "textDocument/didClose") {
+        std::string uri = params.at("textDocument").at("uri").get<std::string>();
+        documents_.erase(uri);
+        send({{"jsonrpc", "2.0"},
+              {"method", "textDocument/publishDiagnostics"},
+              {"params", {{"uri", uri}, {"diagnostics", json::array()}}}});
+        return true;
+      }
+    } catch (const json::exception& e) {
+      if (request) fail(id, invalid_params, std::string("bad parameters: ") + e.what());
+      return true;
+    }
+    if (request) fail(id, method_not_found, "kata lsp does not serve " + printable(method));
+    return true;  // notifications it does not know are ignored, as the protocol says
+  }
+
+ private:
+  // Checks the document and publishes its diagnostics; those found in a file it imports
+  // are shown at its first line, naming the file and the place.
+  void publish(const std::string& uri) {
+    std::string path = uri_path(uri);
+    std::shared_ptr<Sources> sources;
+    Diagnostics diags;
+    load_game_text(path, documents_[uri], sources, diags);
+    json list = json::array();
+    for (const Diagnostic& d : diags.items()) {
+      if (list.size() >= max_published) break;
+      json item = {{"severity", d.severity == Severity::error ? 1 : 2}, {"source", "kata"}, {"message", d.message}};
+      const SourceFile* file = sources && d.pos.valid() ? &sources->at(d.pos.file) : nullptr;
+      if (file && d.pos.file == 0) {
+        item["range"] = range_at(*file, d.pos);
+      } else {
+        item["range"] = {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}};
+        if (file)
+          item["message"] = fmt::format("in {}:{}:{}: {}", file->name, d.pos.line, d.pos.col, d.message);
+      }
+      json related = json::array();
+      for (const Note& n : d.notes)
+        if (sources && n.pos.valid() && n.pos.file == 0)
+          related.push_back({{"location", {{"uri", uri}, {"range", range_at(sources->at(0), n.pos)}}}, {"message", n.message}});
+      if (!related.empty()) item["relatedInformation"] = related;
+      list.push_back(item);
+    }
+    send({{"jsonrpc", "2.0"},
+          {"method", "textDocument/publishDiagnostics"},
+          {"params", {{"uri", uri}, {"diagnostics", list}}}});
+  }
+
+  bool initialized_ = false, shut_down_ = false;
+  std::map<std::string, std::string> documents_;  // by URI: the text the editor holds
+};
+
+}  // namespace
+
+int lsp() {
+  std::ios::sync_with_stdio(false);
+  Server server;
+  std::string body, why;
+  while (read_message(std::cin, body, why)) {
+    json m = json::parse(body, nullptr, false);
+    if (m.is_discarded()) {
+      send({{"jsonrpc", "2.0"}, {"id", nullptr}, {"error", {{"code", parse_error}, {"message", "not JSON"}}}});
+      continue;
+    }
+    int status = 0;
+    if (!server.handle(m, status)) return status;
+  }
+  if (!why.empty()) {
+    std::cerr << "kata lsp: error: " << why << "\n";
+    return input_error;
+  }
+  return 1;  // the input ended without `exit`
+}
+
+}  // namespace kata::cli

@@ -1,0 +1,175 @@
+// kata lsp, driven through its standard input and output as an editor drives it: recorded
+// sessions of framed JSON-RPC messages, and input that breaks the protocol.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "support.hpp"
+
+using nlohmann::json;
+using kata::test::has;
+using kata::test::run_kata;
+
+namespace {
+
+std::string frame(const json& m) {
+  std::string body = m.dump();
+  return "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+}
+
+json request(int id, const std::string& method, const json& params = json::object()) {
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}};
+}
+
+json notification(const std::string& method, const json& params = json::object()) {
+  return {{"jsonrpc", "2.0"}, {"method", method}, {"params", params}};
+}
+
+json open(const std::string& uri, const std::string& text) {
+  return notification("textDocument/didOpen",
+                      {{"textDocument", {{"uri", uri}, {"languageId", "yaml"}, {"version", 1}, {"text", text}}}});
+}
+
+json change(const std::string& uri, const std::string& text) {
+  return notification("textDocument/didChange",
+                      {{"textDocument", {{"uri", uri}, {"version", 2}}}, {"contentChanges", {{{"text", text}}}}});
+}
+
+struct Session {
+  int status;
+  std::vector<json> messages;  // what the server wrote, in order
+  std::string rest;            // what was not a framed message (standard error, with 2>&1)
+};
+
+// Runs `kata lsp` on the messages (and `extra` raw bytes after them).
+Session run(const std::vector<json>& messages, const std::string& extra = "") {
+  std::string input;
+  for (const json& m : messages) input += frame(m);
+  input += extra;
+  auto r = run_kata("lsp", input);
+  Session s{r.status, {}, {}};
+  std::string out = r.out;
+  for (size_t at = 0; at < out.size();) {
+    size_t header = out.find("Content-Length: ", at);
+    if (header != at) {
+      size_t next = header == std::string::npos ? out.size() : header;
+      s.rest += out.substr(at, next - at);
+      at = next;
+      continue;
+    }
+    size_t blank = out.find("\r\n\r\n", at);
+    size_t length = std::stoul(out.substr(at + 16, blank - at - 16));
+    s.messages.push_back(json::parse(out.substr(blank + 4, length)));
+    at = blank + 4 + length;
+  }
+  return s;
+}
+
+std::vector<json> diagnostics_of(const Session& s, const std::string& uri) {
+  std::vector<json> out;
+  for (const json& m : s.messages)
+    if (m.value("method", "") == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri)
+      out.push_back(m["params"]["diagnostics"]);
+  return out;
+}
+
+const json initialize = request(1, "initialize", {{"processId", nullptr}, {"rootUri", nullptr}, {"capabilities", json::object()}});
+const json shutdown = request(99, "shutdown");
+const json exit_ = notification("exit");
+
+}  // namespace
+
+TEST_CASE("kata lsp publishes kata check's diagnostics on open and on every change", "[lsp]") {
+  const std::string& good = kata::test::tiny_game;
+  std::string bad = kata::test::with("shuffle deck", "shuffle dekc");
+  std::string uri = "file://" + kata::test::temp("lsp-game.yaml");
+  auto s = run({initialize, notification("initialized"), open(uri, bad), change(uri, good), change(uri, bad),
+                notification("textDocument/didClose", {{"textDocument", {{"uri", uri}}}}), shutdown, exit_});
+  INFO(s.rest);
+  CHECK(s.status == 0);
+  REQUIRE(s.messages.size() == 6);
+  CHECK(s.messages[0]["id"] == 1);
+  CHECK(s.messages[0]["result"]["capabilities"]["textDocumentSync"]["change"] == 1);
+  auto published = diagnostics_of(s, uri);
+  REQUIRE(published.size() == 4);
+  // The misspelt name: line 13, column 11 in kata's words; LSP counts from 0.
+  REQUIRE(published[0].size() == 1);
+  CHECK(published[0][0]["message"] == "unknown name 'dekc'; did you mean 'deck'?");
+  CHECK(published[0][0]["severity"] == 1);
+  CHECK(published[0][0]["range"] == json{{"start", {{"line", 12}, {"character", 10}}}, {"end", {{"line", 12}, {"character", 14}}}});
+  CHECK(published[1].empty());  // fixed
+  CHECK(published[2] == published[0]);
+  CHECK(published[3].empty());  // closed: cleared
+  CHECK(s.messages[5] == json{{"jsonrpc", "2.0"}, {"id", 99}, {"result", nullptr}});
+}
+
+TEST_CASE("kata lsp reads imports beside the document, and counts characters in UTF-16", "[lsp]") {
+  // The document's path comes from its URI (percent-escapes decoded): its import is found.
+  std::string dir = kata::test::scratch_dir("lsp dir");
+  std::ofstream(dir + "/part.yaml") << "functions:\n  twice(n): n * 2\n";
+  std::string game = kata::test::with("players: 2..3", "players: 2..3\nimport: part.yaml");
+  game = kata::test::with("player.score += c.value", "player.score += twice(c.value)", game);
+  std::string uri = "file://" + std::string(dir).replace(dir.find(' '), 1, "%20") + "/game.yaml";
+  auto s = run({initialize, open(uri, game), shutdown, exit_});
+  auto published = diagnostics_of(s, uri);
+  REQUIRE(published.size() == 1);
+  CHECK(published[0].empty());
+  // An error after an "é" (two bytes, one UTF-16 unit) and a "𝄞" (four bytes, two units):
+  // `  say "é𝄞 {dekc}"` is 15 bytes before the name, 12 units.
+  std::string wide = kata::test::with("  shuffle deck", "  say \"é𝄞 {dekc}\"\n  shuffle deck");
+  s = run({initialize, open(uri, wide), shutdown, exit_});
+  published = diagnostics_of(s, uri);
+  REQUIRE(published.size() == 1);
+  REQUIRE(published[0].size() == 1);
+  CHECK(published[0][0]["range"]["start"] == json{{"line", 12}, {"character", 12}});
+}
+
+TEST_CASE("kata lsp answers what it does not serve, and survives broken input", "[lsp]") {
+  std::string uri = "file://" + kata::test::temp("lsp-x.yaml");
+  // Before initialize: refused. Unknown request: method not found. Bad parameters: said.
+  auto s = run({request(5, "textDocument/hover"), initialize, request(6, "textDocument/hover"),
+                notification("$/unknownNotification"), notification("textDocument/didOpen", {{"textDocument", 3}}),
+                request(7, "textDocument/didOpen", {{"textDocument", {{"uri", 4}}}}), shutdown, exit_});
+  CHECK(s.status == 0);
+  REQUIRE(s.messages.size() == 5);
+  CHECK(s.messages[0]["error"]["code"] == -32002);
+  CHECK(s.messages[2]["error"]["code"] == -32601);
+  CHECK(s.messages[3]["id"] == 7);
+  CHECK(s.messages[3]["error"]["code"] == -32602);
+  // A body that is not JSON gets a parse error, and the server reads on.
+  s = run({initialize}, "Content-Length: 5\r\n\r\n{nope" + frame(shutdown) + frame(exit_));
+  REQUIRE(s.messages.size() == 3);
+  CHECK(s.messages[1]["error"]["code"] == -32700);
+  CHECK(s.status == 0);
+  // Bytes that are not UTF-8 inside a JSON string: not JSON either.
+  std::string raw = "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":"
+                    "{\"uri\":\"file:///x.yaml\",\"text\":\"\xff\xfe\"}}}";
+  s = run({initialize}, "Content-Length: " + std::to_string(raw.size()) + "\r\n\r\n" + raw + frame(shutdown) + frame(exit_));
+  REQUIRE(s.messages.size() == 3);
+  CHECK(s.messages[1]["error"]["code"] == -32700);
+  // exit without shutdown, or input that ends: status 1.
+  CHECK(run({initialize, exit_}).status == 1);
+  CHECK(run({initialize}).status == 1);
+  // Framing that cannot be followed: one message that says so on standard error, status 1,
+  // and no attempt to read (or allocate) a body of the size claimed.
+  for (const auto& [bytes, why] : std::vector<std::pair<std::string, std::string>>{
+           {"Content-Length: 99999999999\r\n\r\n{}", "a Content-Length that is not a number: '99999999999'"},
+           {"Content-Length: 4000000000\r\n\r\n{}", "a message of 4000000000 bytes, more than the 32 MiB kata lsp reads"},
+           {"Content-Type: x\r\n\r\n{}", "a message without a Content-Length header"},
+           {"Content-Length: -1\r\n\r\n", "a Content-Length that is not a number: '-1'"},
+           {"Content-Length: 100\r\n\r\n{}", "the input ended inside a message"},
+           {std::string(5000, 'x'), "a header line longer than 1000 characters"}}) {
+    auto broken = run({initialize}, bytes);
+    INFO(bytes.substr(0, 40));
+    CHECK(broken.status == 1);
+    CHECK(has(broken.rest, "kata lsp: error: " + why));
+  }
+  // A document that is not a rule file at all is diagnosed, not a crash.
+  for (std::string text : {std::string(""), std::string("[1, 2"), std::string("game: \x01"), std::string(3000, '{')}) {
+    s = run({initialize, open(uri, text), shutdown, exit_});
+    CHECK(s.status == 0);
+    auto published = diagnostics_of(s, uri);
+    REQUIRE(published.size() == 1);
+    CHECK_FALSE(published[0].empty());
+  }
+}
