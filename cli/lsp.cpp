@@ -1,7 +1,8 @@
 // kata lsp: a Language Server Protocol server over standard input and output, for editors.
 // It reads JSON-RPC messages framed by `Content-Length:` headers (nlohmann-json parses
-// them), keeps the text of each open rule file, and on every open and change loads and
-// checks it as `kata check` does, publishing each error and warning with its range.
+// them), keeps the text of each open rule file or scenario, and on every open and change
+// loads and checks it as `kata check` does (runs a scenario as `kata test` does),
+// publishing each error and warning with its range.
 // Hover, definitions, references, rename and completion are not served yet (issue 16).
 #include <strings.h>
 
@@ -15,6 +16,7 @@
 
 #include "commands.hpp"
 #include "compile/compiler.hpp"
+#include "scenario/scenario.hpp"
 #include "syntax/source.hpp"
 
 namespace kata::cli {
@@ -117,6 +119,16 @@ int utf16_units(std::string_view line, size_t bytes) {
   return units;
 }
 
+// Whether a line of `text` starts with `key` (a top-level key of a YAML mapping).
+bool has_key_line(const std::string& text, const std::string& key) {
+  for (size_t at = 0; at < text.size(); ++at) {
+    if (text.compare(at, key.size(), key) == 0) return true;
+    at = text.find('\n', at);
+    if (at == std::string::npos) break;
+  }
+  return false;
+}
+
 bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
 
 // An LSP range for a diagnostic at `pos`: from it to the end of the word there (one
@@ -194,9 +206,18 @@ class Server {
   // are shown at its first line, naming the file and the place.
   void publish(const std::string& uri) {
     std::string path = uri_path(uri);
+    const std::string& text = documents_[uri];
     std::shared_ptr<Sources> sources;
-    Diagnostics diags;
-    load_game_text(path, documents_[uri], sources, diags);
+    Diagnostics rule_diags;
+    ScenarioResult scenario;
+    bool is_scenario = !is_rule_text(text) && has_key_line(text, "rules:");
+    if (is_scenario) {
+      scenario = run_scenario_text(path, text);
+      sources = scenario.sources;
+    } else {
+      load_game_text(path, text, sources, rule_diags);
+    }
+    const Diagnostics& diags = is_scenario ? scenario.diags : rule_diags;
     json list = json::array();
     for (const Diagnostic& d : diags.items()) {
       if (list.size() >= max_published) break;

@@ -173,3 +173,20 @@ TEST_CASE("kata lsp answers what it does not serve, and survives broken input", 
     CHECK_FALSE(published[0].empty());
   }
 }
+
+TEST_CASE("kata lsp runs a scenario as kata test does, its rule file found beside it", "[lsp]") {
+  std::string path = KATA_SOURCE_DIR "/rules/tests/kobayakawa/worked_example.yaml";
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // As if edited in place, unsaved: the file on disk is not read.
+  std::string uri = "file://" KATA_SOURCE_DIR "/rules/tests/kobayakawa/edited.yaml";
+  std::string wrong = kata::test::with("  - expect: centre == 7", "  - expect: centre == 8", text);
+  auto s = run({initialize, open(uri, text), change(uri, wrong), shutdown, exit_});
+  auto published = diagnostics_of(s, uri);
+  REQUIRE(published.size() == 2);
+  CHECK(published[0].empty());
+  REQUIRE(published[1].size() == 1);
+  CHECK(published[1][0]["message"] == "expected centre == 8");
+  size_t line = std::count(wrong.begin(), wrong.begin() + static_cast<long>(wrong.find("centre == 8")), '\n');
+  CHECK(published[1][0]["range"]["start"]["line"] == line);
+}

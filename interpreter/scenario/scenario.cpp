@@ -49,10 +49,21 @@ class Runner {
   explicit Runner(ScenarioResult& r) : r_(r), d_(r.diags) {}
 
   void run(const std::string& path) {
+    std::string text, why;
+    if (!read_source(path, text, why)) {
+      r_.sources = std::make_shared<Sources>();
+      r_.name = fs::path(path).stem().string();
+      return d_.error(Pos{}, why);
+    }
+    run_text(path, std::move(text));
+  }
+
+  // The scenario `text`, as if read from `path` (its `rules:` is found beside it).
+  void run_text(const std::string& path, std::string text) {
     r_.sources = std::make_shared<Sources>();
     r_.name = fs::path(path).stem().string();
-    std::string text, why;
-    if (!read_source(path, text, why)) return d_.error(Pos{}, why);
+    if (text.size() > max_source_size)
+      return d_.error(Pos{}, fmt::format("'{}' is larger than {} MiB", printable(path), max_source_size >> 20));
     file_ = r_.sources->add(path, path, std::move(text));
     YAML::Node root;
     if (!read_yaml(*r_.sources, file_, d_, root, "a scenario")) return;
@@ -390,6 +401,22 @@ ScenarioResult run_scenario(const std::string& path) {
   return r;
 }
 
+ScenarioResult run_scenario_text(const std::string& path, const std::string& text) {
+  ScenarioResult r;
+  Runner(r).run_text(path, text);
+  r.diags.sort();
+  return r;
+}
+
+bool is_rule_text(const std::string& text) {
+  for (size_t at = 0; at != std::string::npos && at < text.size(); at = text.find('\n', at)) {
+    if (text[at] == '\n') ++at;
+    for (const char* key : {"game:", "\"game\":", "'game':"})
+      if (text.compare(at, std::strlen(key), key) == 0) return true;
+  }
+  return false;
+}
+
 namespace {
 
 // A rule file, not a scenario: a file with a `game:` key at the start of a line. Read
@@ -397,13 +424,7 @@ namespace {
 // run_scenario's, with its guards, and it reports what cannot be read.
 bool is_rule_file(const std::string& path) {
   std::string text, why;
-  if (!read_source(path, text, why)) return false;
-  for (size_t at = 0; at != std::string::npos && at < text.size(); at = text.find('\n', at)) {
-    if (text[at] == '\n') ++at;
-    for (const char* key : {"game:", "\"game\":", "'game':"})
-      if (text.compare(at, std::strlen(key), key) == 0) return true;
-  }
-  return false;
+  return read_source(path, text, why) && is_rule_text(text);
 }
 
 void add_directory(const std::string& dir, std::vector<std::string>& out, std::string& error) {

@@ -21,6 +21,10 @@ struct ScenarioResult {
 };
 
 ScenarioResult run_scenario(const std::string& path);
+// The same for a scenario's text held in memory (an editor's), as if read from `path`.
+ScenarioResult run_scenario_text(const std::string& path, const std::string& text);
+// Whether `text` is a rule file, not a scenario: a `game:` key at the start of a line.
+bool is_rule_text(const std::string& text);
 
 // Scenario files named on the command line: files as they are, directories searched
 // (not recursively) for *.yaml, in name order. A rule file (it has `game:`) stands for the
