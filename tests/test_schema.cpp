@@ -185,3 +185,15 @@ TEST_CASE("the schemas refuse what the loader refuses", "[schema]") {
   CHECK(s.status == 1);
   CHECK(has(s.out, "1 files, 2 errors"));
 }
+
+TEST_CASE("the VS Code extension starts kata lsp and contributes the schemas of docs/", "[schema]") {
+  std::ifstream in(KATA_SOURCE_DIR "/editors/vscode/package.json");
+  json package = json::parse(in);
+  std::set<std::string> contributed;
+  for (const auto& v : package["contributes"]["yamlValidation"]) contributed.insert(v["url"].get<std::string>());
+  CHECK(contributed == std::set<std::string>{"./schemas/kata-rules.schema.json", "./schemas/kata-scenario.schema.json"});
+  for (const auto& url : contributed) CHECK(fs::exists(fs::path(KATA_SOURCE_DIR "/docs") / fs::path(url).filename()));
+  std::ifstream js(KATA_SOURCE_DIR "/editors/vscode/extension.js");
+  std::string code((std::istreambuf_iterator<char>(js)), std::istreambuf_iterator<char>());
+  CHECK(kata::test::has(code, "args: [\"lsp\"]"));
+}
