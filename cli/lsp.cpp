@@ -2,11 +2,14 @@
 // It reads JSON-RPC messages framed by `Content-Length:` headers (nlohmann-json parses
 // them), keeps the text of each open rule file or scenario, and on every open and change
 // loads and checks it as `kata check` does (runs a scenario as `kata test` does),
-// publishing each error and warning with its range.
-// Hover, definitions, references, rename and completion are not served yet (issue 16).
+// publishing each error and warning with its range; and answers hover, go to definition
+// and references from the checked file's cross-reference (check/xref). Rename and
+// completion are not served yet (issue 16).
 #include <strings.h>
 
 #include <cctype>
+#include <cstring>
+#include <memory>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -15,6 +18,8 @@
 #include <string>
 
 #include "commands.hpp"
+#include "check/checker.hpp"
+#include "check/xref.hpp"
 #include "compile/compiler.hpp"
 #include "scenario/scenario.hpp"
 #include "syntax/source.hpp"
@@ -129,6 +134,26 @@ bool has_key_line(const std::string& text, const std::string& key) {
   return false;
 }
 
+// The byte column (1-based) of UTF-16 offset `units` in `line`.
+int byte_column(std::string_view line, int units) {
+  size_t i = 0;
+  for (int u = 0; u < units && i < line.size();) {
+    size_t n = utf8_length(line, i);
+    u += n == 4 ? 2 : 1;
+    i += n ? n : 1;
+  }
+  return static_cast<int>(i) + 1;
+}
+
+// A file:// URI for a path, with what a URI cannot hold escaped.
+std::string path_uri(const std::string& path) {
+  std::string out = "file://";
+  for (unsigned char c : path)
+    if (std::isalnum(c) || std::strchr("/-._~", c)) out += static_cast<char>(c);
+    else out += fmt::format("%{:02X}", c);
+  return out;
+}
+
 bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
 
 // An LSP range for a diagnostic at `pos`: from it to the end of the word there (one
@@ -162,7 +187,11 @@ class Server {
     }
     if (method == "initialize") {
       initialized_ = true;
-      respond(id, {{"capabilities", {{"textDocumentSync", {{"openClose", true}, {"change", 1}}}}},
+      respond(id, {{"capabilities",
+                    {{"textDocumentSync", {{"openClose", true}, {"change", 1}}},
+                     {"hoverProvider", true},
+                     {"definitionProvider", true},
+                     {"referencesProvider", true}}},
                    {"serverInfo", {{"name", "kata"}, {"version", KATA_VERSION}}}});
       return true;
     }
@@ -185,9 +214,18 @@ class Server {
         publish(uri);
         return true;
       }
+      if (method == "textDocument/hover" || method == "textDocument/definition" ||
+          method == "textDocument/references") {
+        std::string uri = params.at("textDocument").at("uri").get<std::string>();
+        const json& position = params.at("position");
+        int line = position.at("line").get<int>(), character = position.at("character").get<int>();
+        respond(id, answer(method, uri, line, character, params.value("context", json::object()).value("includeDeclaration", true)));
+        return true;
+      }
       if (method == "textDocument/didClose") {
         std::string uri = params.at("textDocument").at("uri").get<std::string>();
         documents_.erase(uri);
+        indexes_.erase(uri);
         send({{"jsonrpc", "2.0"},
               {"method", "textDocument/publishDiagnostics"},
               {"params", {{"uri", uri}, {"diagnostics", json::array()}}}});
@@ -217,6 +255,7 @@ class Server {
     } else {
       load_game_text(path, text, sources, rule_diags);
     }
+    index(uri, path, text, is_scenario);
     const Diagnostics& diags = is_scenario ? scenario.diags : rule_diags;
     json list = json::array();
     for (const Diagnostic& d : diags.items()) {
@@ -242,6 +281,62 @@ class Server {
           {"params", {{"uri", uri}, {"diagnostics", list}}}});
   }
 
+  // The cross-reference of a rule file (not of a scenario), read and checked again on its
+  // own Sources: the game's load hands its RuleFile to the compiler.
+  struct Index {
+    Sources sources;
+    XRef xref;
+  };
+
+  void index(const std::string& uri, const std::string& path, const std::string& text, bool is_scenario) {
+    indexes_.erase(uri);
+    if (is_scenario) return;
+    auto idx = std::make_unique<Index>();
+    Diagnostics ignored;
+    auto rf = load_rule_text(path, text, idx->sources, ignored);
+    if (!rf) return;
+    Symbols symbols;
+    check_rules(*rf, symbols, ignored);
+    idx->xref = cross_reference(*rf);
+    indexes_[uri] = std::move(idx);
+  }
+
+  json location(const Index& idx, Pos pos, int length) const {
+    const SourceFile& f = idx.sources.at(pos.file);
+    json r = range_at(f, pos);
+    std::string_view text = f.line(pos.line);
+    r["end"]["character"] = utf16_units(text, static_cast<size_t>(pos.col - 1 + length));
+    return {{"uri", pos.file == 0 ? current_uri_ : path_uri(f.path)}, {"range", r}};
+  }
+
+  json answer(const std::string& method, const std::string& uri, int line, int character, bool with_declaration) {
+    auto it = indexes_.find(uri);
+    if (it == indexes_.end() || line < 0 || line >= static_cast<int>(it->second->sources.at(0).line_starts.size()))
+      return method == "textDocument/references" ? json::array() : json(nullptr);
+    const Index& idx = *it->second;
+    current_uri_ = uri;
+    Pos pos{0, line + 1, byte_column(idx.sources.at(0).line(line + 1), character)};
+    int d = idx.xref.at(pos);
+    if (d < 0) return method == "textDocument/references" ? json::array() : json(nullptr);
+    const XDeclaration& decl = idx.xref.declarations[static_cast<size_t>(d)];
+    int length = static_cast<int>(decl.name.size());
+    if (method == "textDocument/definition") return location(idx, decl.pos, length);
+    if (method == "textDocument/references") {
+      json list = json::array();
+      if (with_declaration) list.push_back(location(idx, decl.pos, length));
+      for (const XUse& u : idx.xref.uses)
+        if (u.declaration == d) list.push_back(location(idx, u.pos, u.length));
+      return list;
+    }
+    std::string value = fmt::format("**{}** `{}`", decl.what, decl.name);
+    if (!decl.detail.empty()) value += "\n\n```\n" + decl.detail + "\n```";
+    if (!decl.doc.empty()) value += "\n\n" + decl.doc;
+    if (decl.pos.file != 0) value += "\n\n(from " + idx.sources.at(decl.pos.file).name + ")";
+    return {{"contents", {{"kind", "markdown"}, {"value", value}}}};
+  }
+
+  std::map<std::string, std::unique_ptr<Index>> indexes_;  // by URI
+  std::string current_uri_;
   bool initialized_ = false, shut_down_ = false;
   std::map<std::string, std::string> documents_;  // by URI: the text the editor holds
 };

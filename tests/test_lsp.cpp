@@ -2,6 +2,7 @@
 // sessions of framed JSON-RPC messages, and input that breaks the protocol.
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "support.hpp"
@@ -127,7 +128,7 @@ TEST_CASE("kata lsp reads imports beside the document, and counts characters in 
 TEST_CASE("kata lsp answers what it does not serve, and survives broken input", "[lsp]") {
   std::string uri = "file://" + kata::test::temp("lsp-x.yaml");
   // Before initialize: refused. Unknown request: method not found. Bad parameters: said.
-  auto s = run({request(5, "textDocument/hover"), initialize, request(6, "textDocument/hover"),
+  auto s = run({request(5, "textDocument/hover"), initialize, request(6, "textDocument/completion"),
                 notification("$/unknownNotification"), notification("textDocument/didOpen", {{"textDocument", 3}}),
                 request(7, "textDocument/didOpen", {{"textDocument", {{"uri", 4}}}}), shutdown, exit_});
   CHECK(s.status == 0);
@@ -189,4 +190,40 @@ TEST_CASE("kata lsp runs a scenario as kata test does, its rule file found besid
   CHECK(published[1][0]["message"] == "expected centre == 8");
   size_t line = std::count(wrong.begin(), wrong.begin() + static_cast<long>(wrong.find("centre == 8")), '\n');
   CHECK(published[1][0]["range"]["start"]["line"] == line);
+}
+
+TEST_CASE("kata lsp: hover, go to definition and references, across an import", "[lsp]") {
+  std::string dir = kata::test::scratch_dir("lsp xref");
+  std::ofstream(dir + "/part.yaml") << "functions:\n  twice(n):\n    doc: Twice a number.\n    value: n * 2\n";
+  std::string game = kata::test::with("players: 2..3", "players: 2..3\nimport: part.yaml");
+  game = kata::test::with("player.score += c.value", "player.score += twice(c.value)", game);
+  std::string uri = "file://" + std::string(dir).replace(dir.find(' '), 1, "%20") + "/game.yaml";
+  // Lines (from 0): 13 `  shuffle deck`, 14 `  for p in players { move top(deck) to p.hand }`,
+  // 19 `    do: player.score += twice(c.value)`; `zones:` at 7, `  deck:` at 8.
+  auto at = [&](int id, const std::string& method, int line, int character) {
+    return request(id, method, {{"textDocument", {{"uri", uri}}}, {"position", {{"line", line}, {"character", character}}},
+                                {"context", {{"includeDeclaration", true}}}});
+  };
+  auto s = run({initialize, open(uri, game), at(2, "textDocument/hover", 19, 27), at(3, "textDocument/definition", 19, 25),
+                at(4, "textDocument/references", 13, 11), at(5, "textDocument/hover", 13, 7), at(6, "textDocument/references", 8, 3),
+                shutdown, exit_});
+  INFO(s.rest);
+  std::map<int, json> answers;
+  for (const json& m : s.messages)
+    if (m.contains("id") && m["id"].is_number()) answers[m["id"].get<int>()] = m.value("result", json());
+  std::string hover = answers[2]["contents"]["value"];
+  CHECK(has(hover, "**function** `twice`"));
+  CHECK(has(hover, "twice(n) = n * 2"));
+  CHECK(has(hover, "Twice a number."));
+  CHECK(has(hover, "(from "));
+  // The definition is in the imported file, named by its own URI (the space escaped).
+  CHECK(answers[3]["uri"] == "file://" + std::string(dir).replace(dir.find(' '), 1, "%20") + "/part.yaml");
+  CHECK(answers[3]["range"]["start"] == json{{"line", 1}, {"character", 2}});
+  // `deck`: declared at line 8, used at lines 13 and 14 (and by `in: deck` of the cards,
+  // which is not an expression).
+  std::vector<int> lines;
+  for (const auto& loc : answers[4]) lines.push_back(loc["range"]["start"]["line"]);
+  CHECK(lines == std::vector<int>{8, 13, 14});
+  CHECK(answers[6] == answers[4]);  // from the declaration too
+  CHECK(answers[5].is_null());  // `shuffle` is a word of the language, not a declaration
 }

@@ -2,6 +2,7 @@
 // piece (a betting round staking from `reserve`) can serve games with other words for
 // things (`chips`). It works on the AST, so positions stay those of the imported text.
 #include "syntax/rulefile.hpp"
+#include "syntax/visit.hpp"
 
 namespace kata {
 
@@ -44,52 +45,27 @@ void rename_all(RuleFile& rf, const std::map<std::string, std::string>& map) {
     r.name(c.kind);
     r.name(c.start_zone);
     for (auto& p : c.properties) r.name(p);
-    r.expr(c.where_expr.get());
   }
-  for (auto& l : rf.links) {
-    r.name(l.kind);
-    r.expr(l.expr.get());
-  }
+  for (auto& l : rf.links) r.name(l.kind);
   for (auto& z : rf.zones) r.name(z.name);
-  for (auto& v : rf.variables) {
-    r.name(v.name);
-    r.expr(v.initial_expr.get());
-  }
+  for (auto& v : rf.variables) r.name(v.name);
   for (auto& a : rf.actions) {
     r.name(a.name);
-    for (auto& p : a.params) {
-      r.name(p.name);
-      r.expr(p.domain_expr.get());
-    }
-    for (auto& w : a.when_exprs) r.expr(w.get());
-    r.block(a.body);
+    for (auto& p : a.params) r.name(p.name);
   }
   for (auto* list : {&rf.functions, &rf.procedures, &rf.phases})
     for (auto& f : *list) {
       r.name(f.name);
       for (auto& p : f.params) r.name(p);
-      r.expr(f.expr.get());
-      r.block(f.block);
     }
-  for (auto& i : rf.invariants) {
-    r.name(i.name);
-    r.expr(i.expr.get());
-  }
+  for (auto& i : rf.invariants) r.name(i.name);
   if (rf.board) {
     r.name(rf.board->kind);
     r.name(rf.board->zone);
     r.name(rf.board->label);
-    r.expr(rf.board->x_expr.get());
-    r.expr(rf.board->y_expr.get());
-    r.expr(rf.board->marked_expr.get());
-    r.expr(rf.board->turn_expr.get());
     for (auto& c : rf.board->coordinates) r.name(c);
   }
-  r.block(rf.flow_block);
-  r.expr(rf.scoring.score_expr.get());
-  for (auto& t : rf.scoring.tiebreak_exprs) r.expr(t.get());
-  for (auto& part : rf.scoring.parts) r.expr(part.expr.get());
-  for (auto& note : rf.scoring.notes) r.expr(note.when_expr.get());
+  for_each_text(rf, [&](ExprPtr& e) { r.expr(e.get()); }, [&](Block& b) { r.block(b); });
 }
 
 }  // namespace kata
