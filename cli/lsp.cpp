@@ -3,25 +3,28 @@
 // them), keeps the text of each open rule file or scenario, and on every open and change
 // loads and checks it as `kata check` does (runs a scenario as `kata test` does),
 // publishing each error and warning with its range; and answers hover, go to definition
-// and references from the checked file's cross-reference (check/xref). Rename and
-// completion are not served yet (issue 16).
+// references, rename and completion from the checked file's cross-reference (check/xref).
 #include <strings.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <memory>
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <set>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <tuple>
 
 #include "commands.hpp"
 #include "check/checker.hpp"
 #include "check/xref.hpp"
 #include "compile/compiler.hpp"
 #include "scenario/scenario.hpp"
+#include "syntax/keywords.hpp"
 #include "syntax/source.hpp"
 
 namespace kata::cli {
@@ -38,7 +41,27 @@ constexpr size_t max_published = 1000;
 
 // JSON-RPC error codes (the LSP specification's).
 constexpr int parse_error = -32700, invalid_request = -32600, method_not_found = -32601,
-              invalid_params = -32602, server_not_initialized = -32002;
+              invalid_params = -32602, server_not_initialized = -32002, request_failed = -32803;
+
+// The LSP's CompletionItemKind of each kind of declaration.
+int completion_kind(const std::string& what) {
+  if (what == "function") return 3;
+  if (what == "procedure" || what == "phase") return 2;  // method
+  if (what == "component") return 7;                     // class
+  if (what == "zone" || what == "variable") return 6;    // variable
+  if (what == "option") return 21;                       // constant
+  if (what == "action") return 23;                       // event
+  return 1;
+}
+
+bool identifier(const std::string& s) {
+  if (s.empty() || s.size() > 200 || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  for (const char* k : keyword_texts)
+    if (s == k) return false;
+  return true;
+}
 
 // Reads one message's body; false at the end of input or when the framing is broken
 // (`why` says how: there is no way to find the next message then).
@@ -191,7 +214,9 @@ class Server {
                     {{"textDocumentSync", {{"openClose", true}, {"change", 1}}},
                      {"hoverProvider", true},
                      {"definitionProvider", true},
-                     {"referencesProvider", true}}},
+                     {"referencesProvider", true},
+                     {"renameProvider", true},
+                     {"completionProvider", json::object()}}},
                    {"serverInfo", {{"name", "kata"}, {"version", KATA_VERSION}}}});
       return true;
     }
@@ -212,6 +237,20 @@ class Server {
                                                              : params.at("contentChanges").back().at("text").get<std::string>();
         documents_[uri] = text;
         publish(uri);
+        return true;
+      }
+      if (method == "textDocument/completion") {
+        respond(id, completion(params.at("textDocument").at("uri").get<std::string>()));
+        return true;
+      }
+      if (method == "textDocument/rename") {
+        std::string uri = params.at("textDocument").at("uri").get<std::string>();
+        const json& position = params.at("position");
+        std::string error;
+        json edit = rename(uri, position.at("line").get<int>(), position.at("character").get<int>(),
+                           params.at("newName").get<std::string>(), error);
+        if (error.empty()) respond(id, edit);
+        else fail(id, request_failed, error);
         return true;
       }
       if (method == "textDocument/hover" || method == "textDocument/definition" ||
@@ -326,6 +365,13 @@ class Server {
       if (with_declaration) list.push_back(location(idx, decl.pos, length));
       for (const XUse& u : idx.xref.uses)
         if (u.declaration == d) list.push_back(location(idx, u.pos, u.length));
+      std::sort(list.begin(), list.end(), [](const json& a, const json& b) {
+        auto key = [](const json& l) {
+          return std::make_tuple(l["uri"].get<std::string>(), l["range"]["start"]["line"].get<int>(),
+                                 l["range"]["start"]["character"].get<int>());
+        };
+        return key(a) < key(b);
+      });
       return list;
     }
     std::string value = fmt::format("**{}** `{}`", decl.what, decl.name);
@@ -333,6 +379,73 @@ class Server {
     if (!decl.doc.empty()) value += "\n\n" + decl.doc;
     if (decl.pos.file != 0) value += "\n\n(from " + idx.sources.at(decl.pos.file).name + ")";
     return {{"contents", {{"kind", "markdown"}, {"value", value}}}};
+  }
+
+  // Every name declared for the document (its own and its imports'), the built-in
+  // functions and the words of the language; the editor filters them by what is typed.
+  json completion(const std::string& uri) const {
+    json items = json::array();
+    std::set<std::string> seen;
+    auto add = [&](const std::string& label, int kind, const std::string& detail) {
+      if (seen.insert(label).second) items.push_back({{"label", label}, {"kind", kind}, {"detail", detail}});
+    };
+    if (auto it = indexes_.find(uri); it != indexes_.end())
+      for (const XDeclaration& d : it->second->xref.declarations)
+        add(d.name, completion_kind(d.what), d.what + (d.doc.empty() ? "" : ": " + d.doc.substr(0, 80)));
+    for (const std::string& b : builtin_names()) add(b, 3, "built-in function");
+    for (const char* k : keyword_texts) add(k, 14, "keyword");
+    return items;
+  }
+
+  // A WorkspaceEdit renaming the declaration under the cursor and every use of it, or
+  // `error` saying why not: only a name declared in the document itself, to a name that is
+  // an identifier, not a word of the language and not declared already; every place must
+  // still read as the old name (a place that does not is refused rather than half renamed).
+  json rename(const std::string& uri, int line, int character, const std::string& to, std::string& error) {
+    auto it = indexes_.find(uri);
+    if (it == indexes_.end() || line < 0 || line >= static_cast<int>(it->second->sources.at(0).line_starts.size())) {
+      error = "nothing to rename here";
+      return nullptr;
+    }
+    const Index& idx = *it->second;
+    int d = idx.xref.at(Pos{0, line + 1, byte_column(idx.sources.at(0).line(line + 1), character)});
+    if (d < 0) {
+      error = "only a declared name (an option, component, zone, variable, action, function, procedure or phase) can be renamed";
+      return nullptr;
+    }
+    const XDeclaration& decl = idx.xref.declarations[static_cast<size_t>(d)];
+    if (decl.pos.file != 0) {
+      error = "'" + decl.name + "' is declared in " + idx.sources.at(decl.pos.file).name + "; rename it there (or with the import's rename:)";
+      return nullptr;
+    }
+    if (!identifier(to)) {
+      error = "'" + printable(to) + "' is not a name (a letter or '_', then letters, digits or '_'; not a word of the language)";
+      return nullptr;
+    }
+    for (const XDeclaration& other : idx.xref.declarations)
+      if (other.name == to) {
+        error = "'" + to + "' is already the name of a " + other.what;
+        return nullptr;
+      }
+    std::vector<std::pair<Pos, int>> places = {{decl.pos, static_cast<int>(decl.name.size())}};
+    for (const XUse& u : idx.xref.uses)
+      if (u.declaration == d) places.push_back({u.pos, u.length});
+    json edits = json::array();
+    current_uri_ = uri;
+    for (const auto& [pos, length] : places) {
+      if (pos.file != 0) {  // an imported file uses it: renaming here would break that file
+        error = fmt::format("'{}' is used in {} (line {}), which this file imports; rename it there too, by hand",
+                            decl.name, idx.sources.at(pos.file).name, pos.line);
+        return nullptr;
+      }
+      std::string_view l = idx.sources.at(0).line(pos.line);
+      if (static_cast<size_t>(pos.col - 1 + length) > l.size() || l.substr(static_cast<size_t>(pos.col - 1), static_cast<size_t>(length)) != decl.name) {
+        error = fmt::format("'{}' at line {}, column {} is not written as the name; rename it by hand", decl.name, pos.line, pos.col);
+        return nullptr;
+      }
+      edits.push_back({{"range", location(idx, pos, length)["range"]}, {"newText", to}});
+    }
+    return {{"changes", {{uri, edits}}}};
   }
 
   std::map<std::string, std::unique_ptr<Index>> indexes_;  // by URI

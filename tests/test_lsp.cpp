@@ -2,7 +2,9 @@
 // sessions of framed JSON-RPC messages, and input that breaks the protocol.
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <algorithm>
 #include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "support.hpp"
@@ -128,7 +130,7 @@ TEST_CASE("kata lsp reads imports beside the document, and counts characters in 
 TEST_CASE("kata lsp answers what it does not serve, and survives broken input", "[lsp]") {
   std::string uri = "file://" + kata::test::temp("lsp-x.yaml");
   // Before initialize: refused. Unknown request: method not found. Bad parameters: said.
-  auto s = run({request(5, "textDocument/hover"), initialize, request(6, "textDocument/completion"),
+  auto s = run({request(5, "textDocument/hover"), initialize, request(6, "textDocument/signatureHelp"),
                 notification("$/unknownNotification"), notification("textDocument/didOpen", {{"textDocument", 3}}),
                 request(7, "textDocument/didOpen", {{"textDocument", {{"uri", 4}}}}), shutdown, exit_});
   CHECK(s.status == 0);
@@ -219,11 +221,67 @@ TEST_CASE("kata lsp: hover, go to definition and references, across an import", 
   // The definition is in the imported file, named by its own URI (the space escaped).
   CHECK(answers[3]["uri"] == "file://" + std::string(dir).replace(dir.find(' '), 1, "%20") + "/part.yaml");
   CHECK(answers[3]["range"]["start"] == json{{"line", 1}, {"character", 2}});
-  // `deck`: declared at line 8, used at lines 13 and 14 (and by `in: deck` of the cards,
-  // which is not an expression).
+  // `deck`: declared at line 8, used at lines 13 and 14 and by the cards' `in: deck` at 6.
   std::vector<int> lines;
   for (const auto& loc : answers[4]) lines.push_back(loc["range"]["start"]["line"]);
-  CHECK(lines == std::vector<int>{8, 13, 14});
+  CHECK(lines == std::vector<int>{6, 8, 13, 14});
   CHECK(answers[6] == answers[4]);  // from the declaration too
   CHECK(answers[5].is_null());  // `shuffle` is a word of the language, not a declaration
+}
+
+TEST_CASE("kata lsp: rename a declaration and its uses, and completion of names", "[lsp]") {
+  std::string uri = "file://" + kata::test::temp("lsp-rename.yaml");
+  const std::string& game = kata::test::tiny_game;
+  // `deck` (line 7, `  deck: {visibility: nobody}`) is used at 5 (`in: deck`), 12 and 13.
+  auto rename = [&](int id, int line, int character, const std::string& to) {
+    return request(id, "textDocument/rename",
+                   {{"textDocument", {{"uri", uri}}}, {"position", {{"line", line}, {"character", character}}}, {"newName", to}});
+  };
+  auto s = run({initialize, open(uri, game), rename(2, 12, 11, "pile"), rename(3, 12, 11, "for"), rename(4, 12, 11, "hand"),
+                rename(5, 12, 4, "x"), rename(6, 12, 11, "9lives"),
+                request(7, "textDocument/completion", {{"textDocument", {{"uri", uri}}}, {"position", {{"line", 12}, {"character", 3}}}}),
+                shutdown, exit_});
+  std::map<int, json> answers;
+  for (const json& m : s.messages)
+    if (m.contains("id") && m["id"].is_number()) answers[m["id"].get<int>()] = m;
+  const json& edits = answers[2]["result"]["changes"][uri];
+  // Applied from the last to the first, the edits give the file with every `deck` renamed.
+  std::vector<std::string> lines;
+  for (size_t at = 0, next; at < game.size(); at = next + 1) {
+    next = game.find('\n', at);
+    if (next == std::string::npos) next = game.size();
+    lines.push_back(game.substr(at, next - at));
+  }
+  std::vector<json> sorted(edits.begin(), edits.end());
+  std::sort(sorted.begin(), sorted.end(), [](const json& a, const json& b) {
+    return std::make_pair(a["range"]["start"]["line"].get<int>(), a["range"]["start"]["character"].get<int>()) >
+           std::make_pair(b["range"]["start"]["line"].get<int>(), b["range"]["start"]["character"].get<int>());
+  });
+  for (const json& e : sorted) {
+    auto& l = lines[e["range"]["start"]["line"].get<size_t>()];
+    size_t from = e["range"]["start"]["character"], to = e["range"]["end"]["character"];
+    CHECK(l.substr(from, to - from) == "deck");
+    l.replace(from, to - from, e["newText"].get<std::string>());
+  }
+  CHECK(sorted.size() == 4);
+  std::string renamed;
+  for (const auto& l : lines) renamed += l + "\n";
+  std::string expected = game;
+  for (size_t at; (at = expected.find("deck")) != std::string::npos;) expected.replace(at, 4, "pile");
+  CHECK(renamed == expected);
+  auto l = kata::test::load_text(renamed);
+  CHECK(l.messages().empty());
+  // Refused: a word of the language, a name already declared, a place that is not a
+  // declaration's name, a name that is not an identifier.
+  CHECK(has(answers[3]["error"]["message"], "'for' is not a name"));
+  CHECK(has(answers[4]["error"]["message"], "'hand' is already the name of a zone"));
+  CHECK(has(answers[5]["error"]["message"], "only a declared name"));
+  CHECK(has(answers[6]["error"]["message"], "'9lives' is not a name"));
+  // Completion: the file's names, the built-ins and the words of the language.
+  std::set<std::string> labels;
+  for (const json& item : answers[7]["result"]) labels.insert(item["label"]);
+  for (const char* name : {"deck", "hand", "score", "keep", "card", "size", "top", "shuffle", "for", "where"}) {
+    INFO(name);
+    CHECK(labels.count(name));
+  }
 }

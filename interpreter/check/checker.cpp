@@ -1261,6 +1261,13 @@ class Checker {
 
 }  // namespace
 
+std::vector<std::string> builtin_names() {
+  std::vector<std::string> out;
+  for (const Builtin& b : builtins()) out.push_back(b.name);
+  out.insert(out.end(), {"min", "max", "values", "walk"});
+  return out;
+}
+
 bool check_rules(RuleFile& rf, Symbols& out, Diagnostics& diags) {
   int before = diags.error_count();
   Checker(rf, out, diags).run();

@@ -30,6 +30,9 @@ struct Symbols {
   int score_depth = 0;
 };
 
+// The names of the built-in functions (top, size, next, ...), for editors' completion.
+std::vector<std::string> builtin_names();
+
 // Checks `rf` (already loaded) and fills `out`. Returns false if there were errors.
 bool check_rules(RuleFile& rf, Symbols& out, Diagnostics& diags);
 

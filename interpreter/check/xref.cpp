@@ -123,6 +123,13 @@ XRef cross_reference(const RuleFile& rf) {
   for (const auto& p : rf.phases) b.declare("phase", p.name, p.pos, p.doc);
   for_each_text(
       rf, [&](const ExprPtr& e) { b.expr(e.get()); }, [&](const Block& block) { b.block(block); });
+  // Names written as plain values, not in expressions: a kind's starting zone, the kind a
+  // zone or variable is `per:`, a link's kind, the board's zone.
+  for (const auto& c : rf.components) b.use("zone", c.start_zone, c.start_pos);
+  for (const auto& z : rf.zones) b.use("component", z.per_kind, z.per_pos);
+  for (const auto& v : rf.variables) b.use("component", v.per_kind, v.per_pos);
+  for (const auto& l : rf.links) b.use("component", l.kind, l.pos);
+  if (rf.board) b.use("zone", rf.board->zone, rf.board->zone_pos);
   return x;
 }
 

@@ -5,6 +5,8 @@
 
 #include <tao/pegtl.hpp>
 
+#include "syntax/keywords.hpp"
+
 namespace kata::grammar {
 
 namespace pegtl = tao::pegtl;
@@ -19,62 +21,10 @@ struct sp : star<sor<space, comment>> {};
 template <typename Word>
 struct key : seq<Word, not_at<identifier_other>> {};
 
+// Each word of the language (syntax/keywords.hpp) is a rule kw_WORD.
 #define KATA_KEYWORD(id, text) \
   struct kw_##id : key<TAO_PEGTL_STRING(text)> {};
-KATA_KEYWORD(let, "let")
-KATA_KEYWORD(if, "if")
-KATA_KEYWORD(then, "then")
-KATA_KEYWORD(else, "else")
-KATA_KEYWORD(for, "for")
-KATA_KEYWORD(each, "each")
-KATA_KEYWORD(in, "in")
-KATA_KEYWORD(where, "where")
-KATA_KEYWORD(repeat, "repeat")
-KATA_KEYWORD(times, "times")
-KATA_KEYWORD(until, "until")
-KATA_KEYWORD(while, "while")
-KATA_KEYWORD(move, "move")
-KATA_KEYWORD(to, "to")
-KATA_KEYWORD(face, "face")
-KATA_KEYWORD(shuffle, "shuffle")
-KATA_KEYWORD(flip, "flip")
-KATA_KEYWORD(reveal, "reveal")
-KATA_KEYWORD(look, "look")
-KATA_KEYWORD(eliminate, "eliminate")
-KATA_KEYWORD(choose, "choose")
-KATA_KEYWORD(phase, "phase")
-KATA_KEYWORD(win, "win")
-KATA_KEYWORD(end, "end")
-KATA_KEYWORD(and, "and")
-KATA_KEYWORD(or, "or")
-KATA_KEYWORD(not, "not")
-KATA_KEYWORD(true, "true")
-KATA_KEYWORD(false, "false")
-KATA_KEYWORD(none, "none")
-KATA_KEYWORD(from, "from")
-// Contextual words: reserved only where they stand.
-KATA_KEYWORD(all, "all")
-KATA_KEYWORD(up, "up")
-KATA_KEYWORD(down, "down")
-KATA_KEYWORD(at, "at")
-KATA_KEYWORD(bottom, "bottom")
-KATA_KEYWORD(game, "game")
-KATA_KEYWORD(sum, "sum")
-KATA_KEYWORD(count, "count")
-KATA_KEYWORD(min, "min")
-KATA_KEYWORD(max, "max")
-KATA_KEYWORD(any, "any")
-KATA_KEYWORD(best, "best")
-KATA_KEYWORD(worst, "worst")
-KATA_KEYWORD(find, "find")
-KATA_KEYWORD(walk, "walk")
-KATA_KEYWORD(position, "position")
-KATA_KEYWORD(give, "give")
-KATA_KEYWORD(take, "take")
-KATA_KEYWORD(deal, "deal")
-KATA_KEYWORD(card, "card")
-KATA_KEYWORD(cards, "cards")
-KATA_KEYWORD(say, "say")
+KATA_KEYWORDS(KATA_KEYWORD)
 #undef KATA_KEYWORD
 
 // The reserved words, which no name may be.
