@@ -108,6 +108,10 @@ struct Row {
   Difference d;
   int64_t pairs = 0;
   std::string method;  // "paired_t" or "paired_share"
+  // A share's counts over the pairs: the decisions that chose it and those where it was
+  // legal, on A and on B (what each side's share is out of).
+  bool counted = false;
+  int64_t chosen_a = 0, legal_a = 0, chosen_b = 0, legal_b = 0;
 };
 
 Row paired_row(std::string key, std::string seat, std::string label, bool percent,
@@ -138,6 +142,9 @@ Row share_row(const ComparisonStats::Row& row) {
   r.d = row.share.difference();
   r.pairs = row.share.n;
   r.method = "paired_share";
+  r.counted = true;
+  r.chosen_a = row.share.chosen_a(), r.legal_a = row.share.times_legal_a();
+  r.chosen_b = row.share.chosen_b(), r.legal_b = row.share.times_legal_b();
   return r;
 }
 
@@ -188,6 +195,10 @@ nlohmann::json row_json(const Row& r, const char* name_key) {
   j["significant"] = r.d.significant();
   j["pairs"] = r.pairs;
   j["method"] = r.method;
+  if (r.counted) {
+    j["chosen_a"] = r.chosen_a, j["legal_a"] = r.legal_a;
+    j["chosen_b"] = r.chosen_b, j["legal_b"] = r.legal_b;
+  }
   return j;
 }
 

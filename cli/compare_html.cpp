@@ -400,13 +400,21 @@ void uses(ComparisonPage& pg, const char* id, const char* heading, const char* k
   for (const json& row : rows) {
     std::string name = text(field(row, key));
     for (const char* side : sides) {
-      const json& v = field(row, side[0] == 'A' ? "a" : "b");
-      shares.push_back({name, v.is_number(), number(v), number(v) > 0 ? 1 : 0, 0, false, side});
+      bool on_a = side[0] == 'A';
+      const json& v = field(row, on_a ? "a" : "b");
+      // Each side's counts over the pairs: how many decisions the share is out of.
+      const json& chosen = field(row, on_a ? "chosen_a" : "chosen_b");
+      const json& legal = field(row, on_a ? "legal_a" : "legal_b");
+      bool counted = chosen.is_number() && legal.is_number();
+      int64_t times = counted ? integer(chosen) : number(v) > 0 ? 1 : 0;
+      shares.push_back(
+          {name, v.is_number(), number(v), times, counted ? integer(legal) : 0, counted, side});
     }
     diffs.push_back(difference_row(name, row, true));
   }
   pg.para(fmt::format("How often each {} was chosen, as a share of the decisions at which it was "
-                      "legal, on A and on B (over the pairs of games), then the difference.",
+                      "legal, on A and on B (over the pairs of games; at the right, the decisions "
+                      "that chose it and those where it was legal), then the difference.",
                       what),
           "note");
   pg.out += share_chart(shares, false, std::string(heading) + ": chosen when legal, A and B",

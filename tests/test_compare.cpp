@@ -3,8 +3,10 @@
 // structure), with the arithmetic under them: Student's t, paired means and shares.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <utility>
 
 #include "agents/stats.hpp"
 #include "support.hpp"
@@ -156,6 +158,30 @@ TEST_CASE("kata compare of a file with itself: no difference, and the same games
       run_kata("simulate rules/kobayakawa.yaml -g 40 -p 3 -s 7 -o centre_kamons=10 --json").out);
   CHECK(j["simulations"]["a"] == a);
   CHECK(j["simulations"]["b"] == b);
+  // Each share's counts, over the pairs (here every game), are each side's own.
+  for (auto [list, name] : {std::pair{"actions", "action"}, {"components", "component"}}) {
+    auto side_rows = [&](const nlohmann::json& sim) {
+      std::map<std::string, std::pair<int64_t, int64_t>> counts;
+      for (const auto& row : sim[list]) {
+        auto& c = counts[row[name].get<std::string>()];
+        c.first += row["chosen"].get<int64_t>(), c.second += row["legal"].get<int64_t>();
+      }
+      return counts;
+    };
+    auto on_a = side_rows(a), on_b = side_rows(b);
+    REQUIRE_FALSE(j[list].empty());
+    for (const auto& row : j[list]) {
+      INFO(row.dump());
+      std::string n = row[name];
+      CHECK(row["method"] == "paired_share");
+      CHECK(row["chosen_a"] == on_a[n].first);
+      CHECK(row["legal_a"] == on_a[n].second);
+      CHECK(row["chosen_b"] == on_b[n].first);
+      CHECK(row["legal_b"] == on_b[n].second);
+      CHECK(row["a"].get<double>() ==
+            Approx(static_cast<double>(on_a[n].first) / static_cast<double>(on_a[n].second)));
+    }
+  }
   CHECK(j["a"]["options"]["centre_kamons"] == 8);
   CHECK(j["b"]["options"]["centre_kamons"] == 10);
   CHECK(j["b"]["option_arguments"] == nlohmann::json{"centre_kamons=10"});

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+#include <fstream>
+#include <sstream>
 
 #include "scenario/scenario.hpp"
 #include "support.hpp"
@@ -305,4 +307,73 @@ steps:
   CHECK(a.passed);
   CHECK(b.passed);
   CHECK(a.steps == b.steps);
+}
+
+TEST_CASE("docs/scenarios.md's position example passes, and its table's messages are kata's",
+          "[position][docs]") {
+  std::ifstream in(KATA_SOURCE_DIR "/docs/scenarios.md");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string doc = text.str();
+  size_t section = doc.find("### Starting from a position");
+  REQUIRE(section != std::string::npos);
+  // The example, with its rule file found from here.
+  size_t start = doc.find("```yaml\n", section) + 8;
+  std::string example = doc.substr(start, doc.find("```", start) - start);
+  const std::string rules_line = "rules: ../../kenjin.yaml";
+  REQUIRE(example.find(rules_line) != std::string::npos);
+  example.replace(example.find(rules_line), rules_line.size(),
+                  "rules: " KATA_SOURCE_DIR "/rules/kenjin.yaml");
+  auto r = run_kata("test " + temp("doc-position.yaml", example));
+  INFO(r.out);
+  CHECK(r.status == 0);
+  // Each mistake of the table, in the game the table names: every message it shows (those
+  // without a placeholder 'X') is one kata gives.
+  auto mistakes = [&](const std::string& name, const std::string& position) {
+    return run_kata("test " + temp(name, "scenario: mistakes\nrules: " KATA_SOURCE_DIR
+                                         "/rules/kenjin.yaml\nplayers: 2\nposition:\n" +
+                                             position + "steps: []\n"))
+        .out;
+  };
+  std::string out =
+      mistakes("doc-mistakes-1.yaml",
+               "  at: combt\n"
+               "  zones:\n"
+               "    field: [Torii, GoldenTemple]\n"
+               "    field: [RiceField]\n"
+               "    Torii.sides(P1): [P1 Brute]\n"
+               "    P3.hand: [P1 Samurai9]\n"
+               "    Torii.side(P1): [P1 Brute, P1 Archer, P1 Brute]\n"
+               "  variables:\n"
+               "    rond: 1\n"
+               "    P1.pts: 1\n"
+               "    Torii.seat: P1\n"
+               "    Port.port_bonus: 1\n"
+               "    first: P3\n"
+               "    scored: 1\n"
+               "    round: 1\n"
+               "    round: 2\n") +
+      mistakes("doc-mistakes-2.yaml",
+               "  zones:\n"
+               "    Torii.side(P1): [{card: P1 Brute, face: sideways}, {card: P1 Archer, seen: "
+               "[P1]}]\n") +
+      mistakes("doc-mistakes-3.yaml",
+               "  variables:\n"
+               "    round: many\n"
+               "    first: Torii\n");
+  INFO(out);
+  size_t table = doc.find("| mistake | message |", section);
+  REQUIRE(table != std::string::npos);
+  std::string rows = doc.substr(table, doc.find("\n\n", table) - table);
+  int shown = 0;
+  for (size_t at = rows.find("| `"); at != std::string::npos; at = rows.find("| `", at + 1))
+    for (size_t tick = rows.find('`', at); tick < rows.find('\n', at);
+         tick = rows.find('`', rows.find('`', tick + 1) + 1)) {
+      std::string message = rows.substr(tick + 1, rows.find('`', tick + 1) - tick - 1);
+      if (message.find("'X'") != std::string::npos) continue;
+      INFO(message);
+      CHECK(has(out, "error: " + message + "\n"));
+      ++shown;
+    }
+  CHECK(shown == 17);
 }

@@ -2,6 +2,8 @@
 // simulation's and a comparison's JSON. Every section is there, every text from a rule file
 // is escaped, nothing is loaded or run, the same run gives the same bytes, and a real
 // browser (Debian's chromium, where installed) draws them.
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 #include <cctype>
 #include <cstdlib>
@@ -11,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include "html_page.hpp"
 #include "report_html.hpp"
 #include "support.hpp"
 
@@ -358,6 +361,24 @@ TEST_CASE("kata compare --report writes the page drawn from its JSON, A and B si
   }
   // More kamons: longer games, a significant difference, and said so at a glance.
   CHECK(has(html, "<li>game length (decisions): A "));
+  // Each share's bars say what it is out of: the decisions that chose it and those where
+  // it was legal, on each side.
+  auto j = nlohmann::json::parse(json.out);
+  for (const char* list : {"actions", "components"})
+    for (const auto& row : j[list]) {
+      std::string name = row.contains("action") ? row["action"] : row["component"];
+      for (const char* side : {"a", "b"}) {
+        INFO(name << " " << side);
+        auto chosen = row[std::string("chosen_") + side].get<int64_t>(),
+             legal = row[std::string("legal_") + side].get<int64_t>();
+        CHECK(has(html, fmt::format(">{} / {}</text>", kata::cli::html::grouped(chosen),
+                                    kata::cli::html::grouped(legal))));
+        CHECK(has(html,
+                  fmt::format("{} ({}): chosen at {} of the {} decisions where it was legal", name,
+                              side[0] == 'a' ? "A" : "B", kata::cli::html::grouped(chosen),
+                              kata::cli::html::grouped(legal))));
+      }
+    }
   // With --json, the page is written too, and standard output is the JSON.
   auto both = run_kata(args + " --json --report " + file);
   CHECK(both.out == json.out);

@@ -1,12 +1,16 @@
 // The designer's statistics of kata simulate, and kata simulate --shard with kata merge:
 // the parts of a run, merged, are the whole run byte for byte; merge refuses what is not
 // one run's parts with a clear error.
+#include <sys/wait.h>
+
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 
 #include "agents/balance.hpp"
@@ -328,4 +332,179 @@ TEST_CASE("kata simulate --no-decision-stats leaves out the uses and leads, and 
   auto r = run_kata("merge " + files[0] + " " + files[1] + " " + mixed[2]);
   CHECK(r.status == 1);
   CHECK(has(r.out, "their --no-decision-stats settings differ"));
+}
+
+namespace {
+
+// One `$ COMMAND` of a ```console block of the docs, and the lines shown after it.
+struct Example {
+  std::string command;
+  std::vector<std::string> output;
+};
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+std::string doc_text(const std::string& doc) {
+  std::ifstream in(KATA_SOURCE_DIR "/" + doc);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The ```console blocks of a doc, each as its commands with their output.
+std::vector<std::vector<Example>> console_blocks(const std::string& doc) {
+  std::vector<std::vector<Example>> blocks;
+  bool in_block = false;
+  for (const std::string& line : lines_of(doc_text(doc))) {
+    if (line.rfind("```", 0) == 0) {
+      in_block = line == "```console";
+      if (in_block) blocks.emplace_back();
+    } else if (in_block && line.rfind("$ ", 0) == 0) {
+      blocks.back().push_back({line.substr(2), {}});
+    } else if (in_block && !blocks.back().empty()) {
+      blocks.back().back().output.push_back(line);
+    }
+  }
+  return blocks;
+}
+
+// Whether `actual` is `shown`, a line "..." in `shown` standing for any lines.
+bool shown_as(const std::vector<std::string>& shown, size_t s,
+              const std::vector<std::string>& actual, size_t a) {
+  if (s == shown.size()) return a == actual.size();
+  if (shown[s] == "...") {
+    for (size_t skip = a; skip <= actual.size(); ++skip)
+      if (shown_as(shown, s + 1, actual, skip)) return true;
+    return false;
+  }
+  return a < actual.size() && shown[s] == actual[a] && shown_as(shown, s + 1, actual, a + 1);
+}
+
+// Runs the docs' examples in one scratch directory with `kata` on the PATH and the rule
+// files of rules/ beside it, as a designer would in a fresh clone: commands in their
+// order, each once (the same command gives the same output, so a second showing of it is
+// checked against the first run).
+struct DocRunner {
+  std::string dir = kata::test::scratch_dir("doc-examples");
+  std::map<std::string, kata::test::Run> done;
+
+  DocRunner() {
+    std::filesystem::create_directories(dir + "/rules");
+    for (auto& entry : std::filesystem::directory_iterator(KATA_SOURCE_DIR "/rules"))
+      if (entry.path().extension() == ".yaml")
+        std::filesystem::copy_file(entry.path(), dir + "/rules/" + entry.path().filename().string(),
+                                   std::filesystem::copy_options::overwrite_existing);
+  }
+
+  const kata::test::Run& run(const std::string& command) {
+    auto known = done.find(command);
+    if (known != done.end()) return known->second;
+    std::string bin = std::filesystem::path(KATA_BINARY).parent_path().string();
+    std::string script = temp(
+        "doc-example.sh", "cd '" + dir + "'\nexport PATH='" + bin + "':$PATH\n" + command + "\n");
+    kata::test::Run r{0, {}};
+    FILE* p = popen(("sh " + script + " 2>&1 < /dev/null").c_str(), "r");
+    char buf[4096];
+    for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
+    int status = pclose(p);
+    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return done[command] = r;
+  }
+
+  // Runs a block's commands and checks that each prints what the doc shows.
+  void check(const std::vector<Example>& block, bool must_succeed) {
+    for (const Example& e : block) {
+      INFO("$ " << e.command);
+      const auto& r = run(e.command);
+      INFO("it printed:\n" << r.out);
+      CHECK(shown_as(e.output, 0, lines_of(r.out), 0));
+      if (must_succeed) CHECK(r.status == 0);
+    }
+  }
+
+  // The blocks of `doc` with a command that starts with one of `starts`.
+  void check(const std::string& doc, const std::vector<std::string>& starts) {
+    for (const auto& block : console_blocks(doc)) {
+      bool chosen = false;
+      for (const Example& e : block)
+        for (const std::string& start : starts) chosen |= e.command.rfind(start, 0) == 0;
+      if (chosen) check(block, false);
+    }
+  }
+};
+
+// Whether `actual` holds every field of `shown`, an array's shown elements as its first.
+bool holds(const nlohmann::json& actual, const nlohmann::json& shown) {
+  if (shown.is_object()) {
+    if (!actual.is_object()) return false;
+    for (auto& [key, value] : shown.items())
+      if (!actual.contains(key) || !holds(actual[key], value)) return false;
+    return true;
+  }
+  if (shown.is_array()) {
+    if (!actual.is_array() || actual.size() < shown.size()) return false;
+    for (size_t i = 0; i < shown.size(); ++i)
+      if (!holds(actual[i], shown[i])) return false;
+    return true;
+  }
+  return actual == shown;
+}
+
+}  // namespace
+
+TEST_CASE("docs/design.md's walk-through prints what it shows, figure for figure",
+          "[workbench][cli][docs]") {
+  DocRunner docs;
+  auto blocks = console_blocks("docs/design.md");
+  REQUIRE(blocks.size() == 5);
+  for (const auto& block : blocks) docs.check(block, true);
+  // The page of step 4 is drawn as the text says: the mid-game leader's bars at 55.4% on A
+  // and 39.4% on B, the game lengths' medians 70 and 50.
+  std::ifstream in(docs.dir + "/big-pot.html");
+  std::stringstream page;
+  page << in.rdbuf();
+  for (const char* part :
+       {"<h1>Kobayakawa</h1>", "final_stake 2 -&gt; 4", "55.4%  [55.1%, 55.8%]",
+        "39.4%  [39.1%, 39.7%]", "median 70, mean 69.52", "median 50, mean 49.96"}) {
+    INFO(part);
+    CHECK(has(page.str(), part));
+  }
+  // docs/cli.md shows the same comparison, and simulate's, shard's and compare's examples.
+  docs.check("docs/cli.md", {"kata simulate rules/kobayakawa.yaml --games 1000 --players 4",
+                             "kata simulate rules/kobayakawa.yaml -g 10 --shard",
+                             "kata compare rules/kobayakawa.yaml big-pot.yaml",
+                             "kata compare rules/kobayakawa.yaml rules/tictactoe.yaml"});
+}
+
+TEST_CASE("docs/cli.md's simulate --json example holds the figures of that run",
+          "[workbench][cli][docs]") {
+  std::string doc = doc_text("docs/cli.md");
+  size_t at = doc.find("Below, for `-g 100 -p 3`");
+  REQUIRE(at != std::string::npos);
+  size_t start = doc.find("```json\n", at) + 8;
+  std::string shown = doc.substr(start, doc.find("```", start) - start);
+  // What the example leaves out is "...".
+  shown = std::regex_replace(shown, std::regex(",\\s*\\.\\.\\."), "");
+  auto actual = run_kata("simulate rules/kobayakawa.yaml -g 100 -p 3 --json");
+  REQUIRE(actual.status == 0);
+  auto j = nlohmann::json::parse(actual.out);
+  auto example = nlohmann::json::parse(shown);
+  INFO(example.dump(2));
+  CHECK(example.size() >= 10);
+  CHECK(holds(j, example));
+  // In the order kata prints them: alphabetical.
+  std::vector<std::string> keys;
+  for (auto& [key, value] : example.items()) keys.push_back(key);
+  size_t last = 0;
+  for (const std::string& key : keys) {
+    size_t here = actual.out.find("\n  \"" + key + "\":");
+    CHECK(here != std::string::npos);
+    CHECK(here >= last);
+    last = here;
+  }
 }

@@ -223,6 +223,12 @@ struct PairedShare {
       for (int j = 0; j < 4; ++j) products[i][j] += x[i] * x[j];
     }
   }
+  // The counts summed over the pairs: whole numbers, exact in a long double far beyond
+  // what a run of 10^8 games reaches.
+  int64_t chosen_a() const { return static_cast<int64_t>(sums[0]); }
+  int64_t times_legal_a() const { return static_cast<int64_t>(sums[1]); }
+  int64_t chosen_b() const { return static_cast<int64_t>(sums[2]); }
+  int64_t times_legal_b() const { return static_cast<int64_t>(sums[3]); }
   bool legal_a() const { return sums[1] > 0; }
   bool legal_b() const { return sums[3] > 0; }
   double share_a() const { return legal_a() ? static_cast<double>(sums[0] / sums[1]) : 0; }
