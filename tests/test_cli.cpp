@@ -828,6 +828,22 @@ TEST_CASE("rules at the prompt prints what kata rules prints", "[cli][prompt]") 
   CHECK(has(p.out, "      Archer: At the combat, eliminates the opponent's Samurai"));
   CHECK(has(p.out, "      Village: Army cards with 1 Strength on this battlefield have 2 Strength instead.\n"));
   CHECK(has(p.out, "  undo            take back your last decision and what followed it\n"));
+  CHECK(has(p.out, "  rules NAME      only what the card, action or option NAME does (for example: rules deploy)\n"));
+}
+
+TEST_CASE("rules NAME at the prompt prints only that card, action or option", "[cli][prompt]") {
+  auto p = run_kata("play rules/kenjin.yaml -p 3 --seed 4 --no-clear",
+                    "rules shugenja\nrules P1 Lord\nrules deploy\nrules bridge_limit\nrules nobody\nquit\ny\n");
+  // The card, then the action of the same name.
+  CHECK(has(p.out, "P1>   Shugenja (army: unit regular, strength 1, count 1): When deployed, you secretly look\n"
+                   "      at one face-down card of another player on any battlefield.\n  shugenja t q v  (t in field"));
+  // A player's card as the screens name it, with its seat.
+  CHECK(has(p.out, "P1>   Lord (army: unit secret, strength 2, count 1): Strength 2 (option lord_base)"));
+  CHECK(has(p.out, "P1>   deploy c t  (c in player.hand"));
+  CHECK(has(p.out, "P1>   bridge_limit = 3 (1 to 13)\n      The most cards a player may have on their side of the Bridge.\nP1> "));
+  CHECK(has(p.out, "P1> Nothing in the game's reference is called 'nobody'; 'rules' alone prints all of it.\n"));
+  // Only the entry: not the whole reference.
+  CHECK_FALSE(has(p.out, "Components"));
 }
 
 TEST_CASE("kata play without --agents seats a person against ismcts:200 bots", "[cli][agents]") {

@@ -5,7 +5,8 @@
 // themselves (which card lies where, and so in what order hidden cards sit in a stack, a
 // hand or a deck), kind by kind. Both games then go on with the same decisions (the others'
 // renamed; X's the same item of its menu), and X must be told byte for byte the same: its
-// view and screen, its menu, the notation of the others' decisions and every event.
+// view and screen, its menu, why a start of a decision it types is refused, the notation of
+// the others' decisions and every event.
 //
 // The comparison runs while the two games stay the same up to the renaming. It stops where
 // they may rightly differ for X: a renamed card comes into X's sight, or the rules read a
@@ -23,6 +24,7 @@
 #include <fmt/format.h>
 
 #include "agents/runner.hpp"
+#include "agents/typed.hpp"
 #include "log/log.hpp"
 #include "support.hpp"
 
@@ -126,6 +128,31 @@ std::vector<std::pair<std::string, std::vector<int>>> human_menu(const Game& g, 
   return out;
 }
 
+// What the chooser is told when it types an action and one value of its first parameter
+// (a start that may lead to no legal decision: the refusal then says why, quoting the
+// `when:` refusals the next parameter's values meet). At most two values of each action,
+// each one the chooser sees.
+std::vector<std::string> refusals(const Game& g, const State& s) {
+  std::vector<std::string> out;
+  int chooser = s.chooser();
+  for (int action : g.program.sites[s[Layout::site]].actions) {
+    const Action& a = g.program.actions[action];
+    if (a.params.size() < 2) continue;
+    Decision d;
+    d.action = action;
+    int tried = 0;
+    for (int64_t x : parameter_domain(g, s, d, 0)) {
+      if (tried == 2) break;
+      if (a.params[0].type == Type::card && !visible(g, s, chooser, static_cast<int>(x))) continue;
+      std::string value = a.params[0].type == Type::card ? card_text(g, s, static_cast<int>(x), chooser)
+                                                         : value_text(g, a.params[0].type, x);
+      out.push_back(refusal_reason(g, s, a.name + " " + value));
+      ++tried;
+    }
+  }
+  return out;
+}
+
 // What `viewer` sees of a state: its view and its screen.
 void same_sight(const Game& g, const State& a, const State& b, int viewer) {
   PlayerView va = make_view(g, a, viewer), vb = make_view(g, b, viewer);
@@ -176,6 +203,8 @@ Outcome play_twins(const Game& g, int players, uint64_t seed, const std::vector<
       RC_ASSERT(menu(g, a, la) == menu(g, b, lb));
       // So is the menu a person sees, made from the view and the labels.
       RC_ASSERT(human_menu(g, a, la, viewer) == human_menu(g, b, lb, viewer));
+      // And what it is told of a start that may lead nowhere.
+      RC_ASSERT(refusals(g, a) == refusals(g, b));
       db = lb[i];
     } else {
       db = renamed(g, da, to);

@@ -703,16 +703,56 @@ actions:
   CHECK(kata::decision_text(g, s, *d) == "pay");
 }
 
-TEST_CASE("a value refused after values that leave no legal decision says which they are",
+TEST_CASE("a value refused after values that leave no legal decision says which they are and why",
           "[prompt]") {
   // Kendo's start: P1's Prince on 8/-7 is hemmed in by its own pieces. "(no choice now)"
-  // alone read as a fault of the program.
+  // alone read as a fault of the program, and "no go is legal with this origin" did not
+  // say why.
   Start k("rules/kendo.yaml", 2, 5);
   const kata::Game& g = *k.loaded.game;
   std::string why;
   CHECK_FALSE(kata::read_decision(g, k.state, "go 8/-7 9/9", why));
   CHECK(why == "'9/9' is not a choice for target, the point where it lands, exactly its number "
-               "of steps away (no choice: no go is legal with this origin)");
+               "of steps away (no choice: no go is legal with origin 8/-7: 7/-8 holds a piece "
+               "of yours; 7/-5 holds a piece of yours)");
+  // The Samurai on 7/-8 has no point two free steps away at all.
+  CHECK_FALSE(kata::read_decision(g, k.state, "go 7/-8 1/1", why));
+  CHECK(has(why, "(no choice: no go is legal with origin 7/-8: no target is possible)"));
+  // The piece alone, the target still to come: the dead end is the news, not the count of
+  // values.
+  CHECK_FALSE(kata::read_decision(g, k.state, "go 8/-7", why));
+  CHECK(why == "no go is legal with origin 8/-7: 7/-8 holds a piece of yours; 7/-5 holds a "
+               "piece of yours");
+  CHECK_FALSE(kata::read_decision(g, k.state, "go 8/-4", why));
+  CHECK(why == "'go' takes 2 values: go origin target");
+}
+
+TEST_CASE("a dead end lists each refusal once, at most four, and an action with no legal decision says so",
+          "[prompt][notation]") {
+  auto l = kata::test::load_text(R"(game: Dead ends
+players: 2
+flow: |
+  choose P1: pick | hop | pass
+actions:
+  pick:
+    params: {a: 1..2, b: 1..6}
+    when: {if: "b > a + 6", refuse: "{b} is not above {a} by 6."}
+  hop:
+    params: {n: 1..3}
+    when: {if: "n > 3", refuse: "{n} is too low."}
+  pass: {}
+)");
+  REQUIRE(l.game);
+  const kata::Game& g = *l.game;
+  kata::State s = kata::new_game(g, 2, 1, kata::default_options(g));
+  std::string why;
+  CHECK_FALSE(kata::read_decision(g, s, "pick 1", why));
+  CHECK(why == "no pick is legal with a 1: 1 is not above 1 by 6; 2 is not above 1 by 6; 3 is "
+               "not above 1 by 6; 4 is not above 1 by 6; and 2 more");
+  CHECK_FALSE(kata::read_decision(g, s, "pick 2 9", why));
+  CHECK(has(why, "'9' is not a choice for b (no choice: no pick is legal with a 2: 1 is not above 2"));
+  CHECK_FALSE(kata::read_decision(g, s, "hop 9", why));
+  CHECK(why == "'9' is not a choice for n (no choice: no hop is legal now)");
 }
 
 TEST_CASE("on a terminal: Kendo's first screen says the first player and the move in words, free points by their x",

@@ -54,6 +54,15 @@ TEST_CASE("the screens of Kenjin leave out its bookkeeping variables", "[screens
   }
 }
 
+TEST_CASE("Kobayakawa's pages say a fighter's stake in words", "[screens]") {
+  for (uint64_t seed : {1, 2, 3}) {
+    std::string all = pages("rules/kobayakawa.yaml", 4, seed);
+    CHECK_FALSE(has(all, "stake="));
+    CHECK_FALSE(has(all, "fought"));
+    CHECK(has(all, "; staked this round: 1"));
+  }
+}
+
 TEST_CASE("Kenjin's draft tells the tiles offered and taken, not the sorting of the box or of the field", "[screens]") {
   auto l = kata::test::load_file("rules/kenjin.yaml");
   REQUIRE(l.game);

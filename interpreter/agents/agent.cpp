@@ -212,6 +212,8 @@ std::optional<Choice> HumanAgent::answer(const Game& g, const PlayerView& view,
            << "  undo            take back your last decision and what followed it\n"
            << fmt::format("  log             the last {} lines you were told\n", log_lines)
            << "  rules           what each card, action and option does: the game's reference (what 'kata rules' prints)\n"
+           << "  rules NAME      only what the card, action or option NAME does (for example: rules "
+           << labels.front().substr(0, labels.front().find(' ')) << ")\n"
            << "  quit            stop the game (asks first; the end of input, Ctrl-D, stops at once)\n"
            << "  an empty line   the list again\n";
   } else if (word == "log") {
@@ -220,6 +222,12 @@ std::optional<Choice> HumanAgent::answer(const Game& g, const PlayerView& view,
     for (auto& n : told_) print_screen(t_.out, "  " + n + '\n');
   } else if (word == "rules") {
     t_.out << write_reference(make_reference(g), ReferenceFormat::text, t_.width ? t_.width : reference_width);
+  } else if (word.rfind("rules ", 0) == 0) {
+    std::string name = trimmed(line.substr(6));
+    std::string entry = reference_entry(make_reference(g), name, t_.width ? t_.width : reference_width);
+    if (entry.empty())
+      t_.out << fmt::format("Nothing in the game's reference is called '{}'; 'rules' alone prints all of it.\n", name);
+    t_.out << entry;
   } else if (word == "undo") {
     if (t_.humans <= 1) return Choice{Choice::undo, {}};
     t_.out << "There is no undo with several people at this terminal: it would take back "

@@ -240,9 +240,12 @@ constexpr size_t listed_values = 12, example_values = 6;
 // "'0/0' is not a choice for t, the tile you play on (choices: North, South)":
 // the values of parameter k that the legal decisions `reached` (indices into labels) take,
 // as the chooser's menu names them (interchangeable cards once), and the parameter's doc.
+// `dead_end`: the notation's reason why the values before k leave no legal decision
+// (parse_decision), if it gave one.
 std::string not_a_choice(const Game& g, const PlayerView& view,
                          const std::vector<std::string>& labels, const Action& a, size_t k,
-                         const std::vector<int>& reached, const std::string& word) {
+                         const std::vector<int>& reached, const std::string& word,
+                         const std::string& dead_end = {}) {
   std::vector<MenuItem> items = menu_items(g, view, labels);
   std::vector<int> item_of(labels.size(), -1);
   for (size_t i = 0; i < items.size(); ++i)
@@ -255,14 +258,17 @@ std::string not_a_choice(const Game& g, const PlayerView& view,
       values.push_back(item.parts[k + 1]);
   }
   std::string choices;
-  if (values.empty() && k > 0) {
-    // The values before it leave no legal decision: say which, since "no choice" alone
-    // reads as a fault ("no choice: no go is legal with this origin").
+  if (values.empty() && k > 0 && !dead_end.empty()) {
+    // The values before it leave no legal decision: say which, and why, since "no choice"
+    // alone reads as a fault ("no choice: no go is legal with origin 8/-7: 7/-8 holds a
+    // piece of yours").
+    choices = "no choice: " + dead_end;
+  } else if (values.empty() && k > 0) {
     std::vector<std::string> before;
     for (size_t i = 0; i < k; ++i) before.push_back(a.params[i].name);
     choices = fmt::format("no choice: no {} is legal with this {}", a.name, fmt::join(before, " and "));
   } else if (values.empty()) {
-    choices = "no choice now";
+    choices = fmt::format("no choice: no {} is legal now", a.name);
   } else if (values.size() <= listed_values) {
     choices = "choices: " + fmt::format("{}", fmt::join(values, ", "));
   } else {
@@ -392,7 +398,13 @@ std::optional<Decision> read_named(const Game& g, const State& s, const std::str
       return std::nullopt;
     }
   }
-  why = not_a_choice(g, view, labels, a, k, begun(g, labels, a, k, text), word);
+  // "(choices: none: no go is legal with origin 8/-7: ...)": the notation's dead end.
+  const std::string none = " (choices: none: ";
+  size_t dead = why.find(none, at);
+  std::string dead_end = dead == std::string::npos || why.back() != ')'
+                             ? std::string()
+                             : why.substr(dead + none.size(), why.size() - dead - none.size() - 1);
+  why = not_a_choice(g, view, labels, a, k, begun(g, labels, a, k, text), word, dead_end);
   return std::nullopt;
 }
 

@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -434,6 +435,61 @@ std::string write_text(const GameReference& r, size_t width) {
   out += section_text("Phases", r.phases, [](const GameReference::Phase& p) { return p.name; }, width);
   return out;
 }
+
+// Lower case, without blanks: how a name typed at the prompt is compared.
+std::string squashed(const std::string& text) {
+  std::string out;
+  for (char c : text)
+    if (!std::isspace(static_cast<unsigned char>(c)))
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// "Lord (army: unit secret, strength 2, count 1): what it does": a row of a kind's table.
+std::string card_entry(const GameReference::Kind& k, size_t i, size_t width) {
+  const std::vector<std::string>& row = k.rows[i];
+  std::vector<std::string> properties;
+  for (size_t j = 1; j < row.size() && j < k.columns.size(); ++j)
+    properties.push_back(k.columns[j] + " " + row[j]);
+  std::string text =
+      fmt::format("{} ({}{})", row[0], k.name,
+                  properties.empty() ? "" : fmt::format(": {}", fmt::join(properties, ", ")));
+  if (i < k.docs.size() && !k.docs[i].empty()) text += ": " + k.docs[i];
+  return hanging(text, 2, 6, width);
+}
+
+}  // namespace
+
+std::string reference_entry(const GameReference& r, const std::string& name, size_t width) {
+  std::string want = squashed(name), unseated = want;
+  // "p1 guard": a player's card, named with its seat as the screens name it.
+  if (size_t digits = unseated.find_first_not_of("0123456789", 1);
+      unseated.size() > 1 && unseated[0] == 'p' && digits != 1 && digits != std::string::npos)
+    unseated.erase(0, digits);
+  auto called = [&](const std::string& n) { return squashed(n) == want; };
+  std::string out;
+  for (auto& o : r.options)
+    if (called(o.name)) out += "  " + option_text(o) + "\n" + wrapped(o.doc, 6, width);
+  for (auto& k : r.kinds) {
+    if (called(k.name)) out += "  " + kind_text(k) + "\n" + wrapped(k.doc, 6, width);
+    for (size_t i = 0; i < k.rows.size(); ++i)
+      if (!k.rows[i].empty() && (called(k.rows[i][0]) || squashed(k.rows[i][0]) == unseated))
+        out += card_entry(k, i, width);
+  }
+  for (auto& z : r.zones)
+    if (called(z.name)) out += "  " + zone_text(z) + "\n" + wrapped(z.doc, 6, width);
+  for (auto& v : r.variables)
+    if (called(v.name)) out += "  " + variable_text(v) + "\n" + wrapped(v.doc, 6, width);
+  for (auto& a : r.actions)
+    if (called(a.name))
+      out +=
+          "  " +
+          (a.params.empty() ? notation(a) : fmt::format("{}  ({})", notation(a), params_text(a))) +
+          "\n" + wrapped(a.doc, 6, width);
+  return out;
+}
+
+namespace {
 
 // A Markdown table cell: one line, with '|' escaped.
 std::string cell(const std::string& text) {

@@ -99,4 +99,12 @@ enum class ReferenceFormat { text, markdown, json };
 constexpr size_t reference_width = 88;
 std::string write_reference(const GameReference& r, ReferenceFormat format, size_t width = reference_width);
 
+// The entries of the reference called `name`, case and spaces aside, as plain text wrapped
+// to `width`: an option, a kind of component, a card of a table (by its first column, with
+// what it does; a player's card also without its seat, "p1 guard" as "Guard"), a zone, a
+// variable or an action. Empty when nothing is so called. What the terminal's `rules NAME`
+// prints.
+std::string reference_entry(const GameReference& r, const std::string& name,
+                            size_t width = reference_width);
+
 }  // namespace kata

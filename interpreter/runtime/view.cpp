@@ -324,6 +324,54 @@ bool begins_legal(const Game& g, const State& s, Decision d, size_t k) {
   return false;
 }
 
+// The longest list of refusals a dead end spells out; beyond it, how many more.
+constexpr size_t dead_end_refusals = 4;
+
+// Why no legal decision begins with d's first k values, whose own conditions hold: "no go
+// is legal with origin 8/-7: 7/-8 holds a piece of yours; 7/-5 holds a piece of yours",
+// each refusal that parameter k's values meet, once; or that it has no value. A value that
+// is a card the chooser cannot see gives no refusal (it would tell of that card), nor does
+// one whose own conditions hold (a later parameter has no value); no refusal at all when
+// one of the first k values is such a card.
+std::string dead_end(const Game& g, const State& s, Decision d, size_t k) {
+  const Action& a = g.program.actions[d.action];
+  std::vector<std::string> chosen;
+  bool names_hidden = false;
+  for (size_t i = 0; i < k; ++i) {
+    chosen.push_back(
+        fmt::format("{} {}", a.params[i].name, value_notation(g, s, a.params[i], d.args[i])));
+    names_hidden |= a.params[i].type == Type::card && !visible(g, s, s.chooser(), d.args[i]);
+  }
+  std::string head = fmt::format("no {} is legal with {}", a.name, fmt::join(chosen, " and "));
+  if (names_hidden) return head;
+  std::vector<int64_t> values = parameter_domain(g, s, d, static_cast<int>(k));
+  if (values.empty()) return fmt::format("{}: no {} is possible", head, a.params[k].name);
+  std::vector<std::string> refusals;
+  size_t more = 0;
+  for (int64_t x : values) {
+    d.args[k] = static_cast<int32_t>(x);
+    if (a.params[k].type == Type::card && !visible(g, s, s.chooser(), d.args[k])) continue;
+    int failed = failed_condition(g, s, d, static_cast<int>(k) + 1);
+    std::string why;
+    if (failed < 0) continue;
+    if (!a.when_refusals[failed].empty())
+      why = refusal_text(g, s, d, static_cast<int>(k) + 1, a.when_refusals[failed]);
+    else if (a.when_quotable[failed])
+      why = fmt::format("'{}' requires {}", a.name, spaced(a.when_texts[failed]));
+    else
+      continue;
+    while (!why.empty() && (why.back() == '.' || why.back() == ' ')) why.pop_back();
+    if (std::find(refusals.begin(), refusals.end(), why) != refusals.end()) continue;
+    if (refusals.size() < dead_end_refusals)
+      refusals.push_back(why);
+    else
+      ++more;
+  }
+  if (refusals.empty()) return head;
+  return fmt::format("{}: {}{}", head, fmt::join(refusals, "; "),
+                     more ? fmt::format("; and {} more", more) : "");
+}
+
 }  // namespace
 
 std::optional<Decision> parse_decision(const Game& g, const State& s, const std::string& text,
@@ -400,6 +448,9 @@ std::optional<Decision> parse_decision(const Game& g, const State& s, const std:
     // ones hold, as for the legal decisions.
     if (fails(static_cast<int>(k))) return std::nullopt;
     while (!rest.empty() && rest[0] == ' ') rest.erase(0, 1);
+    // Too few values: when those typed already leave no legal decision, that is the news.
+    if (rest.empty() && k > 0 && !begins_legal(g, s, d, k))
+      return why = dead_end(g, s, d, k), std::nullopt;
     if (rest.empty()) return why = usage, std::nullopt;
     size_t best = 0;
     std::vector<int64_t> values = parameter_domain(g, s, d, static_cast<int>(k));
@@ -425,6 +476,7 @@ std::optional<Decision> parse_decision(const Game& g, const State& s, const std:
       }
       if (!blind_choices.empty()) choices += (choices.empty() ? "" : ", ") + blind_choices;
       std::string word = rest.substr(0, rest.find(' '));
+      if (choices.empty() && k > 0) choices = "none: " + dead_end(g, s, d, k);
       why = fmt::format("'{}' is not a choice for {} (choices: {})", word, a.params[k].name, choices.empty() ? "none" : choices);
       return std::nullopt;
     }

@@ -96,7 +96,9 @@ std::string normal(const std::string& text);
 
 // The legal decision the text names (in the chooser's notation, case and spacing aside),
 // or nothing and, in `why`, the reason it is refused: the `when` it fails, unless it names
-// a card the chooser cannot see (the failed condition would tell something of that card).
+// a card the chooser cannot see (the failed condition would tell something of that card);
+// where the values typed leave no legal decision for the next parameter, why ("no go is
+// legal with origin 8/-7: 7/-8 holds a piece of yours").
 // Two legal decisions written alike: the first that legal_decisions lists. The text is
 // read one parameter at a time, each against its list of values, so reading costs about
 // the lists' lengths, not their product; legal_decisions is not called. Where the game's
