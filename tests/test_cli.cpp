@@ -570,10 +570,11 @@ TEST_CASE("Kenjin: replay --as names no face-down card of another's hand by its 
     REQUIRE(as.status == 0);
     CHECK_FALSE(has(as.out, "P2.hand#"));
     CHECK_FALSE(has(as.out, "P3.hand#"));
-    CHECK(has(as.out, "P2 chose: deploy a card from P2.hand "));
-    CHECK(has(as.out, "P3 chose: deploy a card from P3.hand "));
+    // A deployment is told in words: a face-down card of another's hand by its hand only.
+    CHECK(has(as.out, "P2 deploys a card from P2.hand face down on "));
+    CHECK(has(as.out, "P3 deploys a card from P3.hand face down on "));
     // P1's own deployments are named.
-    CHECK(has(as.out, "P1 chose: deploy P1 "));
+    CHECK(has(as.out, "P1 deploys P1 "));
   }
 }
 
