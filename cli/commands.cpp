@@ -288,15 +288,20 @@ int run_match(const PlayArgs& a, const Game& g, int players, uint64_t seed,
         !write_svg(a.svg, board_svg(g, terminal.humans > 0 ? public_view(g, r.final)
                                                            : make_view(g, r.final, -1))))
       return usage_error;
-    auto sc = scores(g, r.final);
-    std::string line;
-    // A game without scores (won only by `win`), or one in which nothing was scored (a
-    // variant's points, the variant off: "P1=0 P2=0" read as a result), says only who won.
-    if (scores_shown(g, score_table(g, r.final)))
-      for (size_t p = 0; p < sc.size(); ++p) line += fmt::format("{}{}={}", p ? " " : "", seat_name(static_cast<int>(p)), sc[p]);
-    terminal.out << fmt::format("Result after {} decisions: {}winners: {}\n", r.final.decisions(),
-                                line.empty() ? "" : line + "; ", winners_text(r.final))
-                 << std::flush;
+    // The end's screen (the winners, the score table, the notes) says the result: a line
+    // under it would say it again. Without a screen (-q), the result is that one line.
+    bool end_shown = terminal.humans > 0 || !a.quiet;
+    if (!end_shown) {
+      auto sc = scores(g, r.final);
+      std::string line;
+      // A game without scores (won only by `win`), or one in which nothing was scored (a
+      // variant's points, the variant off: "P1=0 P2=0" read as a result), says only who won.
+      if (scores_shown(g, score_table(g, r.final)))
+        for (size_t p = 0; p < sc.size(); ++p) line += fmt::format("{}{}={}", p ? " " : "", seat_name(static_cast<int>(p)), sc[p]);
+      terminal.out << fmt::format("Result after {} decisions: {}winners: {}\n", r.final.decisions(),
+                                  line.empty() ? "" : line + "; ", winners_text(r.final));
+    }
+    terminal.out << std::flush;
     // Several humans: the screen (and the seed line at its top) was cleared; say it again.
     if (!a.seed_given && terminal.humans > 1 && terminal.clear_screen)
       std::cerr << seed_line(a, seed);

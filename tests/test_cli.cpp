@@ -67,8 +67,11 @@ TEST_CASE("kata play with bots to the end - with a bad option or agent", "[cli]"
   auto limit = run_kata("play rules/kendo.yaml --agents random --seed 5 -o max_turns=3");
   CHECK(limit.status == 0);
   CHECK(has(limit.out, "Game over. Winners: none\nNo Prince reached the palace within the turn "
-                       "limit (the option max_turns): in a one-round game nobody wins.\n"
-                       "Result after 6 decisions: winners: none\n"));
+                       "limit (the option max_turns): in a one-round game nobody wins.\n"));
+  // The end's screen says the result once: no line under it says it again.
+  CHECK_FALSE(has(limit.out, "Result after"));
+  auto quiet = run_kata("play rules/kendo.yaml --agents random --seed 5 -o max_turns=3 -q");
+  CHECK(quiet.out == "Result after 6 decisions: winners: none\n");
   CHECK(run_kata("play rules/kobayakawa.yaml --players 9 --agents random").status == 2);
   auto o = run_kata("play rules/kobayakawa.yaml --agents random -o centre_kamon=3");
   CHECK(o.status == 2);
@@ -384,7 +387,8 @@ TEST_CASE("humans sharing a terminal: the scrollback is cleared - the end is sho
   CHECK_FALSE(has(end, "(you)"));
   CHECK_FALSE(has(end, "as P1 sees it"));
   CHECK_FALSE(has(end, "as P2 sees it"));
-  CHECK(has(end, "Result after "));
+  CHECK(has(end, "Game over. "));
+  CHECK_FALSE(has(end, "Result after "));
   // The public view shows a card only if every seat sees it.
   kata::PlayerView pub = kata::public_view(g, s);
   for (int p = 0; p < 3; ++p) {
@@ -566,10 +570,11 @@ TEST_CASE("Kenjin: replay --as names no face-down card of another's hand by its 
     REQUIRE(as.status == 0);
     CHECK_FALSE(has(as.out, "P2.hand#"));
     CHECK_FALSE(has(as.out, "P3.hand#"));
-    CHECK(has(as.out, "P2 chose: deploy a card from P2.hand "));
-    CHECK(has(as.out, "P3 chose: deploy a card from P3.hand "));
+    // A deployment is told in words: a face-down card of another's hand by its hand only.
+    CHECK(has(as.out, "P2 deploys a card from P2.hand face down on "));
+    CHECK(has(as.out, "P3 deploys a card from P3.hand face down on "));
     // P1's own deployments are named.
-    CHECK(has(as.out, "P1 chose: deploy P1 "));
+    CHECK(has(as.out, "P1 deploys P1 "));
   }
 }
 

@@ -104,9 +104,12 @@ bool renamed_shown(const std::vector<Event>& events, int viewer, const std::vect
   return false;
 }
 
-// Each event alone, and as they are told together.
+// Each event alone, and as they are told together; and whether a message of the decision's
+// effect tells it (told_by_message: then neither its notation nor the moves the message
+// tells are told again), which must depend only on what the viewer is shown too.
 std::vector<std::string> told(const Game& g, const std::vector<Event>& events, int viewer) {
   std::vector<std::string> out;
+  out.push_back(told_by_message(g, events, viewer) ? "decision told by a message" : "decision told by its notation");
   for (const Event& e : events)
     if (std::string line = describe_event(g, e, viewer); !line.empty()) out.push_back(line);
   for (std::string& line : describe_events(g, events, viewer)) out.push_back("told: " + line);

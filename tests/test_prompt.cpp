@@ -785,3 +785,52 @@ TEST_CASE("an action without values typed with one is told to be typed alone", "
   CHECK_FALSE(kata::read_decision(*l.game, s, "fight 3", why));
   CHECK(why == "'fight' takes no values: type fight alone");
 }
+
+TEST_CASE("a value typed as the start of several choices' names is refused as ambiguous, naming them",
+          "[prompt][notation]") {
+  // Six cards whose names begin alike, in a row (each in its place: not interchangeable).
+  auto l = kata::test::load_text(R"(game: Starts
+players: 2
+components:
+  card: {list: [{name: Spear}, {name: Sword1}, {name: Sword2}, {name: Shield1}, {name: Shield2}, {name: Shield3}, {name: Sling}], in: rack}
+zones:
+  rack: {visibility: everyone, order: row}
+  pile: {visibility: everyone}
+flow: |
+  choose P1: take
+actions:
+  take:
+    params: {c: {from: rack, doc: the card you take}}
+    do: move c to pile
+)");
+  REQUIRE(l.game);
+  const kata::Game& g = *l.game;
+  kata::State s = kata::new_game(g, 2, 1, kata::default_options(g));
+  std::string why;
+  CHECK_FALSE(kata::read_decision(g, s, "take sword", why));
+  CHECK(why == "ambiguous: 'sword' could be Sword1 or Sword2 (c, the card you take)");
+  // At most a few are named, then how many more.
+  CHECK_FALSE(kata::read_decision(g, s, "take s", why));
+  CHECK(why == "ambiguous: 's' could be Spear, Sword1, Sword2, Shield1 and 3 more (c, the card you take)");
+  // A whole name is no start: the choice it names, or a refusal that lists the choices.
+  auto d = kata::read_decision(g, s, "take spear", why);
+  REQUIRE(d);
+  CHECK(kata::decision_text(g, s, *d) == "take Spear");
+  CHECK_FALSE(kata::read_decision(g, s, "take axe", why));
+  CHECK(has(why, "'axe' is not a choice for c, the card you take (choices: Spear, "));
+}
+
+TEST_CASE("on a terminal: the start of several names is refused as ambiguous", "[cli][prompt]") {
+  // Hogen, seed 4: P1 holds Minamoto1 and Minamoto2 among the samurai it may rally.
+  Pty t({"play", "rules/hogen.yaml", "-p", "3", "-a", "human,random,random", "--seed", "4", "--no-clear"});
+  REQUIRE(t.started());
+  REQUIRE(t.expect("P1> "));
+  t.send("rally minamoto");
+  REQUIRE(t.expect("P1> "));
+  CHECK(has(t.last(), "Refused: ambiguous: 'minamoto' could be Minamoto1 or Minamoto2"));
+  CHECK_FALSE(has(t.last(), "not a choice"));
+  t.send("quit");
+  REQUIRE(t.expect("Really quit"));
+  t.send("y");
+  CHECK(t.wait() == 1);
+}

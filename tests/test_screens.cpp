@@ -7,6 +7,7 @@
 
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -932,4 +933,162 @@ TEST_CASE("a block of two forms is printed wide where it fits, else narrow, each
   CHECK(wrap_text(block, 17) == plain(block));
   CHECK(wrap_text(block, 16) == "  P1 Guard: 12\nafter\n");
   CHECK(wrap_text(block, 12) == "  P1 Guard:\n    12\nafter\n");
+}
+
+namespace {
+
+// Each seat holds two cards; each may play one face up (told by a message to all), hide
+// one in the deck (an action's say:, to all) or whisper (a message to the chooser alone);
+// then a message of the flow, and P1 passes (no message: told as "P1 chose: pass").
+const char* told_rules = R"(game: Told
+players: 2
+components:
+  card: {list: [{name: Ace}, {name: Bow}, {name: Cup}, {name: Dart}, {name: Egg}, {name: Fan}], in: deck}
+zones:
+  deck: {visibility: nobody, order: stack}
+  hand: {per_player: true, visibility: owner, order: set}
+  table: {visibility: everyone}
+flow: |
+  for p in players {
+    move top(deck) to p.hand
+    move top(deck) to p.hand
+  }
+  for p in players { choose p: play | hide | whisper }
+  say "the round is over"
+  choose P1: pass
+actions:
+  play:
+    params: {c: player.hand}
+    do: |
+      move c to table face up
+      say "{player} plays {c}"
+  hide:
+    params: {c: player.hand}
+    say: "{player} hides a card"
+    do: move c to deck
+  whisper:
+    params: {c: player.hand}
+    do: |
+      say to player "you put {c} on the table"
+      move c to table face up
+  pass:
+    do: move top(deck) to table face up
+)";
+
+// The game played by P1 `one` and P2 `two`, as `seat` was told it by `kata replay --as`.
+std::string told_game(const std::string& one, const std::string& two, const std::string& seat) {
+  std::string file = kata::test::temp("told.yaml", told_rules);
+  std::string name = one + "-" + two;
+  std::replace(name.begin(), name.end(), ' ', '_');
+  std::string log = kata::test::temp("told-" + name + ".jsonl");
+  std::string p1 = kata::test::temp("told-p1.txt", one + "\npass\n"), p2 = kata::test::temp("told-p2.txt", two + "\n");
+  auto r = kata::test::run_kata("play " + file + " -a script:" + p1 + ",script:" + p2 + " -s 1 -q --log " + log);
+  REQUIRE(r.status == 0);
+  auto replay = kata::test::run_kata("replay " + log + (seat.empty() ? "" : " --as " + seat));
+  REQUIRE(replay.status == 0);
+  return replay.out.substr(0, replay.out.find("Told — "));
+}
+
+}  // namespace
+
+TEST_CASE("a decision told by a message of its effect is told once: no 'chose:' line, no move "
+          "the message tells",
+          "[screens][say][told]") {
+  // P1 holds Fan and Egg, P2 Dart and Cup. P1 plays Fan: the message names it to both, so
+  // neither the decision's notation nor Fan's move is told again.
+  CHECK(told_game("play fan", "play cup", "P2") ==
+        "4 cards move from deck — P1.hand: 2 cards; P2.hand: Dart and Cup\n"
+        "P1 plays Fan\n"
+        "P2 plays Cup\n"
+        "the round is over\n"
+        "P1 chose: pass\n"
+        "Bow moves from deck to table\n");
+  // P2 hides a card (its say:): P1 does not see it move, so the message tells all P1 may
+  // know; P2 sees Dart move, which the message does not name, and is told that too.
+  std::string p1 = told_game("play fan", "hide dart", "P1");
+  CHECK(has(p1, "P1 plays Fan\nP2 hides a card\nthe round is over\n"));
+  CHECK(has(told_game("play fan", "hide dart", "P2"), "P2 hides a card\nDart moves from P2.hand to deck\n"));
+  // A message to one seat tells the decision to that seat only; the other is told the
+  // decision as before, as it may know it, and the move.
+  CHECK(has(told_game("whisper fan", "play cup", "P1"), "P1.hand: Fan and Egg; P2.hand: 2 cards\n"
+                                                        "you put Fan on the table\nP2 plays Cup\n"));
+  std::string p2 = told_game("whisper fan", "play cup", "P2");
+  CHECK(has(p2, "P1 chose: whisper a card from P1.hand\nFan moves from P1.hand to table\nP2 plays Cup\n"));
+  // A message of the flow, after the effect, tells no decision: P1's pass is told.
+  CHECK(has(p2, "the round is over\nP1 chose: pass\n"));
+  // An onlooker (a replay without --as) is told every message.
+  CHECK(has(told_game("whisper fan", "play cup", ""), "to P1: you put Fan on the table\nP2 plays Cup\n"));
+}
+
+TEST_CASE("a decision told once at the terminal: Kendo's moves and captures are one line each",
+          "[screens][say][told]") {
+  auto r = kata::test::run_kata("play rules/kendo.yaml -a random --seed 7 --log " + kata::test::temp("told-kendo.jsonl"));
+  REQUIRE(r.status == 0);
+  auto replay = kata::test::run_kata("replay " + kata::test::temp("told-kendo.jsonl") + " --as P1");
+  INFO(replay.out);
+  CHECK(has(replay.out, "\nP1 Soldier3 moves from 4/-5 to 2/-1\nP2 Soldier3 moves from -4/5 to -2/7\n"));
+  CHECK(has(replay.out, "\nP2 Soldier4 moves from -1/-4 to 1/-2 and takes P1 Soldier2\nP1 Soldier3 moves from 1/-5 to -1/-7\n"));
+  CHECK_FALSE(has(replay.out, "chose: go"));
+  CHECK_FALSE(has(replay.out, "to taken"));
+}
+
+TEST_CASE("a show: false procedure's calls are bookkeeping: screens do not tell their events, "
+          "their messages are told",
+          "[screens][say]") {
+  std::string rules = R"(game: Tidy
+players: 2
+components:
+  card: {list: [{name: Ace}, {name: Bow}, {name: Cup}], in: deck}
+zones:
+  deck: {visibility: nobody, order: stack}
+  pile: {visibility: everyone}
+procedures:
+  tidy:
+    show: false
+    do: |
+      move all pile to deck
+      say "the pile is put back"
+      shuffle deck
+flow: |
+  move top(deck) to pile face up
+  tidy()
+  choose P1: stop
+actions:
+  stop: ""
+)";
+  std::string log = kata::test::temp("tidy.jsonl");
+  REQUIRE(kata::test::run_kata("play " + kata::test::temp("tidy.yaml", rules) + " -a random -s 1 -q --log " + log).status == 0);
+  auto replay = kata::test::run_kata("replay " + log);
+  INFO(replay.out);
+  CHECK(replay.status == 0);
+  CHECK(has(replay.out, "Cup moves from deck to pile\nthe pile is put back\nP1 chose: stop\n"));
+  CHECK_FALSE(has(replay.out, "shuffled"));
+  // The log records every event.
+  std::ifstream in(log);
+  std::string text(std::istreambuf_iterator<char>(in), {});
+  CHECK(has(text, "\"from\":\"pile\""));
+  CHECK(has(text, "\"type\":\"shuffle\""));
+  // Only true or false; a function has no show:.
+  auto bad = kata::test::run_kata("check " + kata::test::temp("tidy-bad.yaml", kata::test::with("show: false", "show: maybe", rules)));
+  CHECK(bad.status == 1);
+  CHECK(has(bad.out, "tidy-bad.yaml:10:11: error: expected show (true or false), found 'maybe'\n"));
+  auto fn = kata::test::run_kata("check " + kata::test::temp("tidy-fn.yaml", kata::test::with("procedures:\n", "functions:\n  two: {value: 2, show: false}\nprocedures:\n", rules)));
+  CHECK(fn.status == 1);
+  CHECK(has(fn.out, "'show'"));
+}
+
+TEST_CASE("Kobayakawa's deal: the gathering is one message, not a line of the cards of each zone",
+          "[screens][say]") {
+  std::string log = kata::test::temp("told-koba.jsonl");
+  REQUIRE(kata::test::run_kata("play rules/kobayakawa.yaml -p 4 -a random -s 7 -q --log " + log).status == 0);
+  auto replay = kata::test::run_kata("replay " + log + " --as P2");
+  INFO(replay.out);
+  CHECK(replay.status == 0);
+  CHECK(has(replay.out, "Round 2: each fighter stakes 1 kamon; the winner takes the stakes and 1 centre kamon\n— deal —\n"
+                        "All the cards are gathered and shuffled; each player is dealt one\ndeck is shuffled\n5 cards move from deck — "));
+  CHECK_FALSE(has(replay.out, "move to deck"));
+  // Each decision one line, in the game's words.
+  CHECK(has(replay.out, "\nP1 flips 3: the new kobayakawa\nP2 draws the deck's top card\n"));
+  CHECK_FALSE(has(replay.out, "chose: flip"));
+  CHECK_FALSE(has(replay.out, "chose: discard"));
 }

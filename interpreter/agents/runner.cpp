@@ -206,12 +206,15 @@ bool play_once(const Game& g, int players, uint64_t seed, const std::vector<int6
       }
       if (log) log->decision(s.decisions() + 1, seat, decision_text(g, s, chosen));
     }
-    // Each other seat is told the decision as it may know it (card_text), unless the action
-    // tells it in the game's words (its `say:`, said as its effect begins).
+    // Each other seat is told the decision as it may know it (card_text), in the state it
+    // was made in, unless a message of its effect tells it (told_by_message).
+    std::vector<std::string> chose(agents.size());
     for (size_t other = 0; other < agents.size(); ++other)
-      if (static_cast<int>(other) != seat && agents[other]->needs_view() && !g.program.actions[chosen.action].says)
-        agents[other]->observe(fmt::format("{} chose: {}", seat_name(seat), decision_screen_text(g, s, chosen, static_cast<int>(other))));
+      if (static_cast<int>(other) != seat && agents[other]->needs_view())
+        chose[other] = fmt::format("{} chose: {}", seat_name(seat), decision_screen_text(g, s, chosen, static_cast<int>(other)));
     apply(g, s, chosen, &hooks);
+    for (size_t other = 0; other < agents.size(); ++other)
+      if (!chose[other].empty() && !told_by_message(g, events, static_cast<int>(other))) agents[other]->observe(chose[other]);
     deliver(g, events, agents, writing, seen);
   }
   if (log) log->result(g, s);

@@ -237,6 +237,38 @@ std::optional<std::string> full_reason(const Game& g, const State& s, const Read
 // The longest list of values a refusal spells out; beyond it, how many and the first few.
 constexpr size_t listed_values = 12, example_values = 6;
 
+// At most this many of the choices an ambiguous word could be are named; "and N more".
+constexpr size_t ambiguous_named = 4;
+
+// The values `word` (squashed) begins without being one of them, as a person types the
+// start of a name: "minamoto" for Minamoto1 and Minamoto2, "lord" for "P1 Lord" (each
+// word of a value may start it).
+std::vector<std::string> begun_by(const std::vector<std::string>& values, const std::string& word) {
+  std::vector<std::string> out;
+  for (const std::string& v : values) {
+    std::vector<std::string> w = words(v);
+    bool begins = false;
+    for (size_t i = 0; i < w.size() && !begins; ++i) {
+      std::string rest;
+      for (size_t j = i; j < w.size(); ++j) rest += squashed(w[j]);
+      if (rest == word) return {};  // the word is a value: not ambiguous
+      begins = rest.size() > word.size() && rest.compare(0, word.size(), word) == 0;
+    }
+    if (begins) out.push_back(v);
+  }
+  return out;
+}
+
+// "ambiguous: 'minamoto' could be Minamoto1 or Minamoto2 (give, the card you give)"; the
+// parameter is named only with its doc, which says what it is for.
+std::string ambiguous(const std::string& word, std::vector<std::string> values, const Param& p,
+                      const std::string& doc) {
+  size_t more = values.size() > ambiguous_named ? values.size() - ambiguous_named : 0;
+  values.resize(values.size() - more);
+  std::string list = more ? fmt::format("{} and {} more", fmt::join(values, ", "), more) : either(values);
+  return fmt::format("ambiguous: '{}' could be {}{}", word, list, doc.empty() ? "" : fmt::format(" ({}, {})", p.name, doc));
+}
+
 // "'0/0' is not a choice for t, the tile you play on (choices: North, South)":
 // the values of parameter k that the legal decisions `reached` (indices into labels) take,
 // as the chooser's menu names them (interchangeable cards once), and the parameter's doc.
@@ -257,6 +289,13 @@ std::string not_a_choice(const Game& g, const PlayerView& view,
         std::find(values.begin(), values.end(), item.parts[k + 1]) == values.end())
       values.push_back(item.parts[k + 1]);
   }
+  std::string doc = a.params[k].doc;
+  while (!doc.empty() &&
+         (doc.back() == '.' || std::isspace(static_cast<unsigned char>(doc.back()))))
+    doc.pop_back();
+  // The start of several choices' names: the person meant one of them.
+  if (std::vector<std::string> could = begun_by(values, squashed(word)); could.size() > 1)
+    return ambiguous(word, could, a.params[k], doc);
   std::string choices;
   if (values.empty() && k > 0 && !dead_end.empty()) {
     // The values before it leave no legal decision: say which, and why, since "no choice"
@@ -276,10 +315,6 @@ std::string not_a_choice(const Game& g, const PlayerView& view,
     values.resize(example_values);
     choices = fmt::format("{} choices, for example: {}", n, fmt::join(values, ", "));
   }
-  std::string doc = a.params[k].doc;
-  while (!doc.empty() &&
-         (doc.back() == '.' || std::isspace(static_cast<unsigned char>(doc.back()))))
-    doc.pop_back();
   return fmt::format("'{}' is not a choice for {}{} ({})", word, a.params[k].name,
                      doc.empty() ? "" : ", " + doc, choices);
 }

@@ -202,6 +202,7 @@ void action_changes(const ActionDecl& b, const ActionDecl& a, Details d) {
 void routine_changes(const RoutineDecl& b, const RoutineDecl& a, Details d) {
   d.plain("parameters", words(b.params), words(a.params));
   d.text("body", b.body, a.body);
+  d.flag("show", b.shown, a.shown);
   d.text("doc", b.doc, a.doc);
 }
 

@@ -998,10 +998,11 @@ class Compiler {
 
   void procedure(int i) {
     auto& decl = rf_.procedures[i];
-    Procedure p{decl.name, decl.pos, {}, here(), alloc(1)};
+    Procedure p{decl.name, decl.pos, {}, here(), alloc(1), !decl.shown};
     for (int id : s_.procedure_param_locals[i]) p.param_slots.push_back(local_slot_[id]);
     block(decl.block);
-    emit({Op::ret, p.ret_slot, 0, 0, 0, 0, decl.pos});
+    // b = 2: the end of a bookkeeping call, which the events record (Event::quiet).
+    emit({Op::ret, p.ret_slot, p.quiet ? 2 : 0, 0, 0, 0, decl.pos});
     p_.procedures.push_back(p);
   }
 
@@ -1020,7 +1021,6 @@ class Compiler {
     a.name = decl.name;
     a.doc = decl.doc;
     a.pos = decl.pos;
-    a.says = decl.say.present();
     a.player_slot = local_slot_[s_.action_player_local[i]];
     // Legality is decided before anything is written to the state: in the parameters'
     // choices and in `when`, the chooser and the parameters are arguments, not locals.
@@ -1044,7 +1044,8 @@ class Compiler {
     a.entry = here();
     a.ret_slot = alloc(1);
     block(decl.body);
-    emit({Op::ret, a.ret_slot, 0, 0, 0, 0, decl.pos});
+    // b = 1: the end of a decision's effect, which the events record (Event::done).
+    emit({Op::ret, a.ret_slot, 1, 0, 0, 0, decl.pos});
     p_.actions.push_back(a);
   }
 

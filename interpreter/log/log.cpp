@@ -92,7 +92,9 @@ nlohmann::json event_json(const Game& g, const Event& e) {
       return {{"type", "say"}, {"text", said_text(g, e, -1)}};
     case Event::win:
     case Event::over:
-    case Event::decision: return nullptr;
+    case Event::decision:
+    case Event::done:
+    case Event::quiet: return nullptr;
   }
   return nullptr;
 }
@@ -121,7 +123,9 @@ std::string describe_event(const Game& g, const Event& e, int viewer, bool units
       return {};
     case Event::decision:
     case Event::win:
-    case Event::over: return {};
+    case Event::over:
+    case Event::done:
+    case Event::quiet: return {};
   }
   return {};
 }
@@ -198,15 +202,59 @@ bool unshown(const Game& g, const Event& e) {
     case Event::say:
     case Event::decision:
     case Event::win:
-    case Event::over: return false;
+    case Event::over:
+    case Event::done:
+    case Event::quiet: return false;
   }
   return false;
 }
 
+bool sees(const Event& e, int viewer) { return viewer < 0 || ((e.seen_by >> viewer) & 1u); }
+
+// Told once (docs/language.md, "A decision told once"): a message (`say`) of a decision's
+// effect that `viewer` is told is what it is told of the decision, so it is not told again
+// the decision's notation ("P1 chose: ...", the decision's own event), nor a move of that
+// effect whose card it does not see ("a card moves from P2.hand to ..."), nor one of a card
+// the message names to it by name. Only what the viewer is shown decides it: whether it is
+// told a message, which cards it sees move and which the message names to it; never a
+// card's identity it cannot see. True for each event left out.
+std::vector<bool> told_before(const Game& g, const std::vector<Event>& events, int viewer) {
+  std::vector<bool> out(events.size());
+  for (size_t i = 0; i < events.size(); ++i) {
+    if (events[i].kind != Event::decision) continue;
+    size_t end = i + 1;
+    while (end < events.size() && events[end].kind != Event::done && events[end].kind != Event::decision) ++end;
+    bool said = false;
+    std::vector<int32_t> named;
+    for (size_t k = i + 1; k < end; ++k) {
+      const Event& e = events[k];
+      if (e.kind != Event::say || (viewer >= 0 && e.player >= 0 && e.player != viewer)) continue;
+      said = true;
+      const Message& m = g.program.messages.at(e.from);
+      for (size_t v = 0; v < e.said.size() && v < m.types.size(); ++v)
+        if (m.types[v] == Type::card && !e.said[v].failed && (viewer < 0 || ((e.said[v].seen_by >> viewer) & 1u)))
+          named.push_back(static_cast<int32_t>(e.said[v].value));
+    }
+    if (!said) continue;
+    out[i] = true;
+    for (size_t k = i + 1; k < end; ++k)
+      if (events[k].kind == Event::move &&
+          (!sees(events[k], viewer) || std::find(named.begin(), named.end(), events[k].card) != named.end()))
+        out[k] = true;
+  }
+  return out;
+}
+
 std::vector<std::string> describe_events(const Game& g, const std::vector<Event>& all, int viewer, bool units) {
   std::vector<Event> events;
-  for (const Event& e : all)
-    if (!unshown(g, e)) events.push_back(e);
+  std::vector<bool> told = told_before(g, all, viewer);
+  // The calls of `show: false` procedures: their events are bookkeeping, but a message is
+  // told. A call that asks a decision is quiet up to it (the events go in one batch).
+  int quiet = 0;
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (all[i].kind == Event::quiet) quiet = std::max(0, quiet + (all[i].to ? 1 : -1));
+    else if (!unshown(g, all[i]) && !told[i] && (quiet == 0 || all[i].kind == Event::say)) events.push_back(all[i]);
+  }
   std::vector<std::string> out;
   for (size_t i = 0; i < events.size();) {
     const Event& e = events[i];
@@ -249,6 +297,11 @@ std::vector<std::string> describe_events(const Game& g, const std::vector<Event>
 
 std::vector<std::string> screen_events(const Game& g, const std::vector<Event>& events, int viewer) {
   return describe_events(g, events, viewer, true);
+}
+
+bool told_by_message(const Game& g, const std::vector<Event>& events, int viewer) {
+  auto d = std::find_if(events.begin(), events.end(), [](const Event& e) { return e.kind == Event::decision; });
+  return d != events.end() && told_before(g, events, viewer)[static_cast<size_t>(d - events.begin())];
 }
 
 std::string option_text(const Game& g, size_t option, int64_t value) {
@@ -654,11 +707,13 @@ class Replayer {
     if (!d && private_view()) return fail(l.number, fmt::format("{}'s logged decision is not legal here", player));
     if (!d && refusal_) why = refusal_(g, s, action);
     if (!d) return fail(l.number, fmt::format("{}'s decision '{}' is not legal: {}", player, action, why));
-    // Shown as the viewer may be told of it (card_text), or by the action's `say:`.
-    if (!g.program.actions[d->action].says) result_.shown.push_back(fmt::format("{} chose: {}", player, viewer_ < 0 ? action : decision_screen_text(g, s, *d, viewer_)));
+    // Shown as the viewer may be told of it (card_text), unless a message of its effect
+    // tells it (told_by_message).
+    std::string chose = fmt::format("{} chose: {}", player, viewer_ < 0 ? action : decision_screen_text(g, s, *d, viewer_));
     result_.actions.emplace_back(s.chooser(), action);
     ++next_;
     apply(g, s, *d, &hooks_);
+    if (!told_by_message(g, events_, viewer_)) result_.shown.push_back(std::move(chose));
     ++result_.decisions;
     return true;
   }

@@ -25,11 +25,18 @@ std::string describe_event(const Game& g, const Event& e, int viewer);
 // card moves from one zone, or into one zone, is one line ("5 cards move from deck —
 // P1.hand: 4 and 9; P2.hand: 2 cards; pile: 10"), naming only the cards the viewer
 // saw move. Which moves are grouped depends only on their zones, which everyone is told.
-// Events in a zone the screens leave out (`show: false`) are not told: bookkeeping.
+// Events in a zone the screens leave out (`show: false`) are not told: bookkeeping. A
+// decision told by a message of its effect is told once (told_by_message): its moves of
+// cards the viewer does not see, or that the message names to it, are left out.
 std::vector<std::string> describe_events(const Game& g, const std::vector<Event>& events, int viewer);
 // The same lines for a screen: each card's name one unit that wrapping never splits
 // (runtime/wrap.hpp). Print them with print_screen or through a WrappingStream.
 std::vector<std::string> screen_events(const Game& g, const std::vector<Event>& events, int viewer);
+// Whether the first decision among `events` (Event::decision, up to the end of its effect)
+// is told to `viewer` by a message of its effect, a `say` that viewer is told: then it is
+// not told again as "P1 chose: NOTATION" (play, replay), nor are the moves that message
+// tells (describe_events). It depends only on what the viewer is told.
+bool told_by_message(const Game& g, const std::vector<Event>& events, int viewer);
 // A message (`say`) as `viewer` is told it: each card by name if that seat saw it when it
 // was said, else as card_text names a hidden card. -1 names every card.
 std::string said_text(const Game& g, const Event& e, int viewer);

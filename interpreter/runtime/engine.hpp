@@ -42,7 +42,12 @@ struct SaidValue {
 // What happened, for logs and for what a player is told. `seen_by` is the set of seats
 // that may know the identity of `card` through this event.
 struct Event {
-  enum Kind : uint8_t { shuffle, move, flip, reveal, look, eliminate, phase, decision, win, over, say, pick };
+  // `done`: the effect of the last decision has ended (its action's statements, and the
+  // procedures they call); what follows is the flow's. A decision's events are those from
+  // its `decision` to its `done`, or to the next `decision` when its effect asks one first.
+  // `quiet`: a call of a `show: false` procedure begins (`to` 1) or ends (`to` 0); the
+  // events between are bookkeeping, not told on screens (messages aside).
+  enum Kind : uint8_t { shuffle, move, flip, reveal, look, eliminate, phase, decision, win, over, say, pick, done, quiet };
   Kind kind;
   int32_t player = -1;  // say: the seat it is told to, or -1 for every seat
   int32_t card = -1;

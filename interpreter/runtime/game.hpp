@@ -140,9 +140,6 @@ struct Action {
   // Whether the default wording may quote the condition: not when it calls a function of
   // the rule file, whose workings (and the hidden cards they read) are not the player's.
   std::vector<uint8_t> when_quotable;
-  // Its `say:`: the decision is told to the seats by the message its effect begins with,
-  // not as "P1 chose: NOTATION" (screens, `kata replay`; the log keeps the notation).
-  bool says = false;
   int32_t player_slot;  // the local `player`: who chose it
   int32_t entry;
   int32_t ret_slot;
@@ -154,6 +151,8 @@ struct Procedure {
   std::vector<int32_t> param_slots;
   int32_t entry = -1;
   int32_t ret_slot = -1;
+  // `show: false`: the events of a call are bookkeeping, between Event::quiet marks.
+  bool quiet = false;
 };
 
 struct Function {

@@ -708,9 +708,15 @@ class Machine : public Evaluator {
             wl_[proc.param_slots[i]] = narrow(eval(p_.kids[in.b + i]), in);
           wl_[proc.ret_slot] = pc + 1;
           pc = proc.entry;
+          if (proc.quiet && events_) record(Event::quiet, -1, -1, -1, 1, 0);
           continue;
         }
-        case Op::ret: pc = wl_[in.a]; continue;
+        case Op::ret:
+          // The end of a decision's effect (1) or of a bookkeeping call (2), for the screens.
+          if (in.b == 1 && events_) record(Event::done, -1, -1, -1, -1, 0);
+          if (in.b == 2 && events_) record(Event::quiet, -1, -1, -1, 0, 0);
+          pc = wl_[in.a];
+          continue;
         case Op::phase: {
           step(in);
           const Procedure& proc = p_.procedures[in.a];

@@ -24,7 +24,9 @@ inline const List variable_show = {"if"};
 inline const List parameter = {"from", "doc"};
 inline const List action = {"params", "when", "do", "say", "doc"};
 inline const List condition = {"if", "refuse"};
-inline const List routine = {"params", "do", "value", "doc"};
+inline const List function = {"params", "value", "doc"};
+// A procedure or phase: `show: false` makes its calls bookkeeping.
+inline const List procedure = {"params", "do", "show", "doc"};
 inline const List scoring = {"score", "parts", "tiebreak", "winners", "notes"};
 inline const List note = {"text", "when"};
 inline const List board = {"points", "x",     "y",           "zone", "label", "seats",
@@ -51,7 +53,7 @@ inline const std::vector<Set> all = {
     {"rules:zone", &zone},           {"rules:variable", &variable},
     {"rules:variable_show", &variable_show}, {"rules:parameter", &parameter},
     {"rules:action", &action},       {"rules:condition", &condition},
-    {"rules:routine", &routine},     {"rules:scoring", &scoring},
+    {"rules:function", &function},  {"rules:procedure", &procedure},     {"rules:scoring", &scoring},
     {"rules:note", &note},           {"rules:board", &board},
     {"rules:limits", &limits},       {"scenario:", &scenario},
     {"scenario:position", &position}, {"scenario:position_card", &position_card},

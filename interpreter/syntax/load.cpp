@@ -865,12 +865,13 @@ class Loader {
       i = j;
     }
     if (n.IsMap()) {
-      check_keys(n, keys::routine, is_function ? "a function" : "a procedure");
+      check_keys(n, is_function ? keys::function : keys::procedure, is_function ? "a function" : "a procedure");
       if (auto x = n["params"]; x && x.IsSequence())
         for (const auto& e : x) r.params.push_back(scalar(e, "a parameter name"));
       if (auto x = n[is_function ? "value" : "do"]) r.body = text(x);
       else error(key, fmt::format("'{}' needs '{}:'", r.name, is_function ? "value" : "do"));
       if (auto x = n["doc"]) r.doc = scalar(x, "a description");
+      if (auto x = n["show"]; x && !is_function) r.shown = boolean(x, "show").value_or(true);
     } else {
       r.body = text(n);
     }

@@ -165,6 +165,9 @@ struct RoutineDecl {
   ExprPtr expr;  // functions
   Block block;   // procedures and phases
   std::string doc;
+  // A procedure's `show: false`: what its calls do is bookkeeping, which screens do not
+  // tell (the log does).
+  bool shown = true;
 };
 
 struct InvariantDecl {
