@@ -24,6 +24,7 @@
 #include "check/xref.hpp"
 #include "compile/compiler.hpp"
 #include "scenario/scenario.hpp"
+#include "syntax/keys.hpp"
 #include "syntax/keywords.hpp"
 #include "syntax/source.hpp"
 
@@ -177,6 +178,94 @@ std::string path_uri(const std::string& path) {
   return out;
 }
 
+std::vector<std::string_view> lines_of(std::string_view text) {
+  std::vector<std::string_view> out;
+  for (size_t at = 0; at <= text.size();) {
+    size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    out.push_back(text.substr(at, end - at));
+    at = end + 1;
+  }
+  return out;
+}
+
+// A line's indentation, counting a list item's "- " as indentation.
+size_t indent_of(std::string_view line, bool* item = nullptr) {
+  size_t i = line.find_first_not_of(' ');
+  if (i == std::string_view::npos) return line.size();
+  if (item) *item = false;
+  while (i + 1 < line.size() && line[i] == '-' && line[i + 1] == ' ') {
+    if (item) *item = true;
+    i = line.find_first_not_of(' ', i + 1);
+    if (i == std::string_view::npos) return line.size();
+  }
+  return i;
+}
+
+// The keys of the YAML mappings that enclose line `n` of `lines`, outermost first, read
+// from the indentation (a list's items belong to the key above the list): on the `do:` line
+// of an action, {"actions", "take"}.
+std::vector<std::string> key_path(const std::vector<std::string_view>& lines, size_t n, size_t indent) {
+  std::vector<std::string> path;
+  for (size_t i = n; i-- > 0 && indent > 0;) {
+    std::string_view l = lines[i];
+    size_t first = l.find_first_not_of(' ');
+    if (first == std::string_view::npos || l[first] == '#') continue;
+    bool item = false;
+    size_t at = indent_of(l, &item);
+    size_t dash = first;
+    if (item && dash < indent) {
+      // A list item above: its keys are the cursor's siblings if the cursor is inside it.
+      indent = dash;
+      continue;
+    }
+    if (at >= indent) continue;
+    size_t colon = l.find(':', at);
+    if (colon == std::string_view::npos) continue;
+    std::string key(l.substr(at, colon - at));
+    while (!key.empty() && key.back() == ' ') key.pop_back();
+    if (auto paren = key.find('('); paren != std::string::npos) key = key.substr(0, paren);  // twice(n)
+    if (!key.empty() && (key.front() == '"' || key.front() == '\'')) key = key.substr(1, key.size() - 2);
+    path.insert(path.begin(), key);
+    indent = item ? dash : at;
+  }
+  return path;
+}
+
+// The keys a mapping at `path` may hold (syntax/keys.hpp), or none.
+const keys::List* keys_at(const std::vector<std::string>& path, bool scenario) {
+  size_t n = path.size();
+  auto is = [&](size_t i, const char* key) { return i < n && path[i] == key; };
+  if (scenario) {
+    if (n == 0) return &keys::scenario;
+    if (n == 1 && is(0, "position")) return &keys::position;
+    if (n == 3 && is(0, "position") && is(1, "zones")) return &keys::position_card;
+    if (n == 1 && is(0, "steps")) return &keys::step;
+    return nullptr;
+  }
+  if (n == 0) return &keys::rule_file;
+  if (n == 1) {
+    if (is(0, "scoring")) return &keys::scoring;
+    if (is(0, "board")) return &keys::board;
+    if (is(0, "limits")) return &keys::limits;
+    if (is(0, "import")) return &keys::import;
+  }
+  if (n == 2) {
+    if (is(0, "options")) return &keys::option;
+    if (is(0, "components")) return &keys::component;
+    if (is(0, "zones")) return &keys::zone;
+    if (is(0, "variables")) return &keys::variable;
+    if (is(0, "actions")) return &keys::action;
+    if (is(0, "functions")) return &keys::function;
+    if (is(0, "procedures") || is(0, "phases")) return &keys::procedure;
+    if (is(0, "scoring") && is(1, "notes")) return &keys::note;
+  }
+  if (n == 3 && is(0, "variables") && is(2, "show")) return &keys::variable_show;
+  if (n == 3 && is(0, "actions") && is(2, "when")) return &keys::condition;
+  if (n == 4 && is(0, "actions") && is(2, "params")) return &keys::parameter;
+  return nullptr;
+}
+
 bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
 
 // An LSP range for a diagnostic at `pos`: from it to the end of the word there (one
@@ -240,7 +329,9 @@ class Server {
         return true;
       }
       if (method == "textDocument/completion") {
-        respond(id, completion(params.at("textDocument").at("uri").get<std::string>()));
+        const json& position = params.at("position");
+        respond(id, completion(params.at("textDocument").at("uri").get<std::string>(), position.at("line").get<int>(),
+                               position.at("character").get<int>()));
         return true;
       }
       if (method == "textDocument/rename") {
@@ -324,6 +415,7 @@ class Server {
   // own Sources: the game's load hands its RuleFile to the compiler.
   struct Index {
     Sources sources;
+    std::unique_ptr<RuleFile> rules;  // as checked
     XRef xref;
   };
 
@@ -337,6 +429,7 @@ class Server {
     Symbols symbols;
     check_rules(*rf, symbols, ignored);
     idx->xref = cross_reference(*rf);
+    idx->rules = std::move(rf);
     indexes_[uri] = std::move(idx);
   }
 
@@ -383,13 +476,50 @@ class Server {
 
   // Every name declared for the document (its own and its imports'), the built-in
   // functions and the words of the language; the editor filters them by what is typed.
-  json completion(const std::string& uri) const {
+  //
+  // Where a key of a YAML mapping is being typed (only a word so far on the line), the keys
+  // that mapping may hold instead. Inside an action, function or procedure, its parameters
+  // (and an action's `player`) come first.
+  json completion(const std::string& uri, int line, int character) const {
     json items = json::array();
     std::set<std::string> seen;
     auto add = [&](const std::string& label, int kind, const std::string& detail) {
       if (seen.insert(label).second) items.push_back({{"label", label}, {"kind", kind}, {"detail", detail}});
     };
-    if (auto it = indexes_.find(uri); it != indexes_.end())
+    auto doc = documents_.find(uri);
+    std::vector<std::string_view> lines = doc == documents_.end() ? std::vector<std::string_view>{} : lines_of(doc->second);
+    std::vector<std::string> path;
+    if (line >= 0 && static_cast<size_t>(line) < lines.size()) {
+      std::string_view l = lines[static_cast<size_t>(line)];
+      std::string_view before = l.substr(0, static_cast<size_t>(byte_column(l, character) - 1));
+      size_t indent = indent_of(before);
+      path = key_path(lines, static_cast<size_t>(line), indent);
+      std::string_view typed = before.substr(std::min(indent, before.size()));
+      bool at_key = std::all_of(typed.begin(), typed.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+      bool scenario = !is_rule_text(doc->second) && has_key_line(doc->second, "rules:");
+      if (at_key)
+        if (const keys::List* keys = keys_at(path, scenario)) {
+          for (const std::string& k : *keys) add(k, 10, "key");
+          return items;
+        }
+    }
+    auto it = indexes_.find(uri);
+    if (it != indexes_.end() && path.size() >= 2) {
+      const RuleFile& rf = *it->second->rules;
+      if (path[0] == "actions")
+        for (const ActionDecl& a : rf.actions)
+          if (a.name == path[1]) {
+            for (const ParamDecl& p : a.params) add(p.name, 6, "parameter of " + a.name);
+            add("player", 6, "the player who takes " + a.name);
+          }
+      for (const char* section : {"functions", "procedures", "phases"})
+        if (path[0] == section)
+          for (const auto* list : {&rf.functions, &rf.procedures, &rf.phases})
+            for (const RoutineDecl& r : *list)
+              if (r.name == path[1])
+                for (const std::string& p : r.params) add(p, 6, "parameter of " + r.name);
+    }
+    if (it != indexes_.end())
       for (const XDeclaration& d : it->second->xref.declarations)
         add(d.name, completion_kind(d.what), d.what + (d.doc.empty() ? "" : ": " + d.doc.substr(0, 80)));
     for (const std::string& b : builtin_names()) add(b, 3, "built-in function");

@@ -285,3 +285,27 @@ TEST_CASE("kata lsp: rename a declaration and its uses, and completion of names"
     CHECK(labels.count(name));
   }
 }
+
+TEST_CASE("kata lsp completes the keys a mapping may hold, and the parameters in scope", "[lsp]") {
+  std::string uri = "file://" + kata::test::temp("lsp-complete.yaml");
+  // Lines (from 0): 15 `  keep:`, 16 `    params: {c: player.hand}`, 17 `    do: player.score += c.value`.
+  std::string game = kata::test::with("    do: player.score += c.value", "    do: player.score += c.value\n    ");
+  auto complete = [&](int id, int line, int character) {
+    return request(id, "textDocument/completion", {{"textDocument", {{"uri", uri}}}, {"position", {{"line", line}, {"character", character}}}});
+  };
+  // 18: the new line inside `keep:`; 17 after `+= `; 1 at column 2 of `players:`; 4 at the
+  // start of `each:` inside the component `card:`.
+  auto s = run({initialize, open(uri, game), complete(2, 18, 4), complete(3, 17, 27), complete(4, 1, 2), complete(5, 4, 4),
+                shutdown, exit_});
+  std::map<int, std::vector<std::string>> labels;
+  for (const json& m : s.messages)
+    if (m.contains("id") && m["id"].is_number() && m["result"].is_array())
+      for (const json& item : m["result"]) labels[m["id"].get<int>()].push_back(item["label"]);
+  CHECK(labels[2] == std::vector<std::string>{"params", "when", "do", "say", "doc"});
+  REQUIRE(labels[3].size() > 2);
+  CHECK(labels[3][0] == "c");  // the action's parameter first, then `player`
+  CHECK(labels[3][1] == "player");
+  CHECK(std::find(labels[4].begin(), labels[4].end(), "components") != labels[4].end());  // the top level's keys
+  CHECK(std::find(labels[4].begin(), labels[4].end(), "kata") != labels[4].end());
+  CHECK(labels[5] == std::vector<std::string>{"each", "list", "where", "per_player", "name", "label", "in", "show", "doc"});
+}
