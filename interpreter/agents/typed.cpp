@@ -29,14 +29,6 @@ std::vector<std::string> words(const std::string& text) {
   return out;
 }
 
-// Lower-cased, without spaces.
-std::string squashed(const std::string& text) {
-  std::string out;
-  for (char c : text)
-    if (!std::isspace(static_cast<unsigned char>(c)))
-      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // The words of `text` after `prefix`, squashed; nothing when it does not begin with
 // `prefix` or has nothing after it.

@@ -436,14 +436,6 @@ std::string write_text(const GameReference& r, size_t width) {
   return out;
 }
 
-// Lower case, without blanks: how a name typed at the prompt is compared.
-std::string squashed(const std::string& text) {
-  std::string out;
-  for (char c : text)
-    if (!std::isspace(static_cast<unsigned char>(c)))
-      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // "Lord (army: unit secret, strength 2, count 1): what it does": a row of a kind's table.
 std::string card_entry(const GameReference::Kind& k, size_t i, size_t width) {

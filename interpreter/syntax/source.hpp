@@ -38,6 +38,9 @@ size_t utf8_length(std::string_view text, size_t i);
 // \u009F). Every name, message and quoted line kata prints goes through it.
 std::string printable(std::string_view text);
 
+// Lower case, without blanks: how a name a person typed is compared with a name.
+std::string squashed(std::string_view text);
+
 // Owns every source file read during one load; shared by the compiled game so runtime
 // errors can quote the rule file.
 class Sources {
