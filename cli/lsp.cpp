@@ -433,12 +433,13 @@ class Server {
     indexes_[uri] = std::move(idx);
   }
 
-  json location(const Index& idx, Pos pos, int length) const {
+  // A Location: in the document (`uri`) or in a file it imports.
+  json location(const std::string& uri, const Index& idx, Pos pos, int length) const {
     const SourceFile& f = idx.sources.at(pos.file);
     json r = range_at(f, pos);
     std::string_view text = f.line(pos.line);
     r["end"]["character"] = utf16_units(text, static_cast<size_t>(pos.col - 1 + length));
-    return {{"uri", pos.file == 0 ? current_uri_ : path_uri(f.path)}, {"range", r}};
+    return {{"uri", pos.file == 0 ? uri : path_uri(f.path)}, {"range", r}};
   }
 
   json answer(const std::string& method, const std::string& uri, int line, int character, bool with_declaration) {
@@ -446,18 +447,17 @@ class Server {
     if (it == indexes_.end() || line < 0 || line >= static_cast<int>(it->second->sources.at(0).line_starts.size()))
       return method == "textDocument/references" ? json::array() : json(nullptr);
     const Index& idx = *it->second;
-    current_uri_ = uri;
     Pos pos{0, line + 1, byte_column(idx.sources.at(0).line(line + 1), character)};
     int d = idx.xref.at(pos);
     if (d < 0) return method == "textDocument/references" ? json::array() : json(nullptr);
     const XDeclaration& decl = idx.xref.declarations[static_cast<size_t>(d)];
     int length = static_cast<int>(decl.name.size());
-    if (method == "textDocument/definition") return location(idx, decl.pos, length);
+    if (method == "textDocument/definition") return location(uri, idx, decl.pos, length);
     if (method == "textDocument/references") {
       json list = json::array();
-      if (with_declaration) list.push_back(location(idx, decl.pos, length));
+      if (with_declaration) list.push_back(location(uri, idx, decl.pos, length));
       for (const XUse& u : idx.xref.uses)
-        if (u.declaration == d) list.push_back(location(idx, u.pos, u.length));
+        if (u.declaration == d) list.push_back(location(uri, idx, u.pos, u.length));
       std::sort(list.begin(), list.end(), [](const json& a, const json& b) {
         auto key = [](const json& l) {
           return std::make_tuple(l["uri"].get<std::string>(), l["range"]["start"]["line"].get<int>(),
@@ -561,7 +561,6 @@ class Server {
     for (const XUse& u : idx.xref.uses)
       if (u.declaration == d) places.push_back({u.pos, u.length});
     json edits = json::array();
-    current_uri_ = uri;
     for (const auto& [pos, length] : places) {
       if (pos.file != 0) {  // an imported file uses it: renaming here would break that file
         error = fmt::format("'{}' is used in {} (line {}), which this file imports; rename it there too, by hand",
@@ -573,13 +572,12 @@ class Server {
         error = fmt::format("'{}' at line {}, column {} is not written as the name; rename it by hand", decl.name, pos.line, pos.col);
         return nullptr;
       }
-      edits.push_back({{"range", location(idx, pos, length)["range"]}, {"newText", to}});
+      edits.push_back({{"range", location(uri, idx, pos, length)["range"]}, {"newText", to}});
     }
     return {{"changes", {{uri, edits}}}};
   }
 
   std::map<std::string, std::unique_ptr<Index>> indexes_;  // by URI
-  std::string current_uri_;
   bool initialized_ = false, shut_down_ = false;
   std::map<std::string, std::string> documents_;  // by URI: the text the editor holds
 };
