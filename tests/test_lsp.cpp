@@ -80,6 +80,26 @@ const json initialize = request(1, "initialize", {{"processId", nullptr}, {"root
 const json shutdown = request(99, "shutdown");
 const json exit_ = notification("exit");
 
+
+// A game that imports part.yaml (holding `part`) and calls its function `twice`, written
+// in a scratch directory whose name has a space: the directory, and the URI of the game
+// and of the part (the space escaped).
+struct Imported {
+  std::string dir, game, uri, part_uri;
+};
+
+Imported imported_game(const std::string& topic, const std::string& part) {
+  Imported i;
+  i.dir = kata::test::scratch_dir(topic);
+  std::ofstream(i.dir + "/part.yaml") << part;
+  i.game = kata::test::with("players: 2..3", "players: 2..3\nimport: part.yaml");
+  i.game = kata::test::with("player.score += c.value", "player.score += twice(c.value)", i.game);
+  std::string escaped = "file://" + std::string(i.dir).replace(i.dir.find(' '), 1, "%20");
+  i.uri = escaped + "/game.yaml";
+  i.part_uri = escaped + "/part.yaml";
+  return i;
+}
+
 }  // namespace
 
 TEST_CASE("kata lsp publishes kata check's diagnostics on open and on every change", "[lsp]") {
@@ -108,11 +128,7 @@ TEST_CASE("kata lsp publishes kata check's diagnostics on open and on every chan
 
 TEST_CASE("kata lsp reads imports beside the document, and counts characters in UTF-16", "[lsp]") {
   // The document's path comes from its URI (percent-escapes decoded): its import is found.
-  std::string dir = kata::test::scratch_dir("lsp dir");
-  std::ofstream(dir + "/part.yaml") << "functions:\n  twice(n): n * 2\n";
-  std::string game = kata::test::with("players: 2..3", "players: 2..3\nimport: part.yaml");
-  game = kata::test::with("player.score += c.value", "player.score += twice(c.value)", game);
-  std::string uri = "file://" + std::string(dir).replace(dir.find(' '), 1, "%20") + "/game.yaml";
+  auto [dir, game, uri, part_uri] = imported_game("lsp dir", "functions:\n  twice(n): n * 2\n");
   auto s = run({initialize, open(uri, game), shutdown, exit_});
   auto published = diagnostics_of(s, uri);
   REQUIRE(published.size() == 1);
@@ -195,11 +211,8 @@ TEST_CASE("kata lsp runs a scenario as kata test does, its rule file found besid
 }
 
 TEST_CASE("kata lsp: hover, go to definition and references, across an import", "[lsp]") {
-  std::string dir = kata::test::scratch_dir("lsp xref");
-  std::ofstream(dir + "/part.yaml") << "functions:\n  twice(n):\n    doc: Twice a number.\n    value: n * 2\n";
-  std::string game = kata::test::with("players: 2..3", "players: 2..3\nimport: part.yaml");
-  game = kata::test::with("player.score += c.value", "player.score += twice(c.value)", game);
-  std::string uri = "file://" + std::string(dir).replace(dir.find(' '), 1, "%20") + "/game.yaml";
+  auto [dir, game, uri, part_uri] =
+      imported_game("lsp xref", "functions:\n  twice(n):\n    doc: Twice a number.\n    value: n * 2\n");
   // Lines (from 0): 13 `  shuffle deck`, 14 `  for p in players { move top(deck) to p.hand }`,
   // 19 `    do: player.score += twice(c.value)`; `zones:` at 7, `  deck:` at 8.
   auto at = [&](int id, const std::string& method, int line, int character) {
@@ -219,7 +232,7 @@ TEST_CASE("kata lsp: hover, go to definition and references, across an import", 
   CHECK(has(hover, "Twice a number."));
   CHECK(has(hover, "(from "));
   // The definition is in the imported file, named by its own URI (the space escaped).
-  CHECK(answers[3]["uri"] == "file://" + std::string(dir).replace(dir.find(' '), 1, "%20") + "/part.yaml");
+  CHECK(answers[3]["uri"] == part_uri);
   CHECK(answers[3]["range"]["start"] == json{{"line", 1}, {"character", 2}});
   // `deck`: declared at line 8, used at lines 13 and 14 and by the cards' `in: deck` at 6.
   std::vector<int> lines;
