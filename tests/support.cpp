@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 #include <rapidcheck.h>
+#include <rapidcheck/detail/Configuration.h>
 
 #include <fmt/format.h>
 
@@ -274,6 +275,10 @@ void random_steps(const Game& g, State& s, int steps, uint64_t& rng) {
     legal_decisions(g, s, legal);
     apply(g, s, legal[uniform(rng, static_cast<uint32_t>(legal.size()))]);
   }
+}
+
+int per_cases(int at_100) {
+  return static_cast<int>(int64_t{at_100} * rc::detail::configuration().testParams.maxSuccess / 100);
 }
 
 }  // namespace kata::test

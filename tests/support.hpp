@@ -32,6 +32,11 @@ const std::vector<std::shared_ptr<const Game>>& rule_games();
 // does an option that is not for this many players.
 std::vector<int64_t> random_options(const Game& g, int players);
 
+// A least count that a property's cases must reach, written for RapidCheck's default of
+// 100 cases and scaled to the cases run (RC_PARAMS="max_success=N": CI's sanitizer step
+// runs fewer, .ci/run), so a coverage check holds at any number of cases.
+int per_cases(int at_100);
+
 // Plays `decisions` (in notation) from a new game; returns the state.
 State play(const Game& g, int players, const std::vector<std::string>& decisions, uint64_t seed = 1);
 

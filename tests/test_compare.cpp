@@ -159,7 +159,9 @@ TEST_CASE("kata compare of a file with itself: no difference, and the same games
   CHECK(j["simulations"]["a"] == a);
   CHECK(j["simulations"]["b"] == b);
   // Each share's counts, over the pairs (here every game), are each side's own.
-  for (auto [list, name] : {std::pair{"actions", "action"}, {"components", "component"}}) {
+  for (auto [list_, name_] : {std::pair{"actions", "action"}, {"components", "component"}}) {
+    // Named copies: clang 14 lacks C++20's capture of a structured binding in a lambda.
+    const char *list = list_, *name = name_;
     auto side_rows = [&](const nlohmann::json& sim) {
       std::map<std::string, std::pair<int64_t, int64_t>> counts;
       for (const auto& row : sim[list]) {

@@ -93,7 +93,7 @@ TEST_CASE("a determinization is a state the seat cannot tell from the true one",
     });
     // Where the game hides cards, the property must have dealt some elsewhere. (Catch runs
     // the test case once for each property, so only one of them counted here.)
-    if (n.states > 0 && hides_information(*g)) CHECK(n.dealt > 100);
+    if (n.states > 0 && hides_information(*g)) CHECK(n.dealt > kata::test::per_cases(100));
     if (n.states > 0)
       std::cout << fmt::format("{}: {} determinizations, {} cards dealt elsewhere\n", g->path,
                                n.states, n.dealt);

@@ -215,7 +215,7 @@ TEST_CASE("kata lsp: hover, go to definition and references, across an import", 
       imported_game("lsp xref", "functions:\n  twice(n):\n    doc: Twice a number.\n    value: n * 2\n");
   // Lines (from 0): 13 `  shuffle deck`, 14 `  for p in players { move top(deck) to p.hand }`,
   // 19 `    do: player.score += twice(c.value)`; `zones:` at 7, `  deck:` at 8.
-  auto at = [&](int id, const std::string& method, int line, int character) {
+  auto at = [&, uri = uri](int id, const std::string& method, int line, int character) {
     return request(id, method, {{"textDocument", {{"uri", uri}}}, {"position", {{"line", line}, {"character", character}}},
                                 {"context", {{"includeDeclaration", true}}}});
   };

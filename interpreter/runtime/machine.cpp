@@ -158,9 +158,11 @@ class Evaluator {
   // in a variable) are read here without a call; about two thirds of all nodes evaluated
   // are leaves. A bound variable is always written by its aggregate or call before it is
   // read (the checker scopes them), so the frame is not cleared on construction; GCC
-  // cannot see that.
+  // cannot see that (clang has no such warning).
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
   int64_t eval(int node) {
     const Node& k = nodes_[node];
     switch (k.op) {
@@ -186,7 +188,9 @@ class Evaluator {
       default: return inner(node, k);
     }
   }
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
 
   // The player a specialised member node's kid holds, checked.
   int checked_player(const Node& n, int64_t p) {
