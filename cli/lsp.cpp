@@ -18,6 +18,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "commands.hpp"
 #include "check/checker.hpp"
@@ -230,6 +232,97 @@ std::vector<std::string> key_path(const std::vector<std::string_view>& lines, si
     indent = item ? dash : at;
   }
   return path;
+}
+
+// The text of the value the cursor is in, from just after its key's ':' to the cursor:
+// the key is the nearest line above (or the cursor's own) that holds `key:` and is less
+// indented than the text below it.
+std::string text_before(const std::vector<std::string_view>& lines, size_t n, std::string_view before) {
+  std::string text(before);
+  size_t indent = indent_of(before);
+  auto key_colon = [](std::string_view l, size_t at) {
+    size_t colon = l.find(':', at);
+    bool key = colon != std::string_view::npos && (colon + 1 == l.size() || l[colon + 1] == ' ') &&
+               l.substr(at, colon - at).find_first_of(" \"'{[(") == std::string_view::npos;
+    return key ? colon : std::string_view::npos;
+  };
+  if (size_t c = key_colon(before, indent); c != std::string_view::npos) return text.substr(c + 1);
+  for (size_t i = n; i-- > 0;) {
+    std::string_view l = lines[i];
+    size_t at = indent_of(l);
+    if (at >= l.size()) {
+      text.insert(0, "\n");
+      continue;
+    }
+    if (size_t c = key_colon(l, at); at < indent && c != std::string_view::npos)
+      return std::string(l.substr(c + 1)) + "\n" + text;
+    text.insert(0, std::string(l) + "\n");
+    indent = std::min(indent, at);
+  }
+  return text;
+}
+
+// The names that `let`, `for NAME in` and aggregates (`count(p in ...)`, `sum(x.v for x in
+// ...)`) bind where the text ends: each `{`, `(` or `[` opens a scope its closing bracket
+// ends; a statement's `for` binds in the block it opens, an aggregate's in its brackets.
+// Strings (whose `{...}` are templates) and comments are skipped.
+std::vector<std::string> locals_in_scope(const std::string& text) {
+  std::vector<std::vector<std::string>> scopes(1);
+  std::vector<char> opened;
+  std::vector<std::string> pending;  // a statement's `for` names, for the `{` to come
+  std::vector<std::string> words;    // the words since the last bracket
+  std::vector<std::pair<size_t, std::string>> lets;  // `let` names and their depth, until the line ends
+  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t i = 0; i < text.size();) {
+    char c = text[i];
+    if (c == '"' || c == '\'') {
+      size_t j = i + 1;
+      while (j < text.size() && text[j] != c && text[j] != '\n') j += text[j] == '\\' ? 2 : 1;
+      i = j + 1;
+    } else if (c == '#') {
+      i = text.find('\n', i);
+      if (i == std::string::npos) break;
+    } else if (word_char(c)) {
+      size_t j = i;
+      while (j < text.size() && word_char(text[j])) ++j;
+      std::string w = text.substr(i, j - i);
+      size_t n = words.size();
+      bool in_brackets = !opened.empty() && opened.back() != '{';
+      if (w == "in" && n >= 1 && (n == 1 || words[n - 2] == "for") && !std::isdigit(static_cast<unsigned char>(words[n - 1][0]))) {
+        if (n >= 2 && !in_brackets) pending.push_back(words[n - 1]);
+        else if (n == 1 && !in_brackets) {
+        } else scopes.back().push_back(words[n - 1]);
+      } else if (n >= 1 && words[n - 1] == "let") {
+        lets.emplace_back(opened.size(), w);  // in scope from the next line: not in its own value
+      }
+      words.push_back(w);
+      i = j;
+    } else {
+      if (c == '{' || c == '(' || c == '[') {
+        opened.push_back(c);
+        scopes.emplace_back();
+        if (c == '{') scopes.back().swap(pending), pending.clear();
+        words.clear();
+      } else if ((c == '}' || c == ')' || c == ']') && !opened.empty()) {
+        opened.pop_back();
+        scopes.pop_back();
+        std::erase_if(lets, [&](const auto& l) { return l.first > opened.size(); });
+        words.clear();
+      } else if (c == '\n' || c == ',') {
+        if (opened.empty() || opened.back() == '{') words.clear();
+        if (c == '\n')
+          std::erase_if(lets, [&](const auto& l) {
+            if (l.first != opened.size()) return false;
+            scopes.back().push_back(l.second);
+            return true;
+          });
+      }
+      ++i;
+    }
+  }
+  std::vector<std::string> out;
+  for (auto s = scopes.rbegin(); s != scopes.rend(); ++s) out.insert(out.end(), s->rbegin(), s->rend());
+  return out;
 }
 
 // The keys a mapping at `path` may hold (syntax/keys.hpp), or none.
@@ -502,6 +595,12 @@ class Server {
           for (const std::string& k : *keys) add(k, 10, "key");
           return items;
         }
+    }
+    if (line >= 0 && static_cast<size_t>(line) < lines.size()) {
+      std::string_view l = lines[static_cast<size_t>(line)];
+      std::string_view before = l.substr(0, static_cast<size_t>(byte_column(l, character) - 1));
+      for (const std::string& name : locals_in_scope(text_before(lines, static_cast<size_t>(line), before)))
+        add(name, 6, "a name bound here (let, for or an aggregate)");
     }
     auto it = indexes_.find(uri);
     if (it != indexes_.end() && path.size() >= 2) {

@@ -322,3 +322,73 @@ TEST_CASE("kata lsp completes the keys a mapping may hold, and the parameters in
   CHECK(std::find(labels[4].begin(), labels[4].end(), "kata") != labels[4].end());
   CHECK(labels[5] == std::vector<std::string>{"each", "list", "where", "per_player", "name", "label", "in", "show", "doc"});
 }
+
+TEST_CASE("kata lsp completes the names let, for and aggregates bind where the cursor is", "[lsp]") {
+  std::string uri = "file://" + kata::test::temp("lsp-locals.yaml");
+  // Lines (from 0): 12 `  let total = 0 # let ghost`, 13 `  for p in players {`, 14 `    let mine = ...`,
+  // 15 `    say "..."`, 16 the cursor inside the block, 17 `  }`, 18 the cursor after it.
+  std::string game = kata::test::with("flow: |\n  shuffle deck\n",
+                                      "flow: |\n"
+                                      "  let total = 0 # let ghost\n"
+                                      "  for p in players {\n"
+                                      "    let mine = count(c in p.hand where c.value > sum(x.value for x in deck))\n"
+                                      "    say \"{p} {mine} { let fake }\"\n"
+                                      "    \n"
+                                      "  }\n"
+                                      "  \n"
+                                      "  shuffle deck\n");
+  auto complete = [&](int id, int line, int character) {
+    return request(id, "textDocument/completion", {{"textDocument", {{"uri", uri}}}, {"position", {{"line", line}, {"character", character}}}});
+  };
+  // 14 at `c.value`, inside count( ) and before sum( ): c is bound, x not yet.
+  auto s = run({initialize, open(uri, game), complete(2, 16, 4), complete(3, 18, 2), complete(4, 14, 42), shutdown, exit_});
+  std::map<int, std::vector<std::string>> labels;
+  for (const json& m : s.messages)
+    if (m.contains("id") && m["id"].is_number() && m["result"].is_array())
+      for (const json& item : m["result"]) labels[m["id"].get<int>()].push_back(item["label"]);
+  auto first = [&](int id, size_t n) {
+    REQUIRE(labels[id].size() >= n);
+    return std::vector<std::string>(labels[id].begin(), labels[id].begin() + static_cast<long>(n));
+  };
+  auto offered = [&](int id, const std::string& name) {
+    return std::find(labels[id].begin(), labels[id].end(), name) != labels[id].end();
+  };
+  // Innermost first; names of a closed scope, in a comment or a string are not offered.
+  CHECK(first(2, 3) == std::vector<std::string>{"mine", "p", "total"});
+  for (const char* gone : {"c", "x", "ghost", "fake"}) CHECK_FALSE(offered(2, gone));
+  CHECK(first(3, 1) == std::vector<std::string>{"total"});
+  for (const char* gone : {"p", "mine", "c"}) CHECK_FALSE(offered(3, gone));
+  CHECK(first(4, 3) == std::vector<std::string>{"c", "p", "total"});
+  CHECK_FALSE(offered(4, "x"));
+  CHECK_FALSE(offered(4, "mine"));
+}
+
+TEST_CASE("kata lsp in Neovim, headless, set up by editors/neovim/kata.lua: a diagnostic and a hover", "[lsp][editors]") {
+  // Neovim is not a dependency of the build: where it is missing, the test says so and passes.
+  if (kata::test::run_command("command -v nvim >/dev/null 2>&1").status != 0) {
+    WARN("Neovim (nvim) is not installed: editors/neovim/kata.lua is not tried");
+    return;
+  }
+  std::string dir = kata::test::scratch_dir("lsp nvim");
+  std::string file = dir + "/game.yaml";
+  // Line 19 (from 1) misspells a property; line 13, `  shuffle deck`, names a zone with a doc.
+  std::ofstream(file) << kata::test::with("  deck: {visibility: nobody}", "  deck: {visibility: nobody, doc: The pile.}",
+                                           kata::test::with("c.value", "c.valu"));
+  std::ofstream(dir + "/probe.lua") << R"(vim.wait(20000, function() return #vim.diagnostic.get(0) > 0 end, 50)
+for _, d in ipairs(vim.diagnostic.get(0)) do
+  io.stdout:write(string.format("diagnostic %d:%d %s\n", d.lnum + 1, d.col + 1, d.message))
+end
+vim.api.nvim_win_set_cursor(0, { 13, 11 })
+local res = vim.lsp.buf_request_sync(0, "textDocument/hover", vim.lsp.util.make_position_params(), 20000)
+for _, r in pairs(res or {}) do
+  if r.result then io.stdout:write("hover " .. r.result.contents.value .. "\n") end
+end
+vim.cmd("qa!")
+)";
+  auto r = kata::test::run_command("cd '" + dir + "' && KATA='" KATA_BINARY "' timeout 60 nvim --headless --clean -c 'filetype on' " +
+                                   "-c 'luafile " KATA_SOURCE_DIR "/editors/neovim/kata.lua' -c 'edit game.yaml' -c 'luafile probe.lua' 2>&1");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(has(r.out, "diagnostic 19:27 unknown card property 'valu'; did you mean 'value'?\n"));
+  CHECK(has(r.out, "hover **zone** `deck`\n\nThe pile."));
+}
