@@ -23,6 +23,9 @@ struct MenuItem {
   // items would then read alike. A label that cannot be read is one part.
   std::vector<std::string> parts;
   std::vector<std::string> params;  // the action's parameter names, as far as known
+  // What each parameter is, in the rule file's words, for the menu's "choose ..." line: its
+  // `doc:` ("the card from your hand"), else the kind of its value ("a tile", "a player").
+  std::vector<std::string> param_words;
   // Beside each part, what the viewer sees on it when it is a point of the board (the top
   // card of the point's zone, as the drawing shows it: "P1 Guard"), else empty. Moves
   // name points; this says which piece stands there.
