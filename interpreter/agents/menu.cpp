@@ -205,12 +205,15 @@ std::string MenuItem::screen_text() const {
   return decisions.size() > 1 ? fmt::format("{} (x{})", out, decisions.size()) : out;
 }
 
-// A parameter in the rule file's words: its doc on one line, else "a" and the kind of
-// its value (`card`, the card's kind: "a tile").
+// A parameter in the rule file's words: its doc on one line up to its first punctuation,
+// else "a" and the kind of its value (`card`, the card's kind: "a tile").
 std::string param_words(const Game& g, const Param& p, int card) {
   std::string doc;
   for (char c : p.doc)
     if (!(std::isspace(static_cast<unsigned char>(c)) && (doc.empty() || doc.back() == ' '))) doc += std::isspace(static_cast<unsigned char>(c)) ? ' ' : c;
+  // Its first words, up to a pause: "the face-down card, by its place ..." is "the
+  // face-down card", one line above the values.
+  if (size_t pause = doc.find_first_of(".,;:("); pause != std::string::npos) doc.erase(pause);
   while (!doc.empty() && doc.back() == ' ') doc.pop_back();
   if (!doc.empty()) return doc;
   std::string kind = p.type == Type::card && card >= 0 ? g.kinds[g.card_kind[card]].name

@@ -23,9 +23,6 @@ struct MenuItem {
   // items would then read alike. A label that cannot be read is one part.
   std::vector<std::string> parts;
   std::vector<std::string> params;  // the action's parameter names, as far as known
-  // What each parameter is, in the rule file's words, for the menu's "choose ..." line: its
-  // `doc:` ("the card from your hand"), else the kind of its value ("a tile", "a player").
-  std::vector<std::string> param_words;
   // Beside each part, what the viewer sees on it when it is a point of the board (the top
   // card of the point's zone, as the drawing shows it: "P1 Guard"), else empty. Moves
   // name points; this says which piece stands there.
@@ -37,6 +34,9 @@ struct MenuItem {
   // sentence of its `doc:` and its name ("Take an offered tile. (take)"), or its
   // name alone.
   std::string heading;
+  // What each parameter is, in the rule file's words, for the menu's "choose ..." line: its
+  // `doc:` ("the card from your hand"), else the kind of its value ("a tile", "a player").
+  std::vector<std::string> param_words;
   // The parts, then the pieces on its points ("(P1 Guard on 4/5)") and " (x4)" when the
   // item stands for four decisions.
   std::string text() const;
