@@ -274,9 +274,10 @@ int make_agents(const Game& g, std::vector<std::string>& specs, int players, uin
 // a log, how to keep one next time.
 std::string how_to_go_on(const PlayArgs& a) {
   const std::string& log = a.log.empty() ? a.resume : a.log;
-  if (!log.empty()) return fmt::format("kata: to go on with this game: kata play --resume {}\n", shell_word(log));
-  return "kata: this game was not logged, so it cannot be resumed; play with --log FILE to keep a game to go on with "
-         "later (kata play --resume FILE)\n";
+  if (!log.empty())
+    return fmt::format("kata: to go on with this game: kata play --resume {}\n", shell_word(log));
+  return "kata: this game was not logged, so it cannot be resumed; play with --log FILE to keep a "
+         "game to go on with later (kata play --resume FILE)\n";
 }
 
 // Plays the game (or the rest of it) and prints how it ended.

@@ -924,8 +924,10 @@ TEST_CASE("a stopped game resumed plays on as the game played in one go", "[cli]
                        ",random,random -l " + two);
   CHECK(stop.status == 1);
   // It says how to go on: the command that resumes it from its log.
-  CHECK(stop.out == "kata: P1 (script:" + first + ") stopped before the end\n"
-                    "kata: to go on with this game: kata play --resume " + two + "\n");
+  CHECK(stop.out == "kata: P1 (script:" + first +
+                        ") stopped before the end\n"
+                        "kata: to go on with this game: kata play --resume " +
+                        two + "\n");
 
   // The stopped log is valid up to the stop; a seat is told the reason when it is this plain.
   auto replay = run_kata("replay -q " + two);

@@ -98,7 +98,8 @@ TEST_CASE("missing and circular imports are errors, not crashes", "[imports]") {
 }
 
 TEST_CASE("the messages of an imported file follow its renames", "[imports]") {
-  auto l = load(write("renamed-say.yaml", "game: G\nplayers: 2\nimport:\n  - file: " KATA_SOURCE_DIR "/stdlib/betting.yaml\n"
+  auto l = load(write("renamed-say.yaml", "game: G\nplayers: 2\nimport:\n  - file: " KATA_SOURCE_DIR
+                                          "/stdlib/betting.yaml\n"
                                           "    rename: {reserve: chips, join: call, pass: fold}\n"
                                           "variables:\n  chips: {per_player: true, initial: 3}\n"
                                           "flow: betting_round(P2)\n"));
@@ -111,13 +112,16 @@ TEST_CASE("the messages of an imported file follow its renames", "[imports]") {
   }
   INFO(texts.size());
   // "joins ... reserve" reads "calls ... chips"; "passes" reads "folds" ("es" spelt again).
-  CHECK(std::find(texts.begin(), texts.end(), "{} calls, staking {} of their chips") != texts.end());
+  CHECK(std::find(texts.begin(), texts.end(), "{} calls, staking {} of their chips") !=
+        texts.end());
   CHECK(std::find(texts.begin(), texts.end(), "{} folds") != texts.end());
   // Without renames, the library's own words.
-  auto plain = load(write("plain-say.yaml", "game: G\nplayers: 2\nimport: " KATA_SOURCE_DIR "/stdlib/betting.yaml\n"
-                                            "flow: betting_round(P2)\n"));
+  auto plain = load(write("plain-say.yaml",
+                          "game: G\nplayers: 2\nimport: " KATA_SOURCE_DIR "/stdlib/betting.yaml\n"
+                          "flow: betting_round(P2)\n"));
   REQUIRE(plain.game);
   bool joins = false;
-  for (const Message& m : plain.game->program.messages) joins = joins || (m.text.size() > 1 && m.text[1] == " joins, staking ");
+  for (const Message& m : plain.game->program.messages)
+    joins = joins || (m.text.size() > 1 && m.text[1] == " joins, staking ");
   CHECK(joins);
 }

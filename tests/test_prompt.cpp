@@ -211,7 +211,8 @@ TEST_CASE("on a terminal: typed moves, a refusal, help, log, one value at a time
     CHECK(t.wait() == 1);
     CHECK(has(t.output(), "P1 (human) stopped before the end"));
     // Without a log the game cannot be resumed: it says how to keep one next time.
-    CHECK(has(t.output(), "kata: this game was not logged, so it cannot be resumed; play with --log FILE"));
+    CHECK(has(t.output(),
+              "kata: this game was not logged, so it cannot be resumed; play with --log FILE"));
   }
 }
 
@@ -285,9 +286,12 @@ TEST_CASE("a long menu is chosen one value at a time, with back - bad input is a
   std::string o = out.str();
   // Forty items are too many: the only action is taken, then the unit is asked for.
   CHECK(has(o,
-            "deploy — choose the card from your hand:\n   1) P1 Lord  (4 choices)\n   2) P1 Peasant  (4 choices)\n"));
+            "deploy — choose the card from your hand:\n   1) P1 Lord  (4 choices)\n   2) P1 "
+            "Peasant  (4 choices)\n"));
   CHECK(has(o, "(Type a number, a decision, or 'help'.)"));
-  CHECK(has(o, "deploy P1 Peasant — choose the battlefield where you fight that gets it:\n   1) deploy P1 Peasant "));
+  CHECK(has(o,
+            "deploy P1 Peasant — choose the battlefield where you fight that gets it:\n   1) "
+            "deploy P1 Peasant "));
   CHECK(has(o, "There is no step before this one."));
   CHECK(has(o, "Choose a number from 1 to 10."));
   CHECK(has(o, "That line is 5000 characters long"));
@@ -525,9 +529,15 @@ TEST_CASE("at the prompt, a decision or its start typed in short", "[prompt][not
   std::string out;
   CHECK(play("deploy lord palace\n", out) == "deploy P1 Lord Palace");
   CHECK(play("deploy lord\n1\n", out) == "deploy P1 Lord RiceField");
-  CHECK(has(out, "P1> Deploy a card on your side of a battlefield (deploy):\ndeploy P1 Lord — choose the battlefield where you fight that gets it:\n   1) deploy P1 Lord RiceField\n   2) deploy P1 Lord Palace\n"));
+  CHECK(has(out,
+            "P1> Deploy a card on your side of a battlefield (deploy):\ndeploy P1 Lord — choose "
+            "the battlefield where you fight that gets it:\n   1) deploy P1 Lord RiceField\n   2) "
+            "deploy P1 Lord Palace\n"));
   CHECK(play("Deploy Peasant\n2\n", out) == "deploy P1 Peasant1 Palace");
-  CHECK(has(out, "P1> Deploy a card on your side of a battlefield (deploy):\ndeploy P1 Peasant — choose the battlefield where you fight that gets it:\n   1) deploy P1 Peasant RiceField (x4)\n"));
+  CHECK(has(
+      out,
+      "P1> Deploy a card on your side of a battlefield (deploy):\ndeploy P1 Peasant — choose the "
+      "battlefield where you fight that gets it:\n   1) deploy P1 Peasant RiceField (x4)\n"));
   // A start that is not one goes on to be read as a decision, and is refused by the runner.
   CHECK(play("deploy p1\n", out) == "index -1");
 }
@@ -868,8 +878,8 @@ actions:
   CHECK(m.pick(0) == -1);
   CHECK(has(m.show(), "claim N1 — choose a player:\n   1) claim N1 P1\n   2) claim N1 P2\n"));
   // A doc says it instead, up to its first punctuation.
-  auto d = kata::test::load_text(kata::test::with("q: players}", "q: {from: players, doc: \"the rival, who loses a point\"}}",
-                                                  kinds));
+  auto d = kata::test::load_text(kata::test::with(
+      "q: players}", "q: {from: players, doc: \"the rival, who loses a point\"}}", kinds));
   REQUIRE(d.game);
   kata::State ds = kata::new_game(*d.game, 2, 1, kata::default_options(*d.game));
   kata::Menu dm(kata::menu_items(*d.game, kata::make_view(*d.game, ds, 0), labels), 20);

@@ -1115,7 +1115,9 @@ actions:
   stop: ""
 )";
   std::string log = kata::test::temp("flowtold.jsonl");
-  REQUIRE(kata::test::run_kata("play " + kata::test::temp("flowtold.yaml", rules) + " -a random -s 1 -q --log " + log).status == 0);
+  REQUIRE(kata::test::run_kata("play " + kata::test::temp("flowtold.yaml", rules) +
+                               " -a random -s 1 -q --log " + log)
+              .status == 0);
   auto as = [&](const std::string& seat) {
     auto r = kata::test::run_kata("replay " + log + " --as " + seat);
     REQUIRE(r.status == 0);
@@ -1126,7 +1128,9 @@ actions:
   // as before.
   std::string p1 = as("P1"), p2 = as("P2");
   INFO(p1 << p2);
-  CHECK(has(p1, "Dart goes to the table\nCup goes to P1\nthe deck is left\nBow moves from deck to table\n"));
+  CHECK(has(
+      p1,
+      "Dart goes to the table\nCup goes to P1\nthe deck is left\nBow moves from deck to table\n"));
   CHECK(p2 == p1);
   CHECK_FALSE(has(p1, "Dart moves"));
 }

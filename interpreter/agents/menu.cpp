@@ -210,18 +210,20 @@ std::string MenuItem::screen_text() const {
 std::string param_words(const Game& g, const Param& p, int card) {
   std::string doc;
   for (char c : p.doc)
-    if (!(std::isspace(static_cast<unsigned char>(c)) && (doc.empty() || doc.back() == ' '))) doc += std::isspace(static_cast<unsigned char>(c)) ? ' ' : c;
+    if (!(std::isspace(static_cast<unsigned char>(c)) && (doc.empty() || doc.back() == ' ')))
+      doc += std::isspace(static_cast<unsigned char>(c)) ? ' ' : c;
   // Its first words, up to a pause: "the face-down card, by its place ..." is "the
   // face-down card", one line above the values.
   if (size_t pause = doc.find_first_of(".,;:("); pause != std::string::npos) doc.erase(pause);
   while (!doc.empty() && doc.back() == ' ') doc.pop_back();
   if (!doc.empty()) return doc;
   std::string kind = p.type == Type::card && card >= 0 ? g.kinds[g.card_kind[card]].name
-                     : p.type == Type::card          ? "card"
-                     : p.type == Type::player        ? "player"
-                     : p.type == Type::integer       ? "number"
-                                                     : "value";
-  bool vowel = std::string("aeiou").find(static_cast<char>(std::tolower(static_cast<unsigned char>(kind[0])))) != std::string::npos;
+                     : p.type == Type::card            ? "card"
+                     : p.type == Type::player          ? "player"
+                     : p.type == Type::integer         ? "number"
+                                                       : "value";
+  bool vowel = std::string("aeiou").find(static_cast<char>(
+                   std::tolower(static_cast<unsigned char>(kind[0])))) != std::string::npos;
   return fmt::format("{} {}", vowel ? "an" : "a", kind);
 }
 
@@ -260,7 +262,8 @@ std::vector<MenuItem> menu_items(const Game& g, const PlayerView& view,
           if (parts->size() > 1)
             for (size_t k = 0; k < a.params.size(); ++k) {
               item.params.push_back(a.params[k].name);
-              item.param_words.push_back(param_words(g, a.params[k], k + 1 < named.size() ? named[k + 1] : -1));
+              item.param_words.push_back(
+                  param_words(g, a.params[k], k + 1 < named.size() ? named[k + 1] : -1));
             }
         }
       items.push_back(std::move(item));

@@ -216,7 +216,8 @@ std::vector<int32_t> named_cards(const Game& g, const Event& e, int viewer) {
   std::vector<int32_t> named;
   const Message& m = g.program.messages.at(e.from);
   for (size_t v = 0; v < e.said.size() && v < m.types.size(); ++v)
-    if (m.types[v] == Type::card && !e.said[v].failed && (viewer < 0 || ((e.said[v].seen_by >> viewer) & 1u)))
+    if (m.types[v] == Type::card && !e.said[v].failed &&
+        (viewer < 0 || ((e.said[v].seen_by >> viewer) & 1u)))
       named.push_back(static_cast<int32_t>(e.said[v].value));
   return named;
 }
@@ -226,7 +227,9 @@ bool told_to(const Event& e, int viewer) {
 }
 
 // The events a message may tell of a card: its moves, its turns and looks at it.
-bool of_a_card(const Event& e) { return e.kind == Event::move || e.kind == Event::flip || e.kind == Event::look; }
+bool of_a_card(const Event& e) {
+  return e.kind == Event::move || e.kind == Event::flip || e.kind == Event::look;
+}
 
 bool names(const std::vector<int32_t>& named, const Event& e) {
   return std::find(named.begin(), named.end(), e.card) != named.end();
@@ -240,9 +243,12 @@ bool names(const std::vector<int32_t>& named, const Event& e) {
 // it is told a message, which cards it sees move and which the message names to it; never
 // a card's identity it cannot see. Sets `out` for each event left out; returns where the
 // effect ends.
-size_t told_decision(const Game& g, const std::vector<Event>& events, size_t i, int viewer, std::vector<bool>& out) {
+size_t told_decision(const Game& g, const std::vector<Event>& events, size_t i, int viewer,
+                     std::vector<bool>& out) {
   size_t end = i + 1;
-  while (end < events.size() && events[end].kind != Event::done && events[end].kind != Event::decision) ++end;
+  while (end < events.size() && events[end].kind != Event::done &&
+         events[end].kind != Event::decision)
+    ++end;
   bool said = false;
   std::vector<int32_t> named;
   for (size_t k = i + 1; k < end; ++k) {
@@ -254,14 +260,16 @@ size_t told_decision(const Game& g, const std::vector<Event>& events, size_t i, 
   if (!said) return end;
   out[i] = true;
   for (size_t k = i + 1; k < end; ++k)
-    if (of_a_card(events[k]) && (!sees(events[k], viewer) || names(named, events[k]))) out[k] = true;
+    if (of_a_card(events[k]) && (!sees(events[k], viewer) || names(named, events[k])))
+      out[k] = true;
   return end;
 }
 
 // A message of the flow (said outside any decision's effect) tells the next move, turn or
 // look of each card it names to `viewer` by name, up to the next message, decision or phase: that
 // event is left out. Only a move the viewer sees is matched, by the card's identity it knows.
-void told_by_flow(const Game& g, const std::vector<Event>& events, size_t i, int viewer, std::vector<bool>& out) {
+void told_by_flow(const Game& g, const std::vector<Event>& events, size_t i, int viewer,
+                  std::vector<bool>& out) {
   std::vector<int32_t> named = named_cards(g, events[i], viewer);
   for (size_t k = i + 1; k < events.size() && !named.empty(); ++k) {
     const Event& e = events[k];

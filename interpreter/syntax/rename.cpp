@@ -30,7 +30,8 @@ struct Renamer {
       if (!end.empty() && end != "s" && end != "es") continue;
       if (end == "es" && !wants_es(from)) continue;
       std::string out = end.empty() ? to : to + (wants_es(to) ? "es" : "s");
-      if (std::isupper(static_cast<unsigned char>(w[0]))) out[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(out[0])));
+      if (std::isupper(static_cast<unsigned char>(w[0])))
+        out[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(out[0])));
       return out;
     }
     return {};
@@ -38,7 +39,9 @@ struct Renamer {
 
   // Whether `w` begins with `name`, its first letter in either case.
   static bool same_start(const std::string& w, const std::string& name) {
-    if (std::tolower(static_cast<unsigned char>(w[0])) != std::tolower(static_cast<unsigned char>(name[0]))) return false;
+    if (std::tolower(static_cast<unsigned char>(w[0])) !=
+        std::tolower(static_cast<unsigned char>(name[0])))
+      return false;
     return w.compare(1, name.size() - 1, name, 1, name.size() - 1) == 0;
   }
 
@@ -55,7 +58,9 @@ struct Renamer {
   void text(std::string& t) const {
     std::string out;
     for (size_t i = 0; i < t.size();) {
-      auto letter = [&](size_t k) { return std::isalnum(static_cast<unsigned char>(t[k])) || t[k] == '_'; };
+      auto letter = [&](size_t k) {
+        return std::isalnum(static_cast<unsigned char>(t[k])) || t[k] == '_';
+      };
       size_t j = i;
       while (j < t.size() && letter(j)) ++j;
       if (j == i) {
