@@ -269,6 +269,17 @@ int make_agents(const Game& g, std::vector<std::string>& specs, int players, uin
   return ok;
 }
 
+// What a game stopped before its end (quit, Ctrl-D, a script run out, a signal) leaves the
+// player to do: the command that goes on with it, from the log it was written to; without
+// a log, how to keep one next time.
+std::string how_to_go_on(const PlayArgs& a) {
+  const std::string& log = a.log.empty() ? a.resume : a.log;
+  if (!log.empty())
+    return fmt::format("kata: to go on with this game: kata play --resume {}\n", shell_word(log));
+  return "kata: this game was not logged, so it cannot be resumed; play with --log FILE to keep a "
+         "game to go on with later (kata play --resume FILE)\n";
+}
+
 // Plays the game (or the rest of it) and prints how it ended.
 int run_match(const PlayArgs& a, const Game& g, int players, uint64_t seed,
               const std::vector<int64_t>& options, std::vector<std::unique_ptr<Agent>>& agents,
@@ -276,7 +287,7 @@ int run_match(const PlayArgs& a, const Game& g, int players, uint64_t seed,
   try {
     MatchResult r = play_match(g, players, seed, options, agents, log, resume);
     if (!r.completed) {
-      std::cerr << "kata: " << r.stopped_by << '\n';
+      std::cerr << "kata: " << r.stopped_by << '\n' << how_to_go_on(a);
       if (log) log->error(r.stopped_by);
       return input_error;
     }

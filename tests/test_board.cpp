@@ -489,7 +489,7 @@ TEST_CASE("a menu names the piece on each point a move names, as the chooser see
   // One value at a time: each origin with its piece.
   Menu menu(items, 5);
   std::string shown = menu.show();
-  CHECK(shown.find("go origin target — choose origin:\n") != std::string::npos);
+  CHECK(shown.find("go — choose the point of the piece you move:\n") != std::string::npos);
   CHECK(shown.find(") 4/-5 (P1 Soldier3, 4 choices)\n") != std::string::npos);
   CHECK(shown.find(") 8/-4 (P1 Samurai3, 2 choices)\n") != std::string::npos);
 }

@@ -923,7 +923,11 @@ TEST_CASE("a stopped game resumed plays on as the game played in one go", "[cli]
   auto stop = run_kata("play rules/kobayakawa.yaml -p 3 -s 21 -q -a script:" + first +
                        ",random,random -l " + two);
   CHECK(stop.status == 1);
-  CHECK(stop.out == "kata: P1 (script:" + first + ") stopped before the end\n");
+  // It says how to go on: the command that resumes it from its log.
+  CHECK(stop.out == "kata: P1 (script:" + first +
+                        ") stopped before the end\n"
+                        "kata: to go on with this game: kata play --resume " +
+                        two + "\n");
 
   // The stopped log is valid up to the stop; a seat is told the reason when it is this plain.
   auto replay = run_kata("replay -q " + two);
@@ -1050,6 +1054,8 @@ TEST_CASE("a person resuming sees their view and what their seat was told since 
   CHECK(has(r.out, "as P1 sees it"));
   CHECK(has(r.out, "P2.hand        +1 hidden"));
   CHECK(has(r.out, "kata: P1 (human) stopped before the end\n"));
+  // Quit again, it names the log it was written back to.
+  CHECK(has(r.out, "kata: to go on with this game: kata play --resume " + stopped + "\n"));
   // Only after P1's own decision: the deal before it was told then.
   CHECK_FALSE(has(r.out.substr(r.out.find("Since your last turn:")), "— deal —"));
 }

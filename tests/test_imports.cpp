@@ -96,3 +96,32 @@ TEST_CASE("missing and circular imports are errors, not crashes", "[imports]") {
   l = load(write("badimport.yaml", "game: G\nplayers: 1\nimport: [{rename: {a: b}}]\nflow: ''\n"));
   CHECK(l.messages() == std::vector<std::string>{"3:10: error: an import needs 'file:'"});
 }
+
+TEST_CASE("the messages of an imported file follow its renames", "[imports]") {
+  auto l = load(write("renamed-say.yaml", "game: G\nplayers: 2\nimport:\n  - file: " KATA_SOURCE_DIR
+                                          "/stdlib/betting.yaml\n"
+                                          "    rename: {reserve: chips, join: call, pass: fold}\n"
+                                          "variables:\n  chips: {per_player: true, initial: 3}\n"
+                                          "flow: betting_round(P2)\n"));
+  REQUIRE(l.game);
+  std::vector<std::string> texts;
+  for (const Message& m : l.game->program.messages) {
+    std::string t;
+    for (size_t i = 0; i < m.text.size(); ++i) t += (i ? "{}" : "") + m.text[i];
+    texts.push_back(t);
+  }
+  INFO(texts.size());
+  // "joins ... reserve" reads "calls ... chips"; "passes" reads "folds" ("es" spelt again).
+  CHECK(std::find(texts.begin(), texts.end(), "{} calls, staking {} of their chips") !=
+        texts.end());
+  CHECK(std::find(texts.begin(), texts.end(), "{} folds") != texts.end());
+  // Without renames, the library's own words.
+  auto plain = load(write("plain-say.yaml",
+                          "game: G\nplayers: 2\nimport: " KATA_SOURCE_DIR "/stdlib/betting.yaml\n"
+                          "flow: betting_round(P2)\n"));
+  REQUIRE(plain.game);
+  bool joins = false;
+  for (const Message& m : plain.game->program.messages)
+    joins = joins || (m.text.size() > 1 && m.text[1] == " joins, staking ");
+  CHECK(joins);
+}

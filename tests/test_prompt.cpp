@@ -210,6 +210,9 @@ TEST_CASE("on a terminal: typed moves, a refusal, help, log, one value at a time
     t.send("y");
     CHECK(t.wait() == 1);
     CHECK(has(t.output(), "P1 (human) stopped before the end"));
+    // Without a log the game cannot be resumed: it says how to keep one next time.
+    CHECK(has(t.output(),
+              "kata: this game was not logged, so it cannot be resumed; play with --log FILE"));
   }
 }
 
@@ -283,9 +286,12 @@ TEST_CASE("a long menu is chosen one value at a time, with back - bad input is a
   std::string o = out.str();
   // Forty items are too many: the only action is taken, then the unit is asked for.
   CHECK(has(o,
-            "deploy c t — choose c:\n   1) P1 Lord  (4 choices)\n   2) P1 Peasant  (4 choices)\n"));
+            "deploy — choose the card from your hand:\n   1) P1 Lord  (4 choices)\n   2) P1 "
+            "Peasant  (4 choices)\n"));
   CHECK(has(o, "(Type a number, a decision, or 'help'.)"));
-  CHECK(has(o, "deploy P1 Peasant — choose:\n   1) deploy P1 Peasant "));
+  CHECK(has(o,
+            "deploy P1 Peasant — choose the battlefield where you fight that gets it:\n   1) "
+            "deploy P1 Peasant "));
   CHECK(has(o, "There is no step before this one."));
   CHECK(has(o, "Choose a number from 1 to 10."));
   CHECK(has(o, "That line is 5000 characters long"));
@@ -523,9 +529,15 @@ TEST_CASE("at the prompt, a decision or its start typed in short", "[prompt][not
   std::string out;
   CHECK(play("deploy lord palace\n", out) == "deploy P1 Lord Palace");
   CHECK(play("deploy lord\n1\n", out) == "deploy P1 Lord RiceField");
-  CHECK(has(out, "P1> Deploy a card on your side of a battlefield (deploy):\ndeploy P1 Lord — choose:\n   1) deploy P1 Lord RiceField\n   2) deploy P1 Lord Palace\n"));
+  CHECK(has(out,
+            "P1> Deploy a card on your side of a battlefield (deploy):\ndeploy P1 Lord — choose "
+            "the battlefield where you fight that gets it:\n   1) deploy P1 Lord RiceField\n   2) "
+            "deploy P1 Lord Palace\n"));
   CHECK(play("Deploy Peasant\n2\n", out) == "deploy P1 Peasant1 Palace");
-  CHECK(has(out, "P1> Deploy a card on your side of a battlefield (deploy):\ndeploy P1 Peasant — choose:\n   1) deploy P1 Peasant RiceField (x4)\n"));
+  CHECK(has(
+      out,
+      "P1> Deploy a card on your side of a battlefield (deploy):\ndeploy P1 Peasant — choose the "
+      "battlefield where you fight that gets it:\n   1) deploy P1 Peasant RiceField (x4)\n"));
   // A start that is not one goes on to be read as a decision, and is refused by the runner.
   CHECK(play("deploy p1\n", out) == "index -1");
 }
@@ -536,8 +548,8 @@ TEST_CASE("a step of a long menu shows a value with one item under it as that it
   std::vector<kata::MenuItem> items;
   for (int i = 0; i < 3; ++i)
     items.push_back(
-        {{"play", "P1 Guard" + std::to_string(i + 1), "North"}, {"c", "t"}, {}, {i}, "play"});
-  items.push_back({{"strike", "P2 Spy", "South"}, {"v", "t"}, {}, {3}, "strike"});
+        {{"play", "P1 Guard" + std::to_string(i + 1), "North"}, {"c", "t"}, {}, {i}, "play", {}});
+  items.push_back({{"strike", "P2 Spy", "South"}, {"v", "t"}, {}, {3}, "strike", {}});
   kata::Menu m(items, 2);
   std::string shown = m.show();
   INFO(shown);
@@ -583,9 +595,9 @@ TEST_CASE("a menu of several actions lists each action's decisions under its hea
   // Without a doc, the action's name; one action alone has no heading.
   std::vector<kata::MenuItem> items;
   for (int i = 0; i < 2; ++i)
-    items.push_back({{"play", "P1 Guard" + std::to_string(i + 1)}, {"c"}, {}, {i}, "play"});
+    items.push_back({{"play", "P1 Guard" + std::to_string(i + 1)}, {"c"}, {}, {i}, "play", {}});
   CHECK(kata::Menu(items).show() == "   1) play P1 Guard1\n   2) play P1 Guard2\n");
-  items.push_back({{"pass"}, {}, {}, {2}, "pass"});
+  items.push_back({{"pass"}, {}, {}, {2}, "pass", {}});
   CHECK(kata::Menu(items).show() ==
         "  play:\n     1) play P1 Guard1\n     2) play P1 Guard2\n  pass:\n     3) pass\n");
   // A heading is never cut: at any width the screen wraps it between words, whole.
@@ -606,8 +618,8 @@ TEST_CASE("a menu of several actions lists each action's decisions under its hea
   // than a page of 20, and the action is chosen first.
   items.clear();
   for (int i = 0; i < 18; ++i)
-    items.push_back({{"play", "P1 Guard" + std::to_string(i + 1)}, {"c"}, {}, {i}, "play"});
-  items.push_back({{"pass"}, {}, {}, {18}, "pass"});
+    items.push_back({{"play", "P1 Guard" + std::to_string(i + 1)}, {"c"}, {}, {i}, "play", {}});
+  items.push_back({{"pass"}, {}, {}, {18}, "pass", {}});
   CHECK(has(kata::Menu(items).show(), "Choose an action:\n   1) play  (18 choices)\n   2) pass\n"));
   items.pop_back();
   CHECK(has(kata::Menu(items).show(), "   1) play P1 Guard1\n"));
@@ -833,4 +845,44 @@ TEST_CASE("on a terminal: the start of several names is refused as ambiguous", "
   REQUIRE(t.expect("Really quit"));
   t.send("y");
   CHECK(t.wait() == 1);
+}
+
+TEST_CASE("a menu chosen one value at a time names what comes next in the rule file's words",
+          "[prompt]") {
+  // No doc: the kind of the values says what is chosen ("a tile", "a player").
+  std::string kinds = R"(game: Kinds
+players: 2
+components:
+  tile: {list: [{name: N1}, {name: N2}, {name: N3}, {name: N4}, {name: N5}, {name: N6}, {name: N7}, {name: N8}, {name: N9}, {name: N10}, {name: N11}, {name: N12}], in: field}
+zones:
+  field: {visibility: everyone}
+flow: "choose P1: claim"
+actions:
+  claim:
+    params: {t: field, q: players}
+    do: ""
+)";
+  auto l = kata::test::load_text(kinds);
+  REQUIRE(l.game);
+  const kata::Game& g = *l.game;
+  kata::State s = kata::new_game(g, 2, 1, kata::default_options(g));
+  std::vector<kata::Decision> legal;
+  kata::legal_decisions(g, s, legal);
+  std::vector<std::string> labels;
+  for (auto& d : legal) labels.push_back(kata::decision_text(g, s, d));
+  kata::Menu m(kata::menu_items(g, kata::make_view(g, s, 0), labels), 20);
+  std::string shown = m.show();
+  INFO(shown);
+  CHECK(has(shown, "claim — choose a tile:\n   1) N1  (2 choices)\n"));
+  CHECK_FALSE(has(shown, "choose t"));
+  CHECK(m.pick(0) == -1);
+  CHECK(has(m.show(), "claim N1 — choose a player:\n   1) claim N1 P1\n   2) claim N1 P2\n"));
+  // A doc says it instead, up to its first punctuation.
+  auto d = kata::test::load_text(kata::test::with(
+      "q: players}", "q: {from: players, doc: \"the rival, who loses a point\"}}", kinds));
+  REQUIRE(d.game);
+  kata::State ds = kata::new_game(*d.game, 2, 1, kata::default_options(*d.game));
+  kata::Menu dm(kata::menu_items(*d.game, kata::make_view(*d.game, ds, 0), labels), 20);
+  dm.pick(0);
+  CHECK(has(dm.show(), "claim N1 — choose the rival:\n"));
 }

@@ -1092,3 +1092,45 @@ TEST_CASE("Kobayakawa's deal: the gathering is one message, not a line of the ca
   CHECK_FALSE(has(replay.out, "chose: flip"));
   CHECK_FALSE(has(replay.out, "chose: discard"));
 }
+
+TEST_CASE("a message of the flow tells the next move of each card it names: one line, not two",
+          "[screens][say][told]") {
+  std::string rules = R"(game: Flowtold
+players: 2
+components:
+  card: {list: [{name: Ace}, {name: Bow}, {name: Cup}, {name: Dart}], in: deck}
+zones:
+  deck: {visibility: everyone, order: stack}
+  hand: {per_player: true, visibility: owner, order: set}
+  table: {visibility: everyone}
+flow: |
+  say "{top(deck)} goes to the table"
+  move top(deck) to table face up
+  say "{top(deck)} goes to P1"
+  move top(deck) to P1.hand
+  say "the deck is left"
+  move top(deck) to table face up
+  choose P1: stop
+actions:
+  stop: ""
+)";
+  std::string log = kata::test::temp("flowtold.jsonl");
+  REQUIRE(kata::test::run_kata("play " + kata::test::temp("flowtold.yaml", rules) +
+                               " -a random -s 1 -q --log " + log)
+              .status == 0);
+  auto as = [&](const std::string& seat) {
+    auto r = kata::test::run_kata("replay " + log + " --as " + seat);
+    REQUIRE(r.status == 0);
+    return r.out.substr(0, r.out.find("Flowtold — "));
+  };
+  // The card named goes to the table: its move is not told again; nor is Cup's to P1's
+  // hand, which both seats saw leave the open deck. A card the message does not name moves
+  // as before.
+  std::string p1 = as("P1"), p2 = as("P2");
+  INFO(p1 << p2);
+  CHECK(has(
+      p1,
+      "Dart goes to the table\nCup goes to P1\nthe deck is left\nBow moves from deck to table\n"));
+  CHECK(p2 == p1);
+  CHECK_FALSE(has(p1, "Dart moves"));
+}

@@ -205,6 +205,28 @@ std::string MenuItem::screen_text() const {
   return decisions.size() > 1 ? fmt::format("{} (x{})", out, decisions.size()) : out;
 }
 
+// A parameter in the rule file's words: its doc on one line up to its first punctuation,
+// else "a" and the kind of its value (`card`, the card's kind: "a tile").
+std::string param_words(const Game& g, const Param& p, int card) {
+  std::string doc;
+  for (char c : p.doc)
+    if (!(std::isspace(static_cast<unsigned char>(c)) && (doc.empty() || doc.back() == ' ')))
+      doc += std::isspace(static_cast<unsigned char>(c)) ? ' ' : c;
+  // Its first words, up to a pause: "the face-down card, by its place ..." is "the
+  // face-down card", one line above the values.
+  if (size_t pause = doc.find_first_of(".,;:("); pause != std::string::npos) doc.erase(pause);
+  while (!doc.empty() && doc.back() == ' ') doc.pop_back();
+  if (!doc.empty()) return doc;
+  std::string kind = p.type == Type::card && card >= 0 ? g.kinds[g.card_kind[card]].name
+                     : p.type == Type::card            ? "card"
+                     : p.type == Type::player          ? "player"
+                     : p.type == Type::integer         ? "number"
+                                                       : "value";
+  bool vowel = std::string("aeiou").find(static_cast<char>(
+                   std::tolower(static_cast<unsigned char>(kind[0])))) != std::string::npos;
+  return fmt::format("{} {}", vowel ? "an" : "a", kind);
+}
+
 std::vector<MenuItem> menu_items(const Game& g, const PlayerView& view,
                                  const std::vector<std::string>& labels) {
   Seen seen(g, view);
@@ -238,7 +260,11 @@ std::vector<MenuItem> menu_items(const Game& g, const PlayerView& view,
         if (a.name == (*parts)[0]) {
           item.heading = heading(a);
           if (parts->size() > 1)
-            for (const Param& p : a.params) item.params.push_back(p.name);
+            for (size_t k = 0; k < a.params.size(); ++k) {
+              item.params.push_back(a.params[k].name);
+              item.param_words.push_back(
+                  param_words(g, a.params[k], k + 1 < named.size() ? named[k + 1] : -1));
+            }
         }
       items.push_back(std::move(item));
       cards.emplace_back(parts->size());
@@ -345,16 +371,21 @@ std::string Menu::screen() const {
   if (values && level == 0) {
     out += "Choose an action:\n";
   } else if (values) {
-    // "deploy P1 Lord t — choose t": what is chosen so far, then the names still to come.
-    const auto& params = items_[candidates().front()].params;
+    // "deploy P1 Lord — choose the battlefield": what is chosen so far, then what the next
+    // value is, in the rule file's words (the parameter's doc, or its kind).
+    const auto& words = items_[candidates().front()].param_words;
     for (std::string& c : chosen) c = unbroken(c);
     std::string line = joined(chosen, chosen.size());
-    for (size_t k = level - 1; k < params.size(); ++k) line += " " + params[k];
-    out += level - 1 < params.size() ? fmt::format("{} — choose {}:\n", line, params[level - 1])
-                                     : fmt::format("{} — choose:\n", line);
+    out += level - 1 < words.size() ? fmt::format("{} — choose {}:\n", line, words[level - 1])
+                                    : fmt::format("{} — choose:\n", line);
   } else if (!at_start()) {
+    // The decisions in full, still named by what is chosen next ("deploy P1 Lord — choose
+    // the battlefield").
+    const auto& words = items_[candidates().front()].param_words;
     for (std::string& c : chosen) c = unbroken(c);
-    out += fmt::format("{} — choose:\n", joined(chosen, chosen.size()));
+    out += level >= 1 && level - 1 < words.size() && lone
+               ? fmt::format("{} — choose {}:\n", joined(chosen, chosen.size()), words[level - 1])
+               : fmt::format("{} — choose:\n", joined(chosen, chosen.size()));
   }
   // Headings when the entries are decisions of more than one action.
   actions.clear();

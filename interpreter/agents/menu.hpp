@@ -34,6 +34,9 @@ struct MenuItem {
   // sentence of its `doc:` and its name ("Take an offered tile. (take)"), or its
   // name alone.
   std::string heading;
+  // What each parameter is, in the rule file's words, for the menu's "choose ..." line: its
+  // `doc:` ("the card from your hand"), else the kind of its value ("a tile", "a player").
+  std::vector<std::string> param_words;
   // The parts, then the pieces on its points ("(P1 Guard on 4/5)") and " (x4)" when the
   // item stands for four decisions.
   std::string text() const;

@@ -211,36 +211,86 @@ bool unshown(const Game& g, const Event& e) {
 
 bool sees(const Event& e, int viewer) { return viewer < 0 || ((e.seen_by >> viewer) & 1u); }
 
+// The cards a message (`say`) names to `viewer` by name: those it saw when it was said.
+std::vector<int32_t> named_cards(const Game& g, const Event& e, int viewer) {
+  std::vector<int32_t> named;
+  const Message& m = g.program.messages.at(e.from);
+  for (size_t v = 0; v < e.said.size() && v < m.types.size(); ++v)
+    if (m.types[v] == Type::card && !e.said[v].failed &&
+        (viewer < 0 || ((e.said[v].seen_by >> viewer) & 1u)))
+      named.push_back(static_cast<int32_t>(e.said[v].value));
+  return named;
+}
+
+bool told_to(const Event& e, int viewer) {
+  return e.kind == Event::say && (viewer < 0 || e.player < 0 || e.player == viewer);
+}
+
+// The events a message may tell of a card: its moves, its turns and looks at it.
+bool of_a_card(const Event& e) {
+  return e.kind == Event::move || e.kind == Event::flip || e.kind == Event::look;
+}
+
+bool names(const std::vector<int32_t>& named, const Event& e) {
+  return std::find(named.begin(), named.end(), e.card) != named.end();
+}
+
 // Told once (docs/language.md, "A decision told once"): a message (`say`) of a decision's
 // effect that `viewer` is told is what it is told of the decision, so it is not told again
-// the decision's notation ("P1 chose: ...", the decision's own event), nor a move of that
-// effect whose card it does not see ("a card moves from P2.hand to ..."), nor one of a card
-// the message names to it by name. Only what the viewer is shown decides it: whether it is
-// told a message, which cards it sees move and which the message names to it; never a
-// card's identity it cannot see. True for each event left out.
+// the decision's notation ("P1 chose: ...", the decision's own event), nor a move, turn or
+// look of that effect whose card it does not see ("a card moves from P2.hand to ..."), nor one of a
+// card the message names to it by name. Only what the viewer is shown decides it: whether
+// it is told a message, which cards it sees move and which the message names to it; never
+// a card's identity it cannot see. Sets `out` for each event left out; returns where the
+// effect ends.
+size_t told_decision(const Game& g, const std::vector<Event>& events, size_t i, int viewer,
+                     std::vector<bool>& out) {
+  size_t end = i + 1;
+  while (end < events.size() && events[end].kind != Event::done &&
+         events[end].kind != Event::decision)
+    ++end;
+  bool said = false;
+  std::vector<int32_t> named;
+  for (size_t k = i + 1; k < end; ++k) {
+    if (!told_to(events[k], viewer)) continue;
+    said = true;
+    std::vector<int32_t> more = named_cards(g, events[k], viewer);
+    named.insert(named.end(), more.begin(), more.end());
+  }
+  if (!said) return end;
+  out[i] = true;
+  for (size_t k = i + 1; k < end; ++k)
+    if (of_a_card(events[k]) && (!sees(events[k], viewer) || names(named, events[k])))
+      out[k] = true;
+  return end;
+}
+
+// A message of the flow (said outside any decision's effect) tells the next move, turn or
+// look of each card it names to `viewer` by name, up to the next message, decision or phase: that
+// event is left out. Only a move the viewer sees is matched, by the card's identity it knows.
+void told_by_flow(const Game& g, const std::vector<Event>& events, size_t i, int viewer,
+                  std::vector<bool>& out) {
+  std::vector<int32_t> named = named_cards(g, events[i], viewer);
+  for (size_t k = i + 1; k < events.size() && !named.empty(); ++k) {
+    const Event& e = events[k];
+    if (e.kind == Event::say || e.kind == Event::decision || e.kind == Event::phase) break;
+    if (!of_a_card(e) || !sees(e, viewer) || !names(named, e)) continue;
+    out[k] = true;
+    named.erase(std::find(named.begin(), named.end(), e.card));
+  }
+}
+
+// True for each event told already: by a message of its decision's effect, or by one of
+// the flow.
 std::vector<bool> told_before(const Game& g, const std::vector<Event>& events, int viewer) {
   std::vector<bool> out(events.size());
-  for (size_t i = 0; i < events.size(); ++i) {
-    if (events[i].kind != Event::decision) continue;
-    size_t end = i + 1;
-    while (end < events.size() && events[end].kind != Event::done && events[end].kind != Event::decision) ++end;
-    bool said = false;
-    std::vector<int32_t> named;
-    for (size_t k = i + 1; k < end; ++k) {
-      const Event& e = events[k];
-      if (e.kind != Event::say || (viewer >= 0 && e.player >= 0 && e.player != viewer)) continue;
-      said = true;
-      const Message& m = g.program.messages.at(e.from);
-      for (size_t v = 0; v < e.said.size() && v < m.types.size(); ++v)
-        if (m.types[v] == Type::card && !e.said[v].failed && (viewer < 0 || ((e.said[v].seen_by >> viewer) & 1u)))
-          named.push_back(static_cast<int32_t>(e.said[v].value));
+  for (size_t i = 0; i < events.size();) {
+    if (events[i].kind == Event::decision) {
+      i = told_decision(g, events, i, viewer, out);
+      continue;
     }
-    if (!said) continue;
-    out[i] = true;
-    for (size_t k = i + 1; k < end; ++k)
-      if (events[k].kind == Event::move &&
-          (!sees(events[k], viewer) || std::find(named.begin(), named.end(), events[k].card) != named.end()))
-        out[k] = true;
+    if (told_to(events[i], viewer)) told_by_flow(g, events, i, viewer, out);
+    ++i;
   }
   return out;
 }

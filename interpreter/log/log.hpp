@@ -26,8 +26,10 @@ std::string describe_event(const Game& g, const Event& e, int viewer);
 // P1.hand: 4 and 9; P2.hand: 2 cards; pile: 10"), naming only the cards the viewer
 // saw move. Which moves are grouped depends only on their zones, which everyone is told.
 // Events in a zone the screens leave out (`show: false`) are not told: bookkeeping. A
-// decision told by a message of its effect is told once (told_by_message): its moves of
-// cards the viewer does not see, or that the message names to it, are left out.
+// decision told by a message of its effect is told once (told_by_message): its moves, turns
+// and looks of cards the viewer does not see or that the message names to it are left out.
+// A message of the flow tells the next move, turn or look, seen by the viewer, of each card
+// it names to it: that line is left out too.
 std::vector<std::string> describe_events(const Game& g, const std::vector<Event>& events, int viewer);
 // The same lines for a screen: each card's name one unit that wrapping never splits
 // (runtime/wrap.hpp). Print them with print_screen or through a WrappingStream.

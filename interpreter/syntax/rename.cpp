@@ -1,6 +1,10 @@
 // Renaming an imported file's declarations, and every use of them, so that one library
 // piece (a betting round staking from `reserve`) can serve games with other words for
 // things (`chips`). It works on the AST, so positions stay those of the imported text.
+// The words of the imported file's messages follow (docs/language.md, "Imports"): "{player}
+// joins" reads "P2 calls" once `join` is renamed `call`.
+#include <cctype>
+
 #include "syntax/rulefile.hpp"
 #include "syntax/visit.hpp"
 
@@ -13,6 +17,62 @@ struct Renamer {
 
   void name(std::string& n) const {
     if (auto it = map.find(n); it != map.end()) n = it->second;
+  }
+
+  // A word as `name`'s new name says it: the name alone, or with the ending "s" or "es"
+  // (a verb's third person, a noun's plural) spelt again for the new name ("passes" of
+  // `pass` renamed `fold` is "folds"); a capital first letter is kept. Empty if the word is
+  // no renamed name.
+  std::string word(const std::string& w) const {
+    for (const auto& [from, to] : map) {
+      if (w.size() < from.size() || !same_start(w, from) || to.empty()) continue;
+      std::string end = w.substr(from.size());
+      if (!end.empty() && end != "s" && end != "es") continue;
+      if (end == "es" && !wants_es(from)) continue;
+      std::string out = end.empty() ? to : to + (wants_es(to) ? "es" : "s");
+      if (std::isupper(static_cast<unsigned char>(w[0])))
+        out[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(out[0])));
+      return out;
+    }
+    return {};
+  }
+
+  // Whether `w` begins with `name`, its first letter in either case.
+  static bool same_start(const std::string& w, const std::string& name) {
+    if (std::tolower(static_cast<unsigned char>(w[0])) !=
+        std::tolower(static_cast<unsigned char>(name[0])))
+      return false;
+    return w.compare(1, name.size() - 1, name, 1, name.size() - 1) == 0;
+  }
+
+  // English spelling: "passes", "matches", "boxes"; else "calls".
+  static bool wants_es(const std::string& w) {
+    auto ends = [&](const char* e) {
+      std::string x(e);
+      return w.size() >= x.size() && w.compare(w.size() - x.size(), x.size(), x) == 0;
+    };
+    return ends("s") || ends("x") || ends("z") || ends("ch") || ends("sh");
+  }
+
+  // Each word of a message's text (a run of letters, digits and '_') that is a renamed name.
+  void text(std::string& t) const {
+    std::string out;
+    for (size_t i = 0; i < t.size();) {
+      auto letter = [&](size_t k) {
+        return std::isalnum(static_cast<unsigned char>(t[k])) || t[k] == '_';
+      };
+      size_t j = i;
+      while (j < t.size() && letter(j)) ++j;
+      if (j == i) {
+        out += t[i++];
+        continue;
+      }
+      std::string w = t.substr(i, j - i);
+      std::string renamed = word(w);
+      out += renamed.empty() ? w : renamed;
+      i = j;
+    }
+    t = std::move(out);
   }
 
   void expr(Expr* e) const {
@@ -30,6 +90,8 @@ struct Renamer {
   void stmt(Stmt& s) const {
     if (s.kind == StmtKind::let || s.kind == StmtKind::for_ || s.kind == StmtKind::phase) name(s.name);
     for (auto& n : s.names) name(n);
+    if (s.kind == StmtKind::say)
+      for (auto& t : s.text) text(t);
     for (auto& e : s.exprs) expr(e.get());
     block(s.body);
     block(s.orelse);
