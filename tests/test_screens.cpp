@@ -13,6 +13,7 @@
 #include <map>
 #include <sstream>
 
+#include "agents/menu.hpp"
 #include "log/log.hpp"
 #include "reference/reference.hpp"
 #include "runtime/wrap.hpp"
@@ -1219,4 +1220,36 @@ TEST_CASE("Hogen tells its set-up in the game's words", "[screens][cli]") {
   // The cards revealed and put back are not told one by one.
   CHECK_FALSE(has(r.out, "cards are turned face down"));
   CHECK_FALSE(has(r.out, "11 cards move from"));
+}
+
+TEST_CASE("a menu says a hidden card's place in a labelled zone in words - the notation stays", "[screens][label][menus]") {
+  auto g = game(R"(game: Sides
+players: 2
+components:
+  tile: {list: [{name: North}], in: table}
+  card: {list: [{name: Ace}], in: deck}
+zones:
+  table: {visibility: everyone, order: row}
+  deck: {visibility: nobody}
+  side: {per: tile, per_player: true, visibility: nobody, label: "{player}'s side of {tile}"}
+flow: |
+  move top(deck) to top(table).side(P2) face down
+  choose P1: peek
+actions:
+  peek:
+    params: {c: top(table).side(P2)}
+    do: ""
+)");
+  State s = new_game(*g, 2, 1, default_options(*g));
+  std::vector<Decision> legal;
+  legal_decisions(*g, s, legal);
+  std::vector<std::string> labels;
+  for (auto& d : legal) labels.push_back(decision_text(*g, s, d));
+  REQUIRE(labels == std::vector<std::string>{"peek North.side(P2)#1"});
+  std::vector<MenuItem> items = menu_items(*g, make_view(*g, s, 0), labels);
+  REQUIRE(items.size() == 1);
+  CHECK(items[0].text() == "peek North.side(P2)#1 (card 1 from the bottom of P2's side of North)");
+  // What is typed is the notation.
+  Menu menu(items);
+  CHECK(menu.typed("peek North.side(P2)#1") == 0);
 }
