@@ -461,6 +461,29 @@ scoring:
   CHECK(parses_as_xml(svg, "kata-caption.svg"));
 }
 
+TEST_CASE("the SVG's caption leaves out scores the game did not score - and says why it ended", "[board][views]") {
+  auto g = game(R"yaml(game: Race
+players: 2
+import: [stdlib/squaregrid.yaml]
+variables:
+  points: {per_player: true}
+flow: "win P2"
+scoring:
+  parts:
+    points: p.points
+  notes:
+    - text: "P2 reached the goal first."
+      when: "true"
+)yaml");
+  State s = new_game(*g, 2, 1, default_options(*g));
+  std::string svg = board_svg(*g, make_view(*g, s, -1));
+  INFO(svg);
+  CHECK(svg.find(">Race: over, winner P2</text>") != std::string::npos);
+  CHECK(svg.find("scores") == std::string::npos);
+  CHECK(svg.find(">P2 reached the goal first.</text>") != std::string::npos);
+  CHECK(parses_as_xml(svg, "kata-reason.svg"));
+}
+
 TEST_CASE("a board's coordinates are the points' properties - its turn is a number", "[board][check]") {
   std::string yaml = stdlib_board("squaregrid.yaml") + "board: {points: point, x: \"x\", y: \"y\", coordinates: [x, z], turn: \"viewer\"}\n";
   auto l = load_text(yaml);
@@ -522,7 +545,7 @@ TEST_CASE("events name a board point's zone by its point - the log keeps the zon
   State s = new_game(g, 2, 1, default_options(g), &hooks);
   std::vector<std::string> told = describe_events(g, events, 0);
   bool setup = false;
-  for (auto& line : told) setup = setup || line.rfind("8 cards move from P1.reserve — 8/-7: P1 Prince; 7/-8: P1 Samurai1;", 0) == 0;
+  for (auto& line : told) setup = setup || line.rfind("8 cards move from P1's reserve — 8/-7: P1 Prince; 7/-8: P1 Samurai1;", 0) == 0;
   CHECK(setup);
   events.clear();
   std::string why;
@@ -533,9 +556,12 @@ TEST_CASE("events name a board point's zone by its point - the log keeps the zon
   REQUIRE(move != events.end());
   CHECK(describe_event(g, *move, 0) == "P1 Soldier3 moves from 4/-5 to -1/-4");
   CHECK(event_json(g, *move).dump() == R"({"card":"P1 Soldier3","from":"4/-5.spot","to":"-1/-4.spot","type":"move"})");
-  // Other zones keep their names.
+  // Other zones are named by their label (the log keeps their names).
   for (size_t z = 0; z < g.zones.size(); ++z)
-    if (g.zones[z].name == "reserve") CHECK(g.place_name(g.zone_instance(static_cast<int>(z), 0)) == "P1.reserve");
+    if (g.zones[z].name == "reserve") {
+      CHECK(g.place_name(g.zone_instance(static_cast<int>(z), 0)) == "P1's reserve");
+      CHECK(g.instance_name(g.zone_instance(static_cast<int>(z), 0)) == "P1.reserve");
+    }
 }
 
 TEST_CASE("a board's text drawing leaves out the links it cannot draw straight, or all with lines: false", "[board][views]") {

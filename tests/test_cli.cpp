@@ -571,8 +571,8 @@ TEST_CASE("Kenjin: replay --as names no face-down card of another's hand by its 
     CHECK_FALSE(has(as.out, "P2.hand#"));
     CHECK_FALSE(has(as.out, "P3.hand#"));
     // A deployment is told in words: a face-down card of another's hand by its hand only.
-    CHECK(has(as.out, "P2 deploys a card from P2.hand face down on "));
-    CHECK(has(as.out, "P3 deploys a card from P3.hand face down on "));
+    CHECK(has(as.out, "P2 deploys a card from P2's hand face down on "));
+    CHECK(has(as.out, "P3 deploys a card from P3's hand face down on "));
     // P1's own deployments are named.
     CHECK(has(as.out, "P1 deploys P1 "));
   }

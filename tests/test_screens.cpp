@@ -13,6 +13,7 @@
 #include <map>
 #include <sstream>
 
+#include "agents/menu.hpp"
 #include "log/log.hpp"
 #include "reference/reference.hpp"
 #include "runtime/wrap.hpp"
@@ -86,10 +87,10 @@ TEST_CASE("Kenjin's draft tells the tiles offered and taken, not the sorting of 
     }
     for (const std::string& line : describe_events(g, events, 0)) told += line + "\n";
     INFO(told);
-    CHECK(has(told, "stack4 is shuffled"));
+    CHECK(has(told, "the stack of 4 VP tiles is shuffled"));
     CHECK(has(told, " to offer: "));
     CHECK_FALSE(has(told, "from box"));
-    CHECK_FALSE(has(told, "from field"));
+    CHECK_FALSE(has(told, "from battlefields"));
     CHECK_FALSE(has(told, "sorting"));
   }
 }
@@ -555,7 +556,7 @@ actions:
   INFO(pages[0] << pages[1] << pages[2]);
   CHECK_FALSE(kata::test::has(pages[0], "may_call"));
   CHECK_FALSE(kata::test::has(pages[0], "round"));
-  CHECK(kata::test::has(pages[1], "  P2: may_call=false\n"));
+  CHECK(kata::test::has(pages[1], "  P2: may_call=no\n"));
   CHECK_FALSE(kata::test::has(pages[1], "P1 (you): may_call"));
   CHECK(kata::test::has(pages[1], "  round = 1\n"));
   CHECK(kata::test::has(pages[1], "  Stone: holder=P2\n"));
@@ -612,7 +613,7 @@ TEST_CASE("the games that take turns from a first player say so in words", "[scr
 
 TEST_CASE("Hogen lists may_call only for a player who may no longer call", "[screens]") {
   std::string all = pages("rules/hogen.yaml", 3, 1);
-  CHECK_FALSE(kata::test::has(all, "may call: true"));
+  CHECK_FALSE(kata::test::has(all, "may call: yes"));
 }
 
 TEST_CASE("Hogen's screens leave the names of an accusation off the named players' lines",
@@ -621,7 +622,7 @@ TEST_CASE("Hogen's screens leave the names of an accusation off the named player
   // said as they are made instead ("P1 names Minamoto 1 as P2's hidden samurai").
   for (uint64_t seed : {1, 2, 3}) {
     std::string all = pages("rules/hogen.yaml", 3, seed);
-    CHECK(kata::test::has(all, "may call: false"));  // someone accused
+    CHECK(kata::test::has(all, "may call: no"));  // someone accused
     CHECK_FALSE(kata::test::has(all, "named_"));
   }
 }
@@ -1133,4 +1134,164 @@ actions:
       "Dart goes to the table\nCup goes to P1\nthe deck is left\nBow moves from deck to table\n"));
   CHECK(p2 == p1);
   CHECK_FALSE(has(p1, "Dart moves"));
+}
+
+namespace {
+
+// Tiles with a pile of cards on each player's side, a hand for each player and a shared
+// zone: each zone with a label.
+const char* labelled_zones = R"(game: Sides
+players: 2
+components:
+  tile: {list: [{name: North}], in: table}
+  card: {list: [{name: Ace}, {name: King}, {name: Queen}], in: deck}
+zones:
+  table: {visibility: everyone, order: row, label: the table}
+  deck: {visibility: nobody}
+  hand: {per_player: true, visibility: owner, order: set, label: "{player}'s hand"}
+  side: {per: tile, per_player: true, visibility: nobody, label: "{player}'s side of {tile}"}
+variables:
+  last: {type: card, show: false}
+flow: |
+  move top(deck) to P1.hand
+  move top(deck) to P2.hand
+  choose P1: go
+actions:
+  go:
+    say: "{player} puts {top(P2.hand)} on {top(table).side(P2)}"
+    do: move top(P2.hand) to top(table).side(P2) face down
+)";
+
+}  // namespace
+
+TEST_CASE("a zone's label names it in words on the page and in narration - the notation and the log keep its name",
+          "[screens][label]") {
+  auto g = game(labelled_zones);
+  std::vector<Event> events;
+  Hooks hooks{&events, nullptr};
+  State s = new_game(*g, 2, 1, default_options(*g), &hooks);
+  std::string page = describe_view(*g, make_view(*g, s, 0));
+  INFO(page);
+  CHECK(has(page, "  the table:     North\n"));
+  CHECK(has(page, "  P1's hand:     Queen\n"));
+  CHECK(has(page, "  P2's hand:     +1 hidden\n"));
+  CHECK(has(page, "  deck           Ace\n") == false);
+  CHECK(has(page, "  deck           1 card face down\n"));  // no label: its name
+  CHECK(describe_events(*g, events, 0) ==
+        std::vector<std::string>{"2 cards move from deck — P1's hand: Queen; P2's hand: a card"});
+  events.clear();
+  std::string why;
+  auto d = parse_decision(*g, s, "go", why);
+  REQUIRE(d);
+  apply(*g, s, *d, &hooks);
+  // A message names a hidden card and a zone by the label; P2 sees its own card.
+  std::vector<std::string> told = describe_events(*g, events, 0);
+  CHECK(told == std::vector<std::string>{"P1 puts a card from P2's hand on P2's side of North"});
+  CHECK(describe_events(*g, events, 1) == std::vector<std::string>{"P1 puts King on P2's side of North"});
+  std::string after = describe_view(*g, make_view(*g, s, 0));
+  INFO(after);
+  CHECK(has(after, "  P2's side of North: 1 card face down\n"));
+  // The log and the notation keep the engine's names.
+  auto move = std::find_if(events.begin(), events.end(), [](const Event& e) { return e.kind == Event::move; });
+  REQUIRE(move != events.end());
+  CHECK(event_json(*g, *move).dump() == R"j({"card":"King","from":"P2.hand","to":"North.side(P2)","type":"move"})j");
+  CHECK(card_text(*g, s, s[g->layout.zone_cards + g->zone_instance(3, 1) * g->card_count], 0) == "North.side(P2)#1");
+  CHECK(hidden_card_text(*g, s, s[g->layout.zone_cards + g->zone_instance(3, 1) * g->card_count]) ==
+        "card 1 from the bottom of P2's side of North");
+}
+
+TEST_CASE("a zone's label names only its owner and its component", "[screens][label][check]") {
+  auto l = kata::test::load_text(R"(game: Sides
+players: 2
+components:
+  tile: {list: [{name: North}]}
+zones:
+  deck: {label: "the {deck}"}
+  hand: {per_player: true, label: "{owner}'s hand"}
+  side: {per: tile, per_player: true, label: "{player} at {place} of {tile}"}
+  pile: {per: tile, label: "{player}'s pile on {tile}"}
+flow: ""
+)");
+  CHECK(l.messages() ==
+        std::vector<std::string>{
+            "6:23: error: '{deck}' in the label of zone 'deck': a shared zone's label has no fields (a zone declared "
+            "per_player: has {player}, per: KIND has {KIND})",
+            "7:37: error: '{owner}' in the label of zone 'hand' is not {player} (its owner)",
+            "8:60: error: '{place}' in the label of zone 'side' is not {player} (its owner) nor {tile} (the 'tile' it "
+            "belongs to)",
+            "9:30: error: '{player}' in the label of zone 'pile' is not {tile} (the 'tile' it belongs to)"});
+}
+
+TEST_CASE("a bool variable reads yes or no on a page", "[screens]") {
+  auto g = game(R"(game: Flags
+players: 2
+variables:
+  may_call: {per_player: true, type: bool, initial: true, label: may call}
+  fought: {type: bool, initial: false}
+flow: |
+  choose P1: go
+actions:
+  go: ""
+)");
+  State s = new_game(*g, 2, 1, default_options(*g));
+  std::string page = describe_view(*g, make_view(*g, s, 0));
+  INFO(page);
+  CHECK(has(page, "  P1 (you): may call: yes\n"));
+  CHECK(has(page, "  fought = no\n"));
+  CHECK_FALSE(has(page, "true"));
+  CHECK_FALSE(has(page, "false"));
+}
+
+TEST_CASE("Kenjin and Hogen name their zones in the game's words", "[screens][label]") {
+  std::string kenjin = pages("rules/kenjin.yaml", 3, 1), hogen = pages("rules/hogen.yaml", 3, 1);
+  CHECK(has(kenjin, "P1's hand:"));
+  CHECK(has(kenjin, "'s side of "));
+  CHECK_FALSE(has(kenjin, ".side(P"));
+  CHECK(has(hogen, "P1's Sutoko:"));
+  CHECK_FALSE(has(hogen, "P1.sutoko"));
+  CHECK_FALSE(has(hogen, "P1.hand"));
+}
+
+TEST_CASE("Hogen tells its set-up in the game's words", "[screens][cli]") {
+  auto r = kata::test::run_kata("play rules/hogen.yaml -p 3 -s 3 -a human,random,random --no-clear", "quit\ny\n");
+  INFO(r.out);
+  CHECK(has(r.out, "The palace is formed: samurai are revealed from the shuffled pile until 4 of different clans and "
+                   "ranks lie face up in it"));
+  CHECK(has(r.out, "The other samurai are shuffled face down and dealt: 4 to each player"));
+  CHECK(has(r.out, "12 cards move from the pile — P1's hand: "));
+  // The cards revealed and put back are not told one by one.
+  CHECK_FALSE(has(r.out, "cards are turned face down"));
+  CHECK_FALSE(has(r.out, "11 cards move from"));
+}
+
+TEST_CASE("a menu says a hidden card's place in a labelled zone in words - the notation stays", "[screens][label][menus]") {
+  auto g = game(R"(game: Sides
+players: 2
+components:
+  tile: {list: [{name: North}], in: table}
+  card: {list: [{name: Ace}], in: deck}
+zones:
+  table: {visibility: everyone, order: row}
+  deck: {visibility: nobody}
+  side: {per: tile, per_player: true, visibility: nobody, label: "{player}'s side of {tile}"}
+flow: |
+  move top(deck) to top(table).side(P2) face down
+  choose P1: peek
+actions:
+  peek:
+    params: {c: top(table).side(P2)}
+    do: ""
+)");
+  State s = new_game(*g, 2, 1, default_options(*g));
+  std::vector<Decision> legal;
+  legal_decisions(*g, s, legal);
+  std::vector<std::string> labels;
+  for (auto& d : legal) labels.push_back(decision_text(*g, s, d));
+  REQUIRE(labels == std::vector<std::string>{"peek North.side(P2)#1"});
+  std::vector<MenuItem> items = menu_items(*g, make_view(*g, s, 0), labels);
+  REQUIRE(items.size() == 1);
+  CHECK(items[0].text() == "peek North.side(P2)#1 (card 1 from the bottom of P2's side of North)");
+  // What is typed is the notation.
+  Menu menu(items);
+  CHECK(menu.typed("peek North.side(P2)#1") == 0);
 }

@@ -169,6 +169,26 @@ std::vector<std::string> board_notes(const Game& g, const PlayerView& view, cons
   return notes;
 }
 
+// Beside each part of the item that is a hidden card's place ("Port.side(P2)#1", as
+// card_text writes it) in a zone with a label: the place in words, as a message tells it
+// (hidden_card_text). The place is in the notation already: this tells nothing more.
+std::vector<std::string> place_words(const Game& g, const std::vector<std::string>& places, const MenuItem& item) {
+  std::vector<std::string> out(item.parts.size());
+  for (size_t k = 1; k < item.parts.size(); ++k) {
+    const std::string& part = item.parts[k];
+    size_t hash = part.rfind('#');
+    if (hash == std::string::npos || hash + 1 >= part.size() ||
+        part.find_first_not_of("0123456789", hash + 1) != std::string::npos)
+      continue;
+    auto it = std::find(places.begin(), places.end(), part.substr(0, hash));
+    if (it == places.end()) continue;
+    int zone = static_cast<int>(it - places.begin());
+    if (g.zones[g.instance_zone[zone]].label.empty()) continue;
+    out[k] = fmt::format("card {} from the bottom of {}", part.substr(hash + 1), g.place_name(zone));
+  }
+  return out;
+}
+
 // The first sentence of a `doc:` text, on one line and whole (a screen wraps it; cut, it
 // could lose what it says), then the action's name in brackets; the name alone without a
 // doc.
@@ -202,6 +222,8 @@ std::string MenuItem::screen_text() const {
     if (!notes[k].empty())
       pieces += fmt::format("{}{} on {}", pieces.empty() ? "" : ", ", unbroken(notes[k]), units[k]);
   if (!pieces.empty()) out += " (" + pieces + ")";
+  for (const std::string& words : places)
+    if (!words.empty()) out += " (" + unbroken(words) + ")";
   return decisions.size() > 1 ? fmt::format("{} (x{})", out, decisions.size()) : out;
 }
 
@@ -293,7 +315,10 @@ std::vector<MenuItem> menu_items(const Game& g, const PlayerView& view,
       auto parts = split(g, labels[item.decisions[0]], places);
       item.parts = parts ? *parts : std::vector<std::string>{labels[item.decisions[0]]};
     }
-  for (MenuItem& item : items) item.notes = board_notes(g, view, item);
+  for (MenuItem& item : items) {
+    item.notes = board_notes(g, view, item);
+    item.places = place_words(g, places, item);
+  }
   return items;
 }
 

@@ -37,8 +37,13 @@ struct MenuItem {
   // What each parameter is, in the rule file's words, for the menu's "choose ..." line: its
   // `doc:` ("the card from your hand"), else the kind of its value ("a tile", "a player").
   std::vector<std::string> param_words;
-  // The parts, then the pieces on its points ("(P1 Guard on 4/5)") and " (x4)" when the
-  // item stands for four decisions.
+  // Beside each part that names a hidden card by its place ("Port.side(P2)#1") in a zone
+  // with a `label:`, that place in words ("card 1 from the bottom of P2's side of Port"),
+  // else empty: the notation is what is typed, the words what is read.
+  std::vector<std::string> places = {};
+  // The parts, then the pieces on its points ("(P1 Guard on 4/5)"), the places in words
+  // ("(card 1 from the bottom of P2's side of Port)") and " (x4)" when the item stands for
+  // four decisions.
   std::string text() const;
   // The same with each value and note one unit that a screen never splits (runtime/wrap.hpp).
   std::string screen_text() const;

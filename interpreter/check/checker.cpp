@@ -5,6 +5,7 @@
 #include "check/checker.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <set>
@@ -195,6 +196,7 @@ class Checker {
       s_.zones[rf_.zones[i].name] = static_cast<int>(i);
       if (!rf_.zones[i].per_kind.empty() && !s_.kinds.count(rf_.zones[i].per_kind))
         unknown(rf_.zones[i].per_pos, "component kind", rf_.zones[i].per_kind, s_.kinds);
+      check_zone_label(rf_.zones[i]);
     }
     int g = 0, pv = 0, cv = 0;
     for (auto& v : rf_.variables) {
@@ -297,6 +299,22 @@ class Checker {
         d_.error(at, fmt::format("'{{{}}}' in a label is neither the name, a property of '{}' nor a variable of each '{}'", f, c.kind, c.kind));
       else if (v->per_player)
         d_.error(at, fmt::format("'{}' is a variable of each '{}' and each player: a label writes one value, so it names only variables of each '{}'", f, c.kind, c.kind));
+    }
+  }
+
+  // A zone's `label:`: its fields are {player}, the owner of a per-player zone, and the
+  // kind's name for a zone of each component of a kind (`per: tile`: {tile}).
+  void check_zone_label(const ZoneDecl& z) {
+    std::vector<std::string> allowed;
+    if (z.per_player) allowed.push_back("{player} (its owner)");
+    if (!z.per_kind.empty()) allowed.push_back(fmt::format("{{{}}} (the '{}' it belongs to)", z.per_kind, z.per_kind));
+    for (const TemplateField& t : template_fields(z.label.text)) {
+      if ((z.per_player && t.name == "player") || (!z.per_kind.empty() && t.name == z.per_kind)) continue;
+      Pos at = z.label.where.at(t.begin + 1);
+      if (allowed.empty())
+        d_.error(at, fmt::format("'{{{}}}' in the label of zone '{}': a shared zone's label has no fields (a zone declared per_player: has {{player}}, per: KIND has {{KIND}})", t.name, z.name));
+      else
+        d_.error(at, fmt::format("'{{{}}}' in the label of zone '{}' is not {}", t.name, z.name, fmt::join(allowed, " nor ")));
     }
   }
 

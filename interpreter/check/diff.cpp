@@ -159,6 +159,7 @@ void zone_changes(const ZoneDecl& b, const ZoneDecl& a, Details d) {
   d.plain("order", order_name(b.order), order_name(a.order));
   d.plain("visibility", visibility_name(b.visibility), visibility_name(a.visibility));
   d.plain("show", show_name(b.show), show_name(a.show));
+  d.text("label", b.label, a.label);
   d.text("doc", b.doc, a.doc);
 }
 

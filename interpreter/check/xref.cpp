@@ -109,7 +109,11 @@ XRef cross_reference(const RuleFile& rf) {
     b.declare("component", c.kind, c.pos, c.doc,
               fmt::format("{} card{}{}; properties {}", c.rows.size(), c.rows.size() == 1 ? "" : "s",
                           c.per_player ? " per player" : "", joined(c.properties)));
-  for (const auto& z : rf.zones) b.declare("zone", z.name, z.pos, z.doc, z.per_player ? "one per player" : "");
+  for (const auto& z : rf.zones) {
+    std::string detail = z.per_player ? "one per player" : "";
+    if (z.label.present()) detail += fmt::format("{}shown as \"{}\"", detail.empty() ? "" : "; ", z.label.text);
+    b.declare("zone", z.name, z.pos, z.doc, detail);
+  }
   for (const auto& v : rf.variables)
     b.declare("variable", v.name, v.pos, v.doc,
               std::string(v.per_player ? "per player, " : "") + "initial " + (v.initial.text.empty() ? "default" : v.initial.text));

@@ -35,7 +35,17 @@ std::string Game::place_name(int instance) const {
   if (instance >= 0 && board.zone >= 0 && instance_zone[instance] == board.zone && !zones[board.zone].per_player &&
       instance_card[instance] >= 0)
     return card_names[instance_card[instance]];
-  return instance_name(instance);
+  if (instance < 0 || zones[instance_zone[instance]].label.empty()) return instance_name(instance);
+  std::string out;
+  using What = ZoneInfo::LabelPiece::What;
+  for (const ZoneInfo::LabelPiece& piece : zones[instance_zone[instance]].label) {
+    switch (piece.what) {
+      case What::text: out += piece.text; break;
+      case What::owner: out += seat_name(instance_owner[instance]); break;
+      case What::holder: out += card_names[instance_card[instance]]; break;
+    }
+  }
+  return out;
 }
 
 namespace {
@@ -141,9 +151,10 @@ class Compiler {
     for (auto& z : rf_.zones) {
       ZoneInfo info{z.name,  z.per_player, -1,
                     z.order, z.visibility, static_cast<int32_t>(g_.instance_zone.size()),
-                    z.doc,   z.per_kind,   z.show};
+                    z.doc,   z.per_kind,   z.show, {}};
       int seats = z.per_player ? g_.max_players : 1;
       int first = 0, holders = 1;
+      info.label = zone_label(z);
       if (!z.per_kind.empty()) {
         info.kind = s_.kinds.at(z.per_kind);
         first = g_.kinds[info.kind].first_card;
@@ -197,6 +208,22 @@ class Compiler {
       g_.phases.push_back(ph.name);
       g_.phase_docs.push_back(ph.doc);
     }
+  }
+
+  // A zone's `label:`, cut into pieces at its fields (checked: {player} for a per-player
+  // zone, {KIND} for a zone of each component of KIND).
+  static std::vector<ZoneInfo::LabelPiece> zone_label(const ZoneDecl& z) {
+    using What = ZoneInfo::LabelPiece::What;
+    std::vector<ZoneInfo::LabelPiece> pieces;
+    const std::string& text = z.label.text;
+    size_t from = 0;
+    for (const TemplateField& t : template_fields(text)) {
+      if (t.begin > from) pieces.push_back({What::text, text.substr(from, t.begin - from)});
+      pieces.push_back({z.per_player && t.name == "player" ? What::owner : What::holder, {}});
+      from = t.end;
+    }
+    if (text.size() > from) pieces.push_back({What::text, text.substr(from)});
+    return pieces;
   }
 
   // Each kind's `label:`, cut into pieces at its fields (checked: each is the name, a

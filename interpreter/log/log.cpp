@@ -55,7 +55,7 @@ std::string said_value(const Game& g, Type t, const SaidValue& v, int viewer, bo
       if (v.value < 0 || v.value >= g.card_count) return "none";
       return named(viewer < 0 || (v.seen_by >> viewer) & 1u ? card_name(g, static_cast<int>(v.value)) : v.hidden, units);
     case Type::zone:
-      return v.value >= 0 && v.value < static_cast<int64_t>(g.instance_zone.size()) ? g.instance_name(static_cast<int>(v.value)) : "?";
+      return v.value >= 0 && v.value < static_cast<int64_t>(g.instance_zone.size()) ? named(g.place_name(static_cast<int>(v.value)), units) : "?";
     default: return value_text(g, t, v.value);
   }
 }

@@ -310,7 +310,8 @@ std::string xml(const std::string& text) {
   return out;
 }
 
-// "P1 to play", or the result: "winner: P2; scores: P1 3, P2 5".
+// "P1 to play", or the result: "winner: P2; scores: P1 3, P2 5", the scores only where the
+// game scored (scores_shown: as the end of a screen shows them).
 std::string caption(const Game& g, const PlayerView& v) {
   std::string who = v.viewer >= 0 ? " (as " + seat_name(v.viewer) + " sees it)" : "";
   if (v.status != Status::over)
@@ -320,9 +321,19 @@ std::string caption(const Game& g, const PlayerView& v) {
   for (int p = 0; p < n; ++p)
     if (v.winners & (1u << p)) w += (w.empty() ? "" : ", ") + seat_name(p);
   std::string out = fmt::format("{}: over, winner{} {}", g.name, std::popcount(v.winners) == 1 ? "" : "s", w.empty() ? "none" : w);
-  for (size_t p = 0; p < v.end.scores.size(); ++p)
-    out += fmt::format("{}{} {}", p ? ", " : "; scores: ", seat_name(static_cast<int>(p)), v.end.scores[p]);
+  if (scores_shown(g, v.end))
+    for (size_t p = 0; p < v.end.scores.size(); ++p)
+      out += fmt::format("{}{} {}", p ? ", " : "; scores: ", seat_name(static_cast<int>(p)), v.end.scores[p]);
   return out + who;
+}
+
+// Why the game ended, in the rule file's words: the `notes:` of its scoring that held at
+// the end, one after the other; empty while it goes on.
+std::string reason(const Game& g, const PlayerView& v) {
+  std::string out;
+  if (v.status != Status::over) return out;
+  for (int32_t i : v.end.notes) out += (out.empty() ? "" : " ") + g.score_notes[i].text;
+  return out;
 }
 
 // The links of the text drawing (`lines:`): a line of text between two rows of points,
@@ -477,10 +488,11 @@ std::string board_svg(const Game& g, const PlayerView& v) {
   auto px = [&](size_t i) { return left + (l.x[i] - minx) * scale; };
   auto py = [&](size_t i) { return top + (l.y[i] - miny) * scale; };
   double right = left + (maxx - minx) * scale, bottom = top + (maxy - miny) * scale;
-  std::string cap = caption(g, v), meanings = initials(g);
+  std::string cap = caption(g, v), why = reason(g, v), meanings = initials(g);
   int seats = static_cast<int>(v.eliminated.size());
   double legend_top = bottom + 30 + (l.any(Axis::columns) ? 20 : 0);
   double width = std::max({right + 30 + 9.0 * static_cast<double>(right_chars), 20 + 8.0 * static_cast<double>(cap.size()),
+                           20 + 7.0 * static_cast<double>(why.size()),
                            20 + 8.0 * static_cast<double>(meanings.size() + 12), 40.0 + 60 * seats});
   double height = legend_top + 3 * 24 + 10;
   std::string out = fmt::format(
@@ -488,6 +500,8 @@ std::string board_svg(const Game& g, const PlayerView& v) {
       "<title>{}</title>\n<rect width=\"100%\" height=\"100%\" fill=\"#f4ecd8\"/>\n"
       "<text x=\"10\" y=\"24\" font-size=\"16\" font-weight=\"bold\">{}</text>\n",
       width, height, xml(g.name), xml(cap));
+  // The reason under the caption, above the column labels (top leaves it room).
+  if (!why.empty()) out += fmt::format("<text x=\"10\" y=\"44\" font-size=\"13\">{}</text>\n", xml(why));
   for (size_t i = 0; i < l.x.size(); ++i) {
     int c = first + static_cast<int>(i);
     if (g.link_start.empty()) break;

@@ -272,6 +272,13 @@ struct ZoneInfo {
   std::string doc;
   std::string per_kind;  // the kind's name, for messages
   Show show = Show::always;  // on a player's screen (when_set: when not empty)
+  // `label:` how screens and narration name an instance, in pieces: text as it is, the
+  // instance's owner ("P1"), or the component it belongs to (its name). Empty: its name.
+  struct LabelPiece {
+    enum class What : uint8_t { text, owner, holder } what = What::text;
+    std::string text;
+  };
+  std::vector<LabelPiece> label;
 };
 
 struct VarInfo {
@@ -407,8 +414,9 @@ struct Game {
   }
   std::string instance_name(int instance) const;  // "deck", "P2.hand", "Port.side(P1)"
   // The name a person reads: a board point's zone (`board: zone:`) is named by its point
-  // ("4/-5", not "4/-5.spot"); any other zone by instance_name. For narration and views;
-  // the log's JSON and the notation keep instance_name.
+  // ("4/-5", not "4/-5.spot"); a zone with a `label:` by it ("P1's side of North"); any
+  // other zone by instance_name. For narration and views; the log's JSON and the notation
+  // keep instance_name.
   std::string place_name(int instance) const;
   // What a component variable's value (or a component zone's instance) is indexed by.
   int component_index(int32_t kind, bool per_player, int card, int seat) const {

@@ -141,7 +141,15 @@ std::string card_text(const Game& g, const State& s, int card, int viewer) {
   return hidden_text(g, s, card);
 }
 
-std::string hidden_card_text(const Game& g, const State& s, int card) { return hidden_text(g, s, card); }
+std::string hidden_card_text(const Game& g, const State& s, int card) {
+  int z = s[g.layout.card_zone + card];
+  if (z < 0 || g.zones[g.instance_zone[z]].label.empty()) return hidden_text(g, s, card);
+  // Told, not typed: the zone by its label, and a place in words.
+  if (g.instance_set[z]) return fmt::format("a card from {}", g.place_name(z));
+  const int32_t* cs = s.slots.data() + g.layout.zone_cards + z * g.card_count;
+  int i = static_cast<int>(std::find(cs, cs + s[g.layout.zone_size + z], card) - cs);
+  return fmt::format("card {} from the bottom of {}", i + 1, g.place_name(z));
+}
 
 std::string value_text(const Game& g, Type t, int64_t v) {
   if (t == Type::player) return seat_name(static_cast<int>(v));
@@ -167,6 +175,7 @@ std::string var_value_text(const Game& g, VarType t, int64_t v) {
     if (v == PlayerView::hidden_card) return "a hidden card";
     return v >= 0 && v < g.card_count ? g.card_names[v] : "none";
   }
+  if (t == VarType::boolean) return v ? "yes" : "no";
   return value_text(g, t == VarType::player ? Type::player : t == VarType::boolean ? Type::boolean : Type::integer, v);
 }
 
@@ -587,7 +596,9 @@ std::string describe_zone(const Game& g, const PlayerView& v, const ZoneView& z,
   int viewer = v.viewer;
   const ZoneInfo& info = g.zones[g.instance_zone[z.instance]];
   bool own = viewer >= 0 && info.visibility == Visibility::owner && g.instance_owner[z.instance] == viewer;
-  std::string out = fmt::format("  {:<14}", g.instance_name(z.instance));
+  // A label is words: a colon ends it, so that the cards do not seem to go on with it.
+  std::string out = info.label.empty() ? fmt::format("  {:<14}", g.instance_name(z.instance))
+                                       : fmt::format("  {:<14}", unbroken(g.place_name(z.instance) + ":"));
   if (z.cards.empty()) out += " (empty)";
   int hidden = 0;
   std::vector<std::string> names;

@@ -72,14 +72,18 @@ PlayerView public_view(const Game& g, const State& s);
 // pick (blind_card) reads. Nothing a seat is told depends on the identity or the order of
 // cards it cannot see (docs/language.md).
 std::string card_text(const Game& g, const State& s, int card, int viewer);
-// The same for a seat that does not see the card (a message tells it so: log/log.cpp).
+// The same for a seat that does not see the card (a message tells it so: log/log.cpp);
+// in a zone with a `label:`, named by it in words ("a card from P2's hand", "card 1 from
+// the bottom of P2's side of North"), since a message is read, not typed.
 std::string hidden_card_text(const Game& g, const State& s, int card);
 // A value of a variable or parameter, as text.
 std::string value_text(const Game& g, Type t, int64_t v);
 // "the left side is 3, the right side is 4": the values in `s` of the two sides of the
 // invariant when it is a comparison, to tell why it does not hold; empty otherwise.
 std::string comparison_sides(const Game& g, const State& s, const Invariant& inv);
-// A variable's value as a view holds it (a card variable's value is already filtered).
+// A variable's value as a view holds it (a card variable's value is already filtered), as
+// a screen writes it: a bool as "yes" or "no" ("P3: may call: no"), words a person reads
+// where the notation and expressions say true and false.
 std::string var_value_text(const Game& g, VarType t, int64_t v);
 
 // "discard 7", "fight": the decision in the chooser's notation (the state is the one the

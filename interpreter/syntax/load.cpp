@@ -648,9 +648,10 @@ class Loader {
           error(v, "a set has no top card to show: declare the zone with order: stack");
       }
       if (auto v = n["show"]) z.show = show(v, "when_not_empty", "a zone");
+      if (auto v = n["label"]) z.label = text(v);
       if (auto v = n["doc"]) z.doc = scalar(v, "a description");
     } else if (!n.IsNull()) {
-      error(n, "a zone is a mapping (per_player:, per:, order:, visibility:, show:, doc:)");
+      error(n, "a zone is a mapping (per_player:, per:, order:, visibility:, show:, label:, doc:)");
     }
     replace(rf_.zones, std::move(z));
   }

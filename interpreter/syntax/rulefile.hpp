@@ -107,6 +107,10 @@ struct ZoneDecl {
   ZoneOrder order = ZoneOrder::stack;
   Visibility visibility = Visibility::nobody;
   Show show = Show::always;  // `when_set`: written `when_not_empty`
+  // `label: "{player}'s side of {tile}"`: how screens and narration name each instance of
+  // the zone to a person, {player} its owner (per player) and {KIND} the component it
+  // belongs to (`per: KIND`); absent: its name ("P1.hand", "North.side(P1)").
+  Text label;
   std::string doc;
 };
 
