@@ -667,7 +667,7 @@ components:
 zones:
   deck: {visibility: nobody, doc: The face-down deck.}
   hand: {per_player: true, visibility: owner, order: set, doc: A player's cards.}
-  stash: {per_player: true, visibility: everyone}
+  stash: {per_player: true, visibility: everyone, label: "{player}'s stash"}
   pile: {visibility: top, order: stack}
 variables:
   round: {initial: 0, doc: The round being played.}
@@ -721,7 +721,7 @@ Zones
       The face-down deck.
   hand: a set, one for each player; seen by its owner
       A player's cards.
-  stash: a stack, one for each player; seen by everyone
+  stash: a stack, one for each player; seen by everyone; shown as "{player}'s stash"
   pile: a stack, shared; seen by everyone, its top card only
 
 Variables
@@ -748,9 +748,11 @@ Phases
             "### card\n\n6 cards, in deck.\n\nSix cards.\n\n| suit | rank | count "
             "|\n|---|---|---|\n| red | 1 | 1 |\n"));
   CHECK(has(md.out, "| `take c` | c in deck | Take a card of the deck. |\n"));
+  CHECK(has(md.out, "| `stash` | each player | stack | everyone | Shown as \"{player}'s stash\". |\n"));
   auto json = run_kata("rules --json " + file);
   CHECK(json.status == 0);
   CHECK(has(json.out, "\"game\": \"Tiny\""));
+  CHECK(has(json.out, "\"label\": \"{player}'s stash\""));
   CHECK(has(
       json.out,
       "\"rows\": [\n        [\n          \"red\",\n          \"1\",\n          \"1\"\n        ],"));

@@ -217,7 +217,14 @@ GameReference::Zone zone(const Game& g, const ZoneInfo& z) {
     case Visibility::nobody: seen = nobody; break;
     case Visibility::top: seen = "everyone, its top card only"; break;
   }
-  return {z.name, each(g, z.per_player, z.kind), order, seen, z.doc};
+  std::string label;
+  for (const ZoneInfo::LabelPiece& piece : z.label)
+    switch (piece.what) {
+      case ZoneInfo::LabelPiece::What::text: label += piece.text; break;
+      case ZoneInfo::LabelPiece::What::owner: label += "{player}"; break;
+      case ZoneInfo::LabelPiece::What::holder: label += "{" + z.per_kind + "}"; break;
+    }
+  return {z.name, each(g, z.per_player, z.kind), order, seen, z.doc, label};
 }
 
 GameReference::Variable variable(const Game& g, const VarInfo& v) {
@@ -340,8 +347,9 @@ std::string kind_text(const GameReference::Kind& k) {
 }
 
 std::string zone_text(const GameReference::Zone& z) {
-  return fmt::format("{}: a {}, {}; seen by {}", z.name, z.order,
-                     z.each.empty() ? "shared" : "one for each " + z.each, z.seen_by);
+  return fmt::format("{}: a {}, {}; seen by {}{}", z.name, z.order,
+                     z.each.empty() ? "shared" : "one for each " + z.each, z.seen_by,
+                     z.label.empty() ? "" : "; shown as \"" + z.label + "\"");
 }
 
 std::string variable_text(const GameReference::Variable& v) {
@@ -554,7 +562,7 @@ std::string write_markdown(const GameReference& r) {
   std::vector<std::vector<std::string>> rows;
   for (auto& z : r.zones)
     rows.push_back({code(z.name), z.each.empty() ? "shared" : "each " + z.each, z.order, z.seen_by,
-                    cell(z.doc)});
+                    cell(z.label.empty() ? z.doc : "Shown as \"" + z.label + "\"." + (z.doc.empty() ? "" : " " + z.doc))});
   if (!rows.empty())
     out += "\n## Zones\n\n" +
            table_markdown({"zone", "one for", "order", "seen by", "description"}, rows);
@@ -601,6 +609,7 @@ std::string write_json(const GameReference& r) {
                      {"each", z.each},
                      {"order", z.order},
                      {"seen_by", z.seen_by},
+                     {"label", z.label},
                      {"doc", z.doc}});
   for (auto& v : r.variables)
     variables.push_back({{"name", v.name}, {"each", v.each}, {"type", v.type}, {"doc", v.doc}});

@@ -55,6 +55,7 @@ struct GameReference {
     std::string order;
     std::string seen_by;  // "everyone", "its owner", "nobody while face down (...)", "everyone, its top card only"
     std::string doc;
+    std::string label;  // its `label:` as written ("{player}'s side of {tile}"), or empty
   };
   struct Variable {
     std::string name;
