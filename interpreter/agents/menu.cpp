@@ -396,7 +396,7 @@ std::string Menu::screen() const {
   if (values && level == 0) {
     out += "Choose an action:\n";
   } else if (values) {
-    // "deploy P1 Lord — choose the battlefield": what is chosen so far, then what the next
+    // "play P1 Ace — choose the pile": what is chosen so far, then what the next
     // value is, in the rule file's words (the parameter's doc, or its kind).
     const auto& words = items_[candidates().front()].param_words;
     for (std::string& c : chosen) c = unbroken(c);
@@ -404,8 +404,8 @@ std::string Menu::screen() const {
     out += level - 1 < words.size() ? fmt::format("{} — choose {}:\n", line, words[level - 1])
                                     : fmt::format("{} — choose:\n", line);
   } else if (!at_start()) {
-    // The decisions in full, still named by what is chosen next ("deploy P1 Lord — choose
-    // the battlefield").
+    // The decisions in full, still named by what is chosen next ("play P1 Ace — choose
+    // the pile").
     const auto& words = items_[candidates().front()].param_words;
     for (std::string& c : chosen) c = unbroken(c);
     out += level >= 1 && level - 1 < words.size() && lone
