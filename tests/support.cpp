@@ -277,6 +277,14 @@ void random_steps(const Game& g, State& s, int steps, uint64_t& rng) {
   }
 }
 
+std::vector<std::string> legal_texts(const Game& g, const State& s) {
+  std::vector<Decision> legal;
+  legal_decisions(g, s, legal);
+  std::vector<std::string> out;
+  for (const Decision& d : legal) out.push_back(decision_text(g, s, d));
+  return out;
+}
+
 int per_cases(int at_100) {
   return static_cast<int>(int64_t{at_100} * rc::detail::configuration().testParams.maxSuccess / 100);
 }

@@ -85,6 +85,8 @@ State rename(const Game& g, const State& s, const std::vector<int>& to);
 // A random renaming of the cards `seat` cannot see, each among those of its kind and owner
 // (what a determinization keeps: docs/agents.md), for rename (test_determinize, test_search).
 std::vector<int> hidden_renaming(const Game& g, const State& s, int seat, uint64_t& rng);
+// The notation of each legal decision in `s`, in the engine's order (what a menu lists).
+std::vector<std::string> legal_texts(const Game& g, const State& s);
 // Plays up to `steps` decisions uniformly at random from `rng` (fewer if the game ends).
 void random_steps(const Game& g, State& s, int steps, uint64_t& rng);
 

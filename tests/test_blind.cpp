@@ -16,6 +16,7 @@
 #include "support.hpp"
 
 using namespace kata;
+using kata::test::legal_texts;
 
 namespace {
 
@@ -30,12 +31,6 @@ std::shared_ptr<const Game> blind() {
   INFO(fmt::format("{}", fmt::join(l.messages(), "\n")));
   REQUIRE(l.game);
   return l.game;
-}
-
-std::vector<std::string> texts(const Game& g, const State& s, const std::vector<Decision>& legal) {
-  std::vector<std::string> out;
-  for (const Decision& d : legal) out.push_back(decision_text(g, s, d));
-  return out;
 }
 
 // The card P1 holds now that it did not hold in `before`.
@@ -77,7 +72,7 @@ TEST_CASE("a blind pick from another's hand is one decision, named by the hand",
     if (s[g->layout.card_zone + c] == g->zone_instance(2, 0) && s[g->layout.card_face + c]) up = c;
   REQUIRE(up >= 0);
   std::string pile = g->card_names[up];
-  CHECK(texts(*g, s, legal) == std::vector<std::string>{"take a card from P2.hand", "grab " + pile,
+  CHECK(legal_texts(*g, s) == std::vector<std::string>{"take a card from P2.hand", "grab " + pile,
                                                         "grab a card from pile", "pass"});
   CHECK(is_blind(legal[0].args[0]));
   CHECK(is_blind(legal[2].args[0]));
@@ -87,7 +82,7 @@ TEST_CASE("a blind pick from another's hand is one decision, named by the hand",
   CHECK_FALSE(parse_decision(*g, s, "grab pile#1", why));
   CHECK(why == fmt::format("'pile#1' is not a choice for c (choices: {}, a card from pile)", pile));
   // The terminal's menu has one item for each.
-  auto items = menu_items(*g, make_view(*g, s, 0), texts(*g, s, legal));
+  auto items = menu_items(*g, make_view(*g, s, 0), legal_texts(*g, s));
   REQUIRE(items.size() == 4);
   CHECK(items[0].text() == "take a card from P2.hand");
   CHECK(items[2].text() == "grab a card from pile");
@@ -95,7 +90,7 @@ TEST_CASE("a blind pick from another's hand is one decision, named by the hand",
   // hand is then the blind one.
   apply(*g, s, the(*g, s, "pass"));
   legal_decisions(*g, s, legal);
-  CHECK(texts(*g, s, legal)[0] == "take a card from P1.hand");
+  CHECK(legal_texts(*g, s)[0] == "take a card from P1.hand");
 }
 
 TEST_CASE("which card a blind pick takes follows the seed, and nothing the chooser cannot see",
@@ -135,13 +130,13 @@ TEST_CASE("two games that differ only in P2's hidden cards read the same to P1 a
     legal_decisions(*g, a, la);
     legal_decisions(*g, b, lb);
     CHECK(la == lb);
-    CHECK(texts(*g, a, la) == texts(*g, b, lb));
+    CHECK(legal_texts(*g, a) == legal_texts(*g, b));
     PlayerView va = make_view(*g, a, 0), vb = make_view(*g, b, 0);
     CHECK(va == vb);
     CHECK(describe_view(*g, va) == describe_view(*g, vb));
     std::vector<std::string> ma, mb;
-    for (const MenuItem& i : menu_items(*g, va, texts(*g, a, la))) ma.push_back(i.text());
-    for (const MenuItem& i : menu_items(*g, vb, texts(*g, b, lb))) mb.push_back(i.text());
+    for (const MenuItem& i : menu_items(*g, va, legal_texts(*g, a))) ma.push_back(i.text());
+    for (const MenuItem& i : menu_items(*g, vb, legal_texts(*g, b))) mb.push_back(i.text());
     CHECK(ma == mb);
     // The pick is told to P1 alike; the move that follows names the card to P1 (it comes
     // into its sight), and to P3 as a card from P2.hand.
@@ -262,7 +257,7 @@ scoring:
   State s = new_game(g, 2, 5, default_options(g));
   std::vector<Decision> legal;
   legal_decisions(g, s, legal);
-  CHECK(texts(g, s, legal) ==
+  CHECK(legal_texts(g, s) ==
         std::vector<std::string>{"steal a card from P2.hand -3", "steal a card from P2.hand -2"});
   apply(g, s, legal[1]);
   CHECK(s.over());

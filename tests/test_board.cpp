@@ -19,6 +19,7 @@
 using namespace kata;
 using kata::test::load_file;
 using kata::test::load_text;
+using kata::test::legal_texts;
 
 namespace {
 
@@ -111,10 +112,7 @@ TEST_CASE("a when is decided before the lists of later parameters are worked out
   // worked out for the origin that holds P1's piece.
   auto g = game(ring);
   State s = new_game(*g, 2, 1, default_options(*g));
-  std::vector<Decision> legal;
-  legal_decisions(*g, s, legal);
-  std::vector<std::string> texts;
-  for (auto& d : legal) texts.push_back(decision_text(*g, s, d));
+  std::vector<std::string> texts = legal_texts(*g, s);
   // Pieces have no property n (0), so a piece walks 2 steps: from 1, 1-0-5, 1-0-6, 1-2-3.
   CHECK(texts == std::vector<std::string>{"go 1 3", "go 1 5", "go 1 6"});
 }
@@ -497,10 +495,7 @@ TEST_CASE("a menu names the piece on each point a move names, as the chooser see
   REQUIRE(l.game);
   const Game& g = *l.game;
   State s = new_game(g, 2, 1, default_options(g));
-  std::vector<Decision> legal;
-  legal_decisions(g, s, legal);
-  std::vector<std::string> labels;
-  for (auto& d : legal) labels.push_back(decision_text(g, s, d));
+  std::vector<std::string> labels = legal_texts(g, s);
   auto items = menu_items(g, make_view(g, s, 0), labels);
   REQUIRE(items.size() == labels.size());
   // The point moved from holds P1's soldier; the point moved to is free.
@@ -527,10 +522,7 @@ TEST_CASE("a menu names no piece its chooser cannot see on a point", "[board][pr
   for (auto& [yaml, text] : {std::pair{hidden, std::string("go 1 3")}, std::pair{seen, std::string("go 1 3 (P1 pawn on 1)")}}) {
     auto g = game(yaml);
     State s = new_game(*g, 2, 1, default_options(*g));
-    std::vector<Decision> legal;
-    legal_decisions(*g, s, legal);
-    std::vector<std::string> labels;
-    for (auto& d : legal) labels.push_back(decision_text(*g, s, d));
+    std::vector<std::string> labels = legal_texts(*g, s);
     REQUIRE(!labels.empty());
     CHECK(menu_items(*g, make_view(*g, s, 0), labels).front().text() == text);
   }

@@ -126,10 +126,7 @@ scoring:
 }
 
 std::vector<std::string> texts(const kata::Game& g, const kata::State& s) {
-  std::vector<kata::Decision> legal;
-  kata::legal_decisions(g, s, legal);
-  std::vector<std::string> labels;
-  for (auto& d : legal) labels.push_back(kata::decision_text(g, s, d));
+  std::vector<std::string> labels = kata::test::legal_texts(g, s);
   std::vector<std::string> out;
   for (auto& item : kata::menu_items(g, kata::make_view(g, s, s.chooser()), labels))
     out.push_back(item.text());
@@ -236,10 +233,7 @@ TEST_CASE("a menu of one action says what it does, as a menu of several does und
   auto l = kata::test::load_text(text);
   REQUIRE(l.game);
   kata::State s = kata::new_game(*l.game, 2, 1, kata::default_options(*l.game));
-  std::vector<kata::Decision> legal;
-  kata::legal_decisions(*l.game, s, legal);
-  std::vector<std::string> labels;
-  for (const kata::Decision& d : legal) labels.push_back(kata::decision_text(*l.game, s, d));
+  std::vector<std::string> labels = kata::test::legal_texts(*l.game, s);
   kata::Menu whole(kata::menu_items(*l.game, kata::make_view(*l.game, s, 0), labels));
   CHECK(whole.show().rfind("Put a unit face down beside a tile. (deploy):\n   1) deploy P1 Lord North\n", 0) == 0);
   // Walked one parameter at a time, too.

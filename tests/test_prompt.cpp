@@ -402,10 +402,7 @@ TEST_CASE("short forms: cards that are not interchangeable are ambiguous by thei
     REQUIRE(l.game);
     const kata::Game& g = *l.game;
     kata::State s = kata::new_game(g, 2, 1, kata::default_options(g));
-    std::vector<kata::Decision> legal;
-    kata::legal_decisions(g, s, legal);
-    std::vector<std::string> labels;
-    for (auto& d : legal) labels.push_back(kata::decision_text(g, s, d));
+    std::vector<std::string> labels = kata::test::legal_texts(g, s);
     kata::PlayerView view = kata::make_view(g, s, 0);
     CHECK(shortened(g, view, labels, "deploy lord golden temple") == "deploy P1 Lord GoldenTemple");
     CHECK(shortened(g, view, labels, "deploy guard2 north") == "deploy P1 Guard2 North");
@@ -489,10 +486,7 @@ actions:
   REQUIRE(l.game);
   const kata::Game& g = *l.game;
   kata::State s = kata::new_game(g, 3, 1, kata::default_options(g));
-  std::vector<kata::Decision> legal;
-  kata::legal_decisions(g, s, legal);
-  std::vector<std::string> labels;
-  for (auto& d : legal) labels.push_back(kata::decision_text(g, s, d));
+  std::vector<std::string> labels = kata::test::legal_texts(g, s);
   REQUIRE(labels == std::vector<std::string>{"take a card from P2.hand", "steal a card from P2.stash", "rob a card from P3.stash"});
   kata::PlayerView view = kata::make_view(g, s, 0);
   auto typed = [&](const std::string& text) { return shortened(g, view, labels, text); };
@@ -866,10 +860,7 @@ actions:
   REQUIRE(l.game);
   const kata::Game& g = *l.game;
   kata::State s = kata::new_game(g, 2, 1, kata::default_options(g));
-  std::vector<kata::Decision> legal;
-  kata::legal_decisions(g, s, legal);
-  std::vector<std::string> labels;
-  for (auto& d : legal) labels.push_back(kata::decision_text(g, s, d));
+  std::vector<std::string> labels = kata::test::legal_texts(g, s);
   kata::Menu m(kata::menu_items(g, kata::make_view(g, s, 0), labels), 20);
   std::string shown = m.show();
   INFO(shown);

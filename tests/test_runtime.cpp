@@ -10,6 +10,7 @@
 
 using namespace kata;
 using kata::test::load_text;
+using kata::test::legal_texts;
 
 namespace {
 
@@ -18,14 +19,6 @@ std::shared_ptr<const Game> game(const std::string& yaml) {
   INFO(fmt::format("{}", fmt::join(l.messages(), "\n")));
   REQUIRE(l.game);
   return l.game;
-}
-
-std::vector<std::string> labels(const Game& g, const State& s) {
-  std::vector<Decision> legal;
-  legal_decisions(g, s, legal);
-  std::vector<std::string> out;
-  for (auto& d : legal) out.push_back(decision_text(g, s, d));
-  return out;
 }
 
 const std::string cards = R"(game: Cards
@@ -100,7 +93,7 @@ TEST_CASE("legal decisions enumerate parameters and respect 'when'", "[runtime]"
   legal_decisions(*g, s, legal);
   int card = s[g->layout.zone_cards + g->zone_instance(2, 0) * g->card_count];
   int value = static_cast<int>(g->card_props[card]);
-  auto l = labels(*g, s);
+  auto l = legal_texts(*g, s);
   CHECK(l.front() == "take");
   CHECK(l.size() == (value > 1 ? 2u : 1u));
   std::string why;
@@ -146,7 +139,7 @@ scoring:
   CHECK(give.when_cache[2] == -1);
   State s = new_game(*g, 4, 1, default_options(*g));
   // q is P2 (cards 1 to 3) or P4 (cards 1 to 3); P1 is the chooser, P3 is refused.
-  CHECK(labels(*g, s) == std::vector<std::string>{"give 1 P2", "give 1 P4", "give 2 P2", "give 2 P4",
+  CHECK(legal_texts(*g, s) == std::vector<std::string>{"give 1 P2", "give 1 P4", "give 2 P2", "give 2 P4",
                                                   "give 3 P2", "give 3 P4"});
 }
 

@@ -21,6 +21,7 @@
 
 using namespace kata;
 using kata::test::has;
+using kata::test::legal_texts;
 
 namespace {
 
@@ -1283,10 +1284,7 @@ actions:
     do: ""
 )");
   State s = new_game(*g, 2, 1, default_options(*g));
-  std::vector<Decision> legal;
-  legal_decisions(*g, s, legal);
-  std::vector<std::string> labels;
-  for (auto& d : legal) labels.push_back(decision_text(*g, s, d));
+  std::vector<std::string> labels = legal_texts(*g, s);
   REQUIRE(labels == std::vector<std::string>{"peek North.side(P2)#1"});
   std::vector<MenuItem> items = menu_items(*g, make_view(*g, s, 0), labels);
   REQUIRE(items.size() == 1);
