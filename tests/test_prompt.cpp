@@ -290,7 +290,7 @@ TEST_CASE("a long menu is chosen one value at a time, with back - bad input is a
             "Peasant  (4 choices)\n"));
   CHECK(has(o, "(Type a number, a decision, or 'help'.)"));
   CHECK(has(o,
-            "deploy P1 Peasant — choose the battlefield where you fight that gets it:\n   1) "
+            "deploy P1 Peasant — choose the battlefield to deploy it on:\n   1) "
             "deploy P1 Peasant "));
   CHECK(has(o, "There is no step before this one."));
   CHECK(has(o, "Choose a number from 1 to 10."));
@@ -374,22 +374,22 @@ TEST_CASE("short forms: without the shared words, case and spaces - interchangea
   // Where the notation in full stops at a value read in short, the reason is where the
   // short form stops.
   CHECK_FALSE(kata::read_decision(g, k.state, "deploy lord", why));
-  CHECK(why == "'deploy' takes 2 values: deploy c t");
+  CHECK(why == "'deploy' takes 2 values: the card from your hand, then the battlefield to deploy it on");
   CHECK_FALSE(kata::read_decision(g, k.state, "deploy lord palace extra", why));
-  CHECK(why == "'deploy' takes 2 values: deploy c t");
+  CHECK(why == "'deploy' takes 2 values: the card from your hand, then the battlefield to deploy it on");
   // The Village is in play between two other players: the rule file's own reason, as the
   // notation in full would give it (not "'village' is not a choice for t").
   CHECK_FALSE(kata::read_decision(g, k.state, "deploy lord village", why));
   CHECK(why == "You do not fight on Village: it lies between two other players.");
   CHECK_FALSE(kata::read_decision(g, k.state, "deploy lord bridge", why));
   CHECK(why ==
-        "'bridge' is not a choice for t, the battlefield where you fight that gets it (choices: "
+        "'bridge' is not a choice for the battlefield to deploy it on (choices: "
         "RiceField, "
         "Palace, Port, Sanctuary)");
   CHECK_FALSE(kata::read_decision(g, k.state, "deploy nobody palace", why));
   // The values as the menu names them (the four Peasants once), and the parameter's doc.
   CHECK(why ==
-        "'nobody' is not a choice for c, the card from your hand (choices: P1 Lord, P1 Peasant, P1 "
+        "'nobody' is not a choice for the card from your hand (choices: P1 Lord, P1 Peasant, P1 "
         "Brute, "
         "P1 Archer, P1 Samurai, P1 Scout, P1 Shugenja, P1 General, P1 Assassin, P1 Ashigaru)");
 }
@@ -525,13 +525,13 @@ TEST_CASE("at the prompt, a decision or its start typed in short", "[prompt][not
   CHECK(play("deploy lord\n1\n", out) == "deploy P1 Lord RiceField");
   CHECK(has(out,
             "P1> Deploy a card on your side of a battlefield (deploy):\ndeploy P1 Lord — choose "
-            "the battlefield where you fight that gets it:\n   1) deploy P1 Lord RiceField\n   2) "
+            "the battlefield to deploy it on:\n   1) deploy P1 Lord RiceField\n   2) "
             "deploy P1 Lord Palace\n"));
   CHECK(play("Deploy Peasant\n2\n", out) == "deploy P1 Peasant1 Palace");
   CHECK(has(
       out,
       "P1> Deploy a card on your side of a battlefield (deploy):\ndeploy P1 Peasant — choose the "
-      "battlefield where you fight that gets it:\n   1) deploy P1 Peasant RiceField (x4)\n"));
+      "battlefield to deploy it on:\n   1) deploy P1 Peasant RiceField (x4)\n"));
   // A start that is not one goes on to be read as a decision, and is refused by the runner.
   CHECK(play("deploy p1\n", out) == "index -1");
 }
@@ -638,7 +638,7 @@ TEST_CASE("a script and a replayed log are refused in the menu's words", "[promp
   // The menu merges the four Peasants and says what the parameter is; the notation's own
   // wording lists each copy by number and names the parameter only.
   std::string menu_words =
-      "'nobody' is not a choice for c, the card from your hand (choices: P1 Lord, P1 Peasant, P1 "
+      "'nobody' is not a choice for the card from your hand (choices: P1 Lord, P1 Peasant, P1 "
       "Brute, P1 Archer, P1 Samurai, P1 Scout, P1 Shugenja, P1 General, P1 Assassin, P1 Ashigaru)";
   auto replayed = run_kata("replay -q " + temp("kata-refusal-bad.jsonl", tampered));
   CHECK(replayed.status == 1);
@@ -718,7 +718,7 @@ TEST_CASE("a value refused after values that leave no legal decision says which 
   const kata::Game& g = *k.loaded.game;
   std::string why;
   CHECK_FALSE(kata::read_decision(g, k.state, "go 8/-7 9/9", why));
-  CHECK(why == "'9/9' is not a choice for target, the point where it lands, exactly its number "
+  CHECK(why == "'9/9' is not a choice for the point where it lands, exactly its number "
                "of steps away (no choice: no go is legal with origin 8/-7: 7/-8 holds a piece "
                "of yours; 7/-5 holds a piece of yours)");
   // The Samurai on 7/-8 has no point two free steps away at all.
@@ -730,7 +730,9 @@ TEST_CASE("a value refused after values that leave no legal decision says which 
   CHECK(why == "no go is legal with origin 8/-7: 7/-8 holds a piece of yours; 7/-5 holds a "
                "piece of yours");
   CHECK_FALSE(kata::read_decision(g, k.state, "go 8/-4", why));
-  CHECK(why == "'go' takes 2 values: go origin target");
+  // In the words of the parameters' docs, in the order they are typed.
+  CHECK(why.rfind("'go' takes 2 values: the point of the piece you move, written x/y: ", 0) == 0);
+  CHECK(has(why, "(first point, first label), then the point where it lands, exactly its number of steps away"));
 }
 
 TEST_CASE("a dead end lists each refusal once, at most four, and an action with no legal decision says so",
@@ -814,16 +816,16 @@ actions:
   kata::State s = kata::new_game(g, 2, 1, kata::default_options(g));
   std::string why;
   CHECK_FALSE(kata::read_decision(g, s, "take sword", why));
-  CHECK(why == "ambiguous: 'sword' could be Sword1 or Sword2 (c, the card you take)");
+  CHECK(why == "ambiguous: 'sword' could be Sword1 or Sword2 (the card you take)");
   // At most a few are named, then how many more.
   CHECK_FALSE(kata::read_decision(g, s, "take s", why));
-  CHECK(why == "ambiguous: 's' could be Spear, Sword1, Sword2, Shield1 and 3 more (c, the card you take)");
+  CHECK(why == "ambiguous: 's' could be Spear, Sword1, Sword2, Shield1 and 3 more (the card you take)");
   // A whole name is no start: the choice it names, or a refusal that lists the choices.
   auto d = kata::read_decision(g, s, "take spear", why);
   REQUIRE(d);
   CHECK(kata::decision_text(g, s, *d) == "take Spear");
   CHECK_FALSE(kata::read_decision(g, s, "take axe", why));
-  CHECK(has(why, "'axe' is not a choice for c, the card you take (choices: Spear, "));
+  CHECK(has(why, "'axe' is not a choice for the card you take (choices: Spear, "));
 }
 
 TEST_CASE("on a terminal: the start of several names is refused as ambiguous", "[cli][prompt]") {

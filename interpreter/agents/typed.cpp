@@ -251,17 +251,37 @@ std::vector<std::string> begun_by(const std::vector<std::string>& values, const 
   return out;
 }
 
-// "ambiguous: 'minamoto' could be Minamoto1 or Minamoto2 (give, the card you give)"; the
-// parameter is named only with its doc, which says what it is for.
-std::string ambiguous(const std::string& word, std::vector<std::string> values, const Param& p,
-                      const std::string& doc) {
+// A parameter as a person is told of it: its doc ("the card from your hand", without a
+// closing full stop), or its name in the notation when it has none.
+std::string param_words(const Param& p) {
+  std::string doc = p.doc;
+  while (!doc.empty() &&
+         (doc.back() == '.' || std::isspace(static_cast<unsigned char>(doc.back()))))
+    doc.pop_back();
+  return doc.empty() ? p.name : doc;
+}
+
+// "ambiguous: 'minamoto' could be Minamoto1 or Minamoto2 (the card you give)"; the
+// parameter is named only by its doc, which says what it is for.
+std::string ambiguous(const std::string& word, std::vector<std::string> values, const Param& p) {
   size_t more = values.size() > ambiguous_named ? values.size() - ambiguous_named : 0;
   values.resize(values.size() - more);
   std::string list = more ? fmt::format("{} and {} more", fmt::join(values, ", "), more) : either(values);
-  return fmt::format("ambiguous: '{}' could be {}{}", word, list, doc.empty() ? "" : fmt::format(" ({}, {})", p.name, doc));
+  return fmt::format("ambiguous: '{}' could be {}{}", word, list,
+                     p.doc.empty() ? "" : fmt::format(" ({})", param_words(p)));
 }
 
-// "'0/0' is not a choice for t, the tile you play on (choices: North, South)":
+// "'deploy' takes 2 values: the card from your hand, then the battlefield to deploy it on":
+// what a typed decision of `a` is made of, in the order it is typed.
+std::string takes(const Action& a) {
+  if (a.params.empty()) return fmt::format("'{}' takes no values: type {} alone", a.name, a.name);
+  std::vector<std::string> parts;
+  for (const Param& p : a.params) parts.push_back(param_words(p));
+  return fmt::format("'{}' takes {} value{}: {}", a.name, a.params.size(), a.params.size() == 1 ? "" : "s",
+                     fmt::join(parts, ", then "));
+}
+
+// "'0/0' is not a choice for the tile you play on (choices: North, South)":
 // the values of parameter k that the legal decisions `reached` (indices into labels) take,
 // as the chooser's menu names them (interchangeable cards once), and the parameter's doc.
 // `dead_end`: the notation's reason why the values before k leave no legal decision
@@ -281,13 +301,9 @@ std::string not_a_choice(const Game& g, const PlayerView& view,
         std::find(values.begin(), values.end(), item.parts[k + 1]) == values.end())
       values.push_back(item.parts[k + 1]);
   }
-  std::string doc = a.params[k].doc;
-  while (!doc.empty() &&
-         (doc.back() == '.' || std::isspace(static_cast<unsigned char>(doc.back()))))
-    doc.pop_back();
   // The start of several choices' names: the person meant one of them.
   if (std::vector<std::string> could = begun_by(values, squashed(word)); could.size() > 1)
-    return ambiguous(word, could, a.params[k], doc);
+    return ambiguous(word, could, a.params[k]);
   std::string choices;
   if (values.empty() && k > 0 && !dead_end.empty()) {
     // The values before it leave no legal decision: say which, and why, since "no choice"
@@ -295,9 +311,7 @@ std::string not_a_choice(const Game& g, const PlayerView& view,
     // piece of yours").
     choices = "no choice: " + dead_end;
   } else if (values.empty() && k > 0) {
-    std::vector<std::string> before;
-    for (size_t i = 0; i < k; ++i) before.push_back(a.params[i].name);
-    choices = fmt::format("no choice: no {} is legal with this {}", a.name, fmt::join(before, " and "));
+    choices = fmt::format("no choice: no {} is legal with the value{} before it", a.name, k == 1 ? "" : "s");
   } else if (values.empty()) {
     choices = fmt::format("no choice: no {} is legal now", a.name);
   } else if (values.size() <= listed_values) {
@@ -307,8 +321,7 @@ std::string not_a_choice(const Game& g, const PlayerView& view,
     values.resize(example_values);
     choices = fmt::format("{} choices, for example: {}", n, fmt::join(values, ", "));
   }
-  return fmt::format("'{}' is not a choice for {}{} ({})", word, a.params[k].name,
-                     doc.empty() ? "" : ", " + doc, choices);
+  return fmt::format("'{}' is not a choice for {} ({})", word, param_words(a.params[k]), choices);
 }
 
 // The labels of action `a` whose first k values, in full, begin `text` (normal()).
@@ -393,6 +406,11 @@ std::optional<Decision> read_named(const Game& g, const State& s, const std::str
   if (auto k = short_form(g, view, labels, text, why)) return legal[*k];
   // The notation in full said "'W' is not a choice for NAME": which parameter, and W.
   Reading r = read_short(g, labels, text);
+  // Too few or too many values, in the notation in full: what they are, in words.
+  if (r.action && why.rfind("'" + r.action->name + "' takes ", 0) == 0) {
+    why = takes(*r.action);
+    return std::nullopt;
+  }
   const std::string mark = "' is not a choice for ";
   size_t at = why.find(mark), open = why.find(" (", at);
   if (!r.action || why.empty() || why[0] != '\'' || at == std::string::npos ||
@@ -413,11 +431,7 @@ std::optional<Decision> read_named(const Game& g, const State& s, const std::str
     if (auto reason = stopped ? full_reason(g, s, r) : std::nullopt)
       return why = *reason, std::nullopt;
     if (r.depth > 0 && !stopped) {
-      std::string params;
-      for (const Param& p : a.params) params += " " + p.name;
-      why = a.params.empty() ? fmt::format("'{}' takes no values: type {} alone", a.name, a.name)
-                             : fmt::format("'{}' takes {} value{}: {}{}", a.name, a.params.size(),
-                                           a.params.size() == 1 ? "" : "s", a.name, params);
+      why = takes(a);
       return std::nullopt;
     }
     if (r.depth > 0) {
