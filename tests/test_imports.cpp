@@ -6,7 +6,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "agents/typed.hpp"
 #include "support.hpp"
 
 using namespace kata;
@@ -124,4 +127,43 @@ TEST_CASE("the messages of an imported file follow its renames", "[imports]") {
   for (const Message& m : plain.game->program.messages)
     joins = joins || (m.text.size() > 1 && m.text[1] == " joins, staking ");
   CHECK(joins);
+}
+
+TEST_CASE("labels and refusals of an imported file follow its renames, placeholders too", "[imports]") {
+  write("pile.yaml", R"(components:
+  coin:
+    each: {value: 1..3}
+    in: pot
+    label: "coin worth {value}"
+zones:
+  pot: {visibility: everyone, label: "the pot of coins"}
+  purse: {per_player: true, visibility: owner, label: "{player}'s purse"}
+actions:
+  grab:
+    params: {c: pot}
+    when:
+      - {if: "c.value < 3", refuse: "You cannot grab {c}: grab a coin under 3 from the pot."}
+    do: move c to player.purse
+)");
+  auto l = load(write("renamed-labels.yaml", R"(game: G
+players: 2
+import: [{file: pile.yaml, rename: {coin: chip, value: worth, pot: bank, purse: wallet, grab: take}}]
+flow: |
+  for p in players { choose p: take }
+)"));
+  INFO(fmt::format("{}", fmt::join(l.messages(), "\n")));
+  REQUIRE(l.game);  // {value} and {player} still name something
+  const Game& g = *l.game;
+  State s = new_game(g, 2, 1, default_options(g));
+  std::string why;
+  // (A card of `each: {value: 1..3}` is named by its value.)
+  CHECK_FALSE(read_decision(g, s, "take 3", why));
+  CHECK(why == "You cannot take 3: take a chip under 3 from the bank.");
+  auto d = read_decision(g, s, "take 1", why);
+  REQUIRE(d);
+  apply(g, s, *d);
+  std::string screen = describe_view(g, make_view(g, s, 0));
+  CHECK(kata::test::has(screen, "the bank of chips:"));
+  CHECK(kata::test::has(screen, "P1's wallet:"));
+  CHECK(kata::test::has(screen, "chip worth 1"));
 }

@@ -54,8 +54,9 @@ struct Renamer {
     return ends("s") || ends("x") || ends("z") || ends("ch") || ends("sh");
   }
 
-  // Each word of a message's text (a run of letters, digits and '_') that is a renamed name.
-  void text(std::string& t) const {
+  // `t` with each word (a run of letters, digits and '_') renamed: in words, as word()
+  // spells it (`exact` false), or as a name in an expression, the whole word only.
+  std::string words(const std::string& t, bool exact) const {
     std::string out;
     for (size_t i = 0; i < t.size();) {
       auto letter = [&](size_t k) {
@@ -67,10 +68,31 @@ struct Renamer {
         out += t[i++];
         continue;
       }
-      std::string w = t.substr(i, j - i);
-      std::string renamed = word(w);
-      out += renamed.empty() ? w : renamed;
+      std::string w = t.substr(i, j - i), renamed = w;
+      if (exact) name(renamed);
+      else if (std::string said = word(w); !said.empty()) renamed = said;
+      out += renamed;
       i = j;
+    }
+    return out;
+  }
+
+  // Each word of a message's text that is a renamed name.
+  void text(std::string& t) const { t = words(t, false); }
+
+  // A template ("Your side of {t} is full.", "{player}'s {reserve}"): its words as text(),
+  // and the names in braces as names.
+  void templ(std::string& t) const {
+    std::string out;
+    for (size_t i = 0; i < t.size();) {
+      size_t open = t.find('{', i);
+      size_t close = open == std::string::npos ? std::string::npos : t.find('}', open);
+      if (close == std::string::npos) {
+        out += words(t.substr(i), false);
+        break;
+      }
+      out += words(t.substr(i, open - i), false) + "{" + words(t.substr(open + 1, close - open - 1), true) + "}";
+      i = close + 1;
     }
     t = std::move(out);
   }
@@ -115,6 +137,13 @@ void rename_all(RuleFile& rf, const std::map<std::string, std::string>& map) {
     r.name(a.name);
     for (auto& p : a.params) r.name(p.name);
   }
+  // The words a person reads: labels and refusals, as messages are (in Renamer::stmt).
+  for (auto& c : rf.components) r.templ(c.label.text);
+  for (auto& z : rf.zones) r.templ(z.label.text);
+  for (auto& v : rf.variables) r.text(v.label);
+  for (auto& a : rf.actions)
+    for (auto& t : a.refusals) r.templ(t.text);
+  for (auto& n : rf.scoring.notes) r.text(n.text);
   for (auto* list : {&rf.functions, &rf.procedures, &rf.phases})
     for (auto& f : *list) {
       r.name(f.name);
