@@ -28,6 +28,7 @@
 #include "scenario/scenario.hpp"
 #include "syntax/keys.hpp"
 #include "syntax/keywords.hpp"
+#include "syntax/parse.hpp"
 #include "syntax/source.hpp"
 
 namespace kata::cli {
@@ -55,15 +56,6 @@ int completion_kind(const std::string& what) {
   if (what == "option") return 21;                       // constant
   if (what == "action") return 23;                       // event
   return 1;
-}
-
-bool identifier(const std::string& s) {
-  if (s.empty() || s.size() > 200 || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
-  for (char c : s)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
-  for (const char* k : keyword_texts)
-    if (s == k) return false;
-  return true;
 }
 
 // Reads one message's body; false at the end of input or when the framing is broken
@@ -647,8 +639,10 @@ class Server {
       error = "'" + decl.name + "' is declared in " + idx.sources.at(decl.pos.file).name + "; rename it there (or with the import's rename:)";
       return nullptr;
     }
-    if (!identifier(to)) {
-      error = "'" + printable(to) + "' is not a name (a letter or '_', then letters, digits or '_'; not a word of the language)";
+    // The checker's rule for a declared name (name_fault), and not longer than a person types.
+    std::string fault = to.size() > 200 ? "is not a name: longer than 200 characters" : name_fault(to);
+    if (!fault.empty()) {
+      error = "'" + printable(to) + "' " + fault;
       return nullptr;
     }
     for (const XDeclaration& other : idx.xref.declarations)

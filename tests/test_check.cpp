@@ -1,6 +1,8 @@
 // The checker: every error in a file is reported at once, each with its exact text and
 // position, and with a hint where one helps. Warnings for what is declared but unused.
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "support.hpp"
 
@@ -215,4 +217,38 @@ TEST_CASE("the show key takes true, false or its word - scoring's parts and note
   CHECK(l.messages() ==
         std::vector<std::string>{
             "21:3: error: 'scoring' needs 'score:' or 'parts:', each player's score"});
+}
+
+TEST_CASE("a declared name is one expressions can write, and hides nothing the language gives", "[check][names]") {
+  auto errors = [](const std::string& text) {
+    auto l = load_text(text);
+    return fmt::format("{}", fmt::join(l.messages(), "\n"));
+  };
+  // Reserved words, names the language gives (players, the chooser, seats) and
+  // non-identifiers, for each kind of declaration an expression names.
+  CHECK(has(errors(with("  deck: {visibility: nobody}\n", "  deck: {visibility: nobody}\n  let: {visibility: nobody}\n")),
+            "9:3: error: 'let' is a reserved word of the language; a zone needs another name"));
+  CHECK(has(errors(with("  score: {per_player: true, initial: 0}\n",
+                        "  score: {per_player: true, initial: 0}\n  players: {initial: 0}\n")),
+            "12:3: error: 'players' is a name the language gives (players, the player choosing, seats P1 to "
+            "P16); a variable needs another name"));
+  CHECK(has(errors(with("  card:\n", "  P3:\n")), "4:3: error: 'P3' is a name the language gives"));
+  CHECK(has(errors(with("game: Tiny\n", "game: Tiny\noptions:\n  player: {default: 1}\n")),
+            "3:3: error: 'player' is a name the language gives"));
+  CHECK(has(errors(with("  hand: {per_player", "  \"a b\": {per_player")),
+            "9:3: error: 'a b' is not a name: a name is a letter or '_', then letters, digits and '_'; a "
+            "zone needs another name"));
+  CHECK(has(errors(with("params: {c: player.hand}", "params: {c: player.hand, not: players}")),
+            "'not' is a reserved word of the language; a parameter needs another name"));
+  CHECK(has(errors(with("scoring:", "procedures:\n  tally(viewer): say \"x\"\nscoring:")),
+            "'viewer' is a name the language gives"));
+  // P17 is no seat; contextual words (count, card) are names where they do not stand.
+  CHECK(errors(with("  score: {per_player: true, initial: 0}\n",
+                    "  score: {per_player: true, initial: 0}\n  P17: {initial: 0}\n  count: {initial: 0}\n")) == "");
+  // Actions, phases and properties are read where the grammar takes any word: a reserved
+  // word may name them, a non-identifier may not.
+  std::string flip = with("choose p: keep", "choose p: flip", with("  keep:\n", "  flip:\n"));
+  CHECK(errors(with("each: {value: 1..6}", "each: {value: 1..6, end: 0..0}", flip)) == "");
+  CHECK(has(errors(with("  keep:\n", "  keep-it:\n", with("choose p: keep", "choose p: keep-it"))),
+            "'keep-it' is not a name"));
 }

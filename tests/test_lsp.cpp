@@ -286,7 +286,7 @@ TEST_CASE("kata lsp: rename a declaration and its uses, and completion of names"
   CHECK(l.messages().empty());
   // Refused: a word of the language, a name already declared, a place that is not a
   // declaration's name, a name that is not an identifier.
-  CHECK(has(answers[3]["error"]["message"], "'for' is not a name"));
+  CHECK(has(answers[3]["error"]["message"], "'for' is a reserved word of the language"));
   CHECK(has(answers[4]["error"]["message"], "'hand' is already the name of a zone"));
   CHECK(has(answers[5]["error"]["message"], "only a declared name"));
   CHECK(has(answers[6]["error"]["message"], "'9lives' is not a name"));

@@ -31,12 +31,6 @@ const char* type_name(Type t) {
 namespace {
 
 // `P1` to `P16`: the seat's number; 0 for any other name.
-int seat_number(const std::string& name) {
-  if (name.size() < 2 || name.size() > 3 || name[0] != 'P' || name[1] < '1' || name[1] > '9') return 0;
-  if (name.size() == 3 && (name[2] < '0' || name[2] > '9')) return 0;
-  int n = std::stoi(name.substr(1));
-  return n <= 16 ? n : 0;
-}
 
 bool compatible(Type a, Type b) { return a == b || a == Type::error || b == Type::error; }
 
@@ -154,7 +148,16 @@ class Checker {
     return it->second;
   }
 
+  // A declared name is one expressions can write, and hides nothing the language gives.
+  // `word_only`: a name written only where the grammar reads a bare identifier (an action
+  // after `choose p:`, a phase after `phase`, a property after '.'), which may be a
+  // reserved word (Kobayakawa's action `flip`).
+  void valid_name(const std::string& name, Pos pos, const char* what, bool word_only = false) {
+    if (std::string fault = name_fault(name, !word_only); !fault.empty()) d_.error(pos, fmt::format("'{}' {}; {} needs another name", name, fault, what));
+  }
+
   void name_once(const std::string& name, Pos pos, const char* what) {
+    valid_name(name, pos, what);
     auto [it, added] = declared_.emplace(name, std::make_pair(pos, what));
     if (!added)
       d_.error(pos, fmt::format("'{}' is already declared as {}", name, it->second.second),
@@ -190,7 +193,12 @@ class Checker {
           }
       }
     }
-    for (size_t i = 0; i < rf_.components.size(); ++i) s_.kinds[rf_.components[i].kind] = static_cast<int>(i);
+    for (size_t i = 0; i < rf_.components.size(); ++i) {
+      const ComponentDecl& c = rf_.components[i];
+      valid_name(c.kind, c.pos, "a component kind");
+      for (const std::string& p : c.properties) valid_name(p, c.pos, "a property", true);
+      s_.kinds[c.kind] = static_cast<int>(i);
+    }
     for (size_t i = 0; i < rf_.zones.size(); ++i) {
       name_once(rf_.zones[i].name, rf_.zones[i].pos, "a zone");
       s_.zones[rf_.zones[i].name] = static_cast<int>(i);
@@ -222,8 +230,19 @@ class Checker {
       name_once(rf_.procedures[i].name, rf_.procedures[i].pos, "a procedure");
       s_.procedures[rf_.procedures[i].name] = static_cast<int>(i);
     }
-    for (size_t i = 0; i < rf_.phases.size(); ++i) s_.phases[rf_.phases[i].name] = static_cast<int>(i);
-    for (size_t i = 0; i < rf_.actions.size(); ++i) s_.actions[rf_.actions[i].name] = static_cast<int>(i);
+    for (size_t i = 0; i < rf_.phases.size(); ++i) {
+      valid_name(rf_.phases[i].name, rf_.phases[i].pos, "a phase", true);
+      s_.phases[rf_.phases[i].name] = static_cast<int>(i);
+    }
+    for (auto* list : {&rf_.functions, &rf_.procedures, &rf_.phases})
+      for (const RoutineDecl& r : *list)
+        for (const std::string& p : r.params) valid_name(p, r.pos, "a parameter");
+    for (size_t i = 0; i < rf_.actions.size(); ++i) {
+      const ActionDecl& a = rf_.actions[i];
+      valid_name(a.name, a.pos, "an action", true);
+      for (const ParamDecl& p : a.params) valid_name(p.name, p.pos, "a parameter");
+      s_.actions[a.name] = static_cast<int>(i);
+    }
     const ScoringDecl& sc = rf_.scoring;
     // A `parts:` or `notes:` that is written but malformed has its own error.
     bool scoreless = sc.pos.valid() && !sc.score.present() && !sc.parts_pos.valid();
@@ -575,7 +594,7 @@ class Checker {
       e.sym = {SymKind::constant, -1, 1000000 + it->second};
       return Type::integer;
     }
-    if (int seat = seat_number(e.name); seat > 0) {
+    if (int seat = seat_named(e.name); seat > 0) {
       e.sym = {SymKind::constant, -1, seat - 1};
       return Type::player;
     }

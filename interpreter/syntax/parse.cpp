@@ -700,6 +700,32 @@ std::vector<TemplateField> template_fields(const std::string& text) {
   return out;
 }
 
+int seat_named(std::string_view name) {
+  if (name.size() < 2 || name.size() > 3 || name[0] != 'P' || name[1] < '1' || name[1] > '9') return 0;
+  if (name.size() == 3 && (name[2] < '0' || name[2] > '9')) return 0;
+  int n = name[1] - '0';
+  if (name.size() == 3) n = n * 10 + (name[2] - '0');
+  return n <= 16 ? n : 0;
+}
+
+std::string name_fault(std::string_view text, bool in_expressions) {
+  auto whole = [&](auto rule) {
+    using Rule = decltype(rule);
+    pegtl::memory_input in(text.data(), text.size(), "name");
+    return pegtl::parse<pegtl::seq<Rule, pegtl::eof>>(in);
+  };
+  if (!whole(g::identifier{}))
+    return "is not a name: a name is a letter or '_', then letters, digits and '_'";
+  if (!in_expressions) return {};
+  if (!whole(g::name{})) return "is a reserved word of the language";
+  // The names every expression may use (the checker's name lookup): a declaration of one of
+  // them would hide the language's meaning in some places and not others.
+  static const char* const given[] = {"players", "all_players", "player_count", "player", "viewer"};
+  if (seat_named(text) > 0 || std::find(std::begin(given), std::end(given), text) != std::end(given))
+    return "is a name the language gives (players, the player choosing, seats P1 to P16)";
+  return {};
+}
+
 ExprPtr parse_expression(const std::string& text, const Locator& where, Diagnostics& diags) {
   ExprPtr out;
   run<g::expression_text>(text, where, diags, [&](Builder& b, const Node& root) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "syntax/ast.hpp"
@@ -65,6 +66,15 @@ struct TemplateField {
 };
 // The fields of a name template, in order: each `{` followed by a name and `}`.
 std::vector<TemplateField> template_fields(const std::string& text);
+
+// The seat a name such as "P3" stands for (1 to 16), or 0.
+int seat_named(std::string_view name);
+
+// Why `text` cannot name a declaration, or "" if it can: it is not an identifier (a letter
+// or '_', then letters, digits and '_'); and for a name that expressions use
+// (`in_expressions`), it is a reserved word, or the language gives it a meaning of its own
+// (`players`, `player`, a seat `P3`...), which a declaration would hide.
+std::string name_fault(std::string_view text, bool in_expressions = true);
 
 ExprPtr parse_expression(const std::string& text, const Locator& where, Diagnostics& diags);
 // Returns false (with diagnostics) when the text is not a valid program.
