@@ -189,9 +189,9 @@ TEST_CASE(
   CHECK_FALSE(kata::read_decision(g, s, "deploy 0/0 North", why));
   CHECK(why == "'0/0' is not a choice for the unit from your hand (choices: P1 Lord, P1 Guard)");
   CHECK_FALSE(kata::read_decision(g, s, "deploy P1 Guard2 East", why));
-  CHECK(why == "'east' is not a choice for t (choices: North, South)");
+  CHECK(why == "'east' is not a choice for a tile (choices: North, South)");
   CHECK_FALSE(kata::read_decision(g, s, "deploy guard east", why));
-  CHECK(why == "'east' is not a choice for t (choices: North, South)");
+  CHECK(why == "'east' is not a choice for a tile (choices: North, South)");
 
   // Written wrong, the long form is an error.
   auto bad = kata::test::load_text(

@@ -227,8 +227,6 @@ std::string MenuItem::screen_text() const {
   return decisions.size() > 1 ? fmt::format("{} (x{})", out, decisions.size()) : out;
 }
 
-// A parameter in the rule file's words: its doc on one line up to its first punctuation,
-// else "a" and the kind of its value (`card`, the card's kind: "a tile").
 std::string param_words(const Game& g, const Param& p, int card) {
   std::string doc;
   for (char c : p.doc)

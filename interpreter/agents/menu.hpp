@@ -17,6 +17,12 @@ namespace kata {
 // "Village"), from the Game's names alone; nothing when it cannot be read so.
 std::optional<std::vector<std::string>> label_parts(const Game& g, const std::string& label);
 
+// A parameter in the rule file's words, as menus and refusals name it: its doc on one line
+// up to its first punctuation ("the point of the piece you move, written x/y: ..." is "the
+// point of the piece you move"), else "a" and the kind of its value (`card`, a card the
+// value is: "a tile"; -1 for none: "a card").
+std::string param_words(const Game& g, const Param& p, int card = -1);
+
 struct MenuItem {
   // The action's name, then each value as the menu shows it: a card is named without its
   // copy number ("P1 Guard", for one Guard or several interchangeable ones) unless two

@@ -251,32 +251,22 @@ std::vector<std::string> begun_by(const std::vector<std::string>& values, const 
   return out;
 }
 
-// A parameter as a person is told of it: its doc ("the card from your hand", without a
-// closing full stop), or its name in the notation when it has none.
-std::string param_words(const Param& p) {
-  std::string doc = p.doc;
-  while (!doc.empty() &&
-         (doc.back() == '.' || std::isspace(static_cast<unsigned char>(doc.back()))))
-    doc.pop_back();
-  return doc.empty() ? p.name : doc;
-}
-
 // "ambiguous: 'minamoto' could be Minamoto1 or Minamoto2 (the card you give)"; the
 // parameter is named only by its doc, which says what it is for.
-std::string ambiguous(const std::string& word, std::vector<std::string> values, const Param& p) {
+std::string ambiguous(const Game& g, const std::string& word, std::vector<std::string> values, const Param& p) {
   size_t more = values.size() > ambiguous_named ? values.size() - ambiguous_named : 0;
   values.resize(values.size() - more);
   std::string list = more ? fmt::format("{} and {} more", fmt::join(values, ", "), more) : either(values);
   return fmt::format("ambiguous: '{}' could be {}{}", word, list,
-                     p.doc.empty() ? "" : fmt::format(" ({})", param_words(p)));
+                     p.doc.empty() ? "" : fmt::format(" ({})", param_words(g, p)));
 }
 
 // "'deploy' takes 2 values: the card from your hand, then the battlefield to deploy it on":
 // what a typed decision of `a` is made of, in the order it is typed.
-std::string takes(const Action& a) {
+std::string takes(const Game& g, const Action& a) {
   if (a.params.empty()) return fmt::format("'{}' takes no values: type {} alone", a.name, a.name);
   std::vector<std::string> parts;
-  for (const Param& p : a.params) parts.push_back(param_words(p));
+  for (const Param& p : a.params) parts.push_back(param_words(g, p));
   return fmt::format("'{}' takes {} value{}: {}", a.name, a.params.size(), a.params.size() == 1 ? "" : "s",
                      fmt::join(parts, ", then "));
 }
@@ -286,9 +276,11 @@ std::string takes(const Action& a) {
 // as the chooser's menu names them (interchangeable cards once), and the parameter's doc.
 // `dead_end`: the notation's reason why the values before k leave no legal decision
 // (parse_decision), if it gave one.
+// `seen`: a card the chooser sees that parameter k takes in a legal decision, or -1; its
+// kind names a parameter without a doc ("a tile").
 std::string not_a_choice(const Game& g, const PlayerView& view,
                          const std::vector<std::string>& labels, const Action& a, size_t k,
-                         const std::vector<int>& reached, const std::string& word,
+                         const std::vector<int>& reached, const std::string& word, int seen,
                          const std::string& dead_end = {}) {
   std::vector<MenuItem> items = menu_items(g, view, labels);
   std::vector<int> item_of(labels.size(), -1);
@@ -303,7 +295,7 @@ std::string not_a_choice(const Game& g, const PlayerView& view,
   }
   // The start of several choices' names: the person meant one of them.
   if (std::vector<std::string> could = begun_by(values, squashed(word)); could.size() > 1)
-    return ambiguous(word, could, a.params[k]);
+    return ambiguous(g, word, could, a.params[k]);
   std::string choices;
   if (values.empty() && k > 0 && !dead_end.empty()) {
     // The values before it leave no legal decision: say which, and why, since "no choice"
@@ -321,7 +313,7 @@ std::string not_a_choice(const Game& g, const PlayerView& view,
     values.resize(example_values);
     choices = fmt::format("{} choices, for example: {}", n, fmt::join(values, ", "));
   }
-  return fmt::format("'{}' is not a choice for {} ({})", word, param_words(a.params[k]), choices);
+  return fmt::format("'{}' is not a choice for {} ({})", word, param_words(g, a.params[k], seen), choices);
 }
 
 // The labels of action `a` whose first k values, in full, begin `text` (normal()).
@@ -408,7 +400,7 @@ std::optional<Decision> read_named(const Game& g, const State& s, const std::str
   Reading r = read_short(g, labels, text);
   // Too few or too many values, in the notation in full: what they are, in words.
   if (r.action && why.rfind("'" + r.action->name + "' takes ", 0) == 0) {
-    why = takes(*r.action);
+    why = takes(g, *r.action);
     return std::nullopt;
   }
   const std::string mark = "' is not a choice for ";
@@ -417,6 +409,14 @@ std::optional<Decision> read_named(const Game& g, const State& s, const std::str
       open == std::string::npos)
     return std::nullopt;
   const Action& a = *r.action;
+  // A card the chooser sees among the values of parameter k: what the kind is named by.
+  auto seen = [&](size_t k) {
+    for (const Decision& d : legal)
+      if (&g.program.actions[d.action] == &a && a.params[k].type == Type::card &&
+          d.args[k] >= 0 && d.args[k] < g.card_count && visible(g, s, s.chooser(), d.args[k]))
+        return static_cast<int>(d.args[k]);
+    return -1;
+  };
   std::string word = why.substr(1, at - 1),
               name = why.substr(at + mark.size(), open - at - mark.size());
   size_t k = 0;
@@ -431,11 +431,11 @@ std::optional<Decision> read_named(const Game& g, const State& s, const std::str
     if (auto reason = stopped ? full_reason(g, s, r) : std::nullopt)
       return why = *reason, std::nullopt;
     if (r.depth > 0 && !stopped) {
-      why = takes(a);
+      why = takes(g, a);
       return std::nullopt;
     }
     if (r.depth > 0) {
-      why = not_a_choice(g, view, labels, a, r.depth, r.reached, squashed(r.typed[r.stop]));
+      why = not_a_choice(g, view, labels, a, r.depth, r.reached, squashed(r.typed[r.stop]), seen(r.depth));
       return std::nullopt;
     }
   }
@@ -445,7 +445,7 @@ std::optional<Decision> read_named(const Game& g, const State& s, const std::str
   std::string dead_end = dead == std::string::npos || why.back() != ')'
                              ? std::string()
                              : why.substr(dead + none.size(), why.size() - dead - none.size() - 1);
-  why = not_a_choice(g, view, labels, a, k, begun(g, labels, a, k, text), word, dead_end);
+  why = not_a_choice(g, view, labels, a, k, begun(g, labels, a, k, text), word, seen(k), dead_end);
   return std::nullopt;
 }
 
