@@ -1293,3 +1293,34 @@ actions:
   Menu menu(items);
   CHECK(menu.typed("peek North.side(P2)#1") == 0);
 }
+
+TEST_CASE("a menu walked a value at a time says in words which hidden card a place is", "[screens][menus]") {
+  auto g = game(R"(game: Places
+players: 2
+components:
+  tile: {list: [{name: North}], in: table}
+  card: {list: [{name: Ace}, {name: King}], in: deck}
+zones:
+  table: {visibility: everyone, order: row}
+  deck: {visibility: nobody}
+  side: {per: tile, per_player: true, visibility: nobody, label: "{player}'s side of {tile}"}
+flow: |
+  move top(deck) to top(table).side(P2) face down
+  move top(deck) to top(table).side(P2) face down
+  choose P1: peek
+actions:
+  peek:
+    params: {c: top(table).side(P2), n: 1..3}
+    do: ""
+)");
+  State s = new_game(*g, 2, 1, default_options(*g));
+  std::vector<MenuItem> items = menu_items(*g, make_view(*g, s, 0), legal_texts(*g, s));
+  REQUIRE(items.size() == 6);
+  Menu menu(items, 4);  // six lines do not fit: the card first, then the number
+  CHECK(menu.show() ==
+        "peek — choose a card:\n"
+        "   1) North.side(P2)#1 (card 1 from the bottom of P2's side of North, 3 choices)\n"
+        "   2) North.side(P2)#2 (card 2 from the bottom of P2's side of North, 3 choices)\n");
+  CHECK(menu.pick(1) == -1);
+  CHECK(has(menu.show(), "peek North.side(P2)#2 — choose a number:\n   1) peek North.side(P2)#2 1 (card 2 from the bottom of P2's side of North)\n"));
+}

@@ -356,9 +356,13 @@ void Menu::settle() {
       }
       auto same = std::find_if(values.begin(), values.end(),
                                [&](const Entry& e) { return e.value == parts[level]; });
+      // Beside the value: the piece on it (a point), or its place in words (a hidden card).
       const auto& notes = items_[i].notes;
+      const auto& places = items_[i].places;
+      std::string note = level < notes.size() ? notes[level] : "";
+      if (note.empty() && level < places.size()) note = places[level];
       if (same == values.end()) {
-        values.push_back({parts[level], -1, 1, level < notes.size() ? notes[level] : ""});
+        values.push_back({parts[level], -1, 1, note});
         first.push_back(i);
       } else {
         ++same->count;

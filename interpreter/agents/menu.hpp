@@ -100,7 +100,9 @@ class Menu {
     std::string value;  // a value of the next part, or empty for an item
     int item = -1;      // the item, for a whole item
     size_t count = 0;   // items under a value
-    std::string note;   // the piece on the value, if it is a point (MenuItem::notes)
+    // The piece on the value, if it is a point (MenuItem::notes), or the place of a hidden
+    // card in words (MenuItem::places).
+    std::string note;
   };
   struct Step {
     std::string value;
