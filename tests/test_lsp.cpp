@@ -392,3 +392,25 @@ vim.cmd("qa!")
   CHECK(has(r.out, "diagnostic 19:27 unknown card property 'valu'; did you mean 'value'?\n"));
   CHECK(has(r.out, "hover **zone** `deck`\n\nThe pile."));
 }
+
+TEST_CASE("kata lsp from editors/vscode under a stand-in for VS Code: a diagnostic and a hover", "[lsp][editors]") {
+  // Node is not a dependency of the build: where it is missing, the test says so and passes.
+  if (kata::test::run_command("command -v node >/dev/null 2>&1").status != 0) {
+    WARN("Node is not installed: editors/vscode/extension.js is not tried");
+    return;
+  }
+  std::string dir = kata::test::scratch_dir("lsp vscode");
+  std::string file = dir + "/game.yaml";
+  // As in the Neovim test: line 19 misspells a property; line 13 names a zone with a doc.
+  std::ofstream(file) << kata::test::with("  deck: {visibility: nobody}", "  deck: {visibility: nobody, doc: The pile.}",
+                                           kata::test::with("c.value", "c.valu"));
+  // `kata.path` is the built kata (the stand-in reads it from KATA).
+  auto r = kata::test::run_command("KATA='" KATA_BINARY "' timeout 60 node " KATA_SOURCE_DIR "/tests/vscode_host.js '" + file +
+                                   "' 13 11 2>&1");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(has(r.out, "server kata lsp\n"));
+  CHECK(has(r.out, "diagnostic 19:27 unknown card property 'valu'; did you mean 'value'?\n"));
+  CHECK(has(r.out, "hover **zone** `deck`\n\nThe pile.\n"));
+  CHECK(has(r.out, "exit 0\n"));  // the server left when the extension was deactivated
+}
