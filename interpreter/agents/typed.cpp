@@ -261,7 +261,7 @@ std::string ambiguous(const Game& g, const std::string& word, std::vector<std::s
                      p.doc.empty() ? "" : fmt::format(" ({})", param_words(g, p)));
 }
 
-// "'deploy' takes 2 values: the card from your hand, then the battlefield to deploy it on":
+// "'go' takes 2 values: the point of the piece you move, then the point where it lands":
 // what a typed decision of `a` is made of, in the order it is typed.
 std::string takes(const Game& g, const Action& a) {
   if (a.params.empty()) return fmt::format("'{}' takes no values: type {} alone", a.name, a.name);

@@ -151,9 +151,10 @@ class Checker {
   // A declared name is one expressions can write, and hides nothing the language gives.
   // `word_only`: a name written only where the grammar reads a bare identifier (an action
   // after `choose p:`, a phase after `phase`, a property after '.'), which may be a
-  // reserved word (Kobayakawa's action `flip`).
+  // reserved word (an action `flip`).
   void valid_name(const std::string& name, Pos pos, const char* what, bool word_only = false) {
-    if (std::string fault = name_fault(name, !word_only); !fault.empty()) d_.error(pos, fmt::format("'{}' {}; {} needs another name", name, fault, what));
+    if (std::string fault = name_fault(name, !word_only); !fault.empty())
+      d_.error(pos, fmt::format("'{}' {}; {} needs another name", name, fault, what));
   }
 
   void name_once(const std::string& name, Pos pos, const char* what) {
