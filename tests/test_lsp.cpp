@@ -363,6 +363,13 @@ TEST_CASE("kata lsp completes the names let, for and aggregates bind where the c
   CHECK_FALSE(offered(4, "mine"));
 }
 
+// The rule file the editor tests open: line 19 (from 1) misspells a property
+// ("19:27 unknown card property 'valu'"); line 13, `  shuffle deck`, names a zone with a doc.
+static void editor_probe(const std::string& path) {
+  std::ofstream(path) << kata::test::with("  deck: {visibility: nobody}", "  deck: {visibility: nobody, doc: The pile.}",
+                                           kata::test::with("c.value", "c.valu"));
+}
+
 TEST_CASE("kata lsp in Neovim, headless, set up by editors/neovim/kata.lua: a diagnostic and a hover", "[lsp][editors]") {
   // Neovim is not a dependency of the build: where it is missing, the test says so and passes.
   if (kata::test::run_command("command -v nvim >/dev/null 2>&1").status != 0) {
@@ -370,10 +377,7 @@ TEST_CASE("kata lsp in Neovim, headless, set up by editors/neovim/kata.lua: a di
     return;
   }
   std::string dir = kata::test::scratch_dir("lsp nvim");
-  std::string file = dir + "/game.yaml";
-  // Line 19 (from 1) misspells a property; line 13, `  shuffle deck`, names a zone with a doc.
-  std::ofstream(file) << kata::test::with("  deck: {visibility: nobody}", "  deck: {visibility: nobody, doc: The pile.}",
-                                           kata::test::with("c.value", "c.valu"));
+  editor_probe(dir + "/game.yaml");
   std::ofstream(dir + "/probe.lua") << R"(vim.wait(20000, function() return #vim.diagnostic.get(0) > 0 end, 50)
 for _, d in ipairs(vim.diagnostic.get(0)) do
   io.stdout:write(string.format("diagnostic %d:%d %s\n", d.lnum + 1, d.col + 1, d.message))
@@ -399,11 +403,8 @@ TEST_CASE("kata lsp from editors/vscode under a stand-in for VS Code: a diagnost
     WARN("Node is not installed: editors/vscode/extension.js is not tried");
     return;
   }
-  std::string dir = kata::test::scratch_dir("lsp vscode");
-  std::string file = dir + "/game.yaml";
-  // As in the Neovim test: line 19 misspells a property; line 13 names a zone with a doc.
-  std::ofstream(file) << kata::test::with("  deck: {visibility: nobody}", "  deck: {visibility: nobody, doc: The pile.}",
-                                           kata::test::with("c.value", "c.valu"));
+  std::string file = kata::test::scratch_dir("lsp vscode") + "/game.yaml";
+  editor_probe(file);
   // `kata.path` is the built kata (the stand-in reads it from KATA).
   auto r = kata::test::run_command("KATA='" KATA_BINARY "' timeout 60 node " KATA_SOURCE_DIR "/tests/vscode_host.js '" + file +
                                    "' 13 11 2>&1");
