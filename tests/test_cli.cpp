@@ -120,11 +120,11 @@ TEST_CASE("a human is refused an illegal action and told why", "[cli]") {
 TEST_CASE("a human sees their own card and not the others'", "[cli]") {
   auto r = run_kata("play rules/kobayakawa.yaml --players 3 --agents human,random,random --no-clear --seed 5", "quit\n");
   auto all = run_kata("play rules/kobayakawa.yaml --players 3 --agents human,random,random --no-clear --seed 5", "quit\n");
-  CHECK(has(r.out, "P1.hand        "));
-  CHECK(has(r.out, "P2.hand        +1 hidden"));
-  CHECK(has(r.out, "P3.hand        +1 hidden"));
-  CHECK_FALSE(has(r.out, "P1.hand        +1 hidden"));
-  CHECK(has(r.out, "deck           11 cards face down"));
+  CHECK(has(r.out, "P1's hand:     "));
+  CHECK(has(r.out, "P2's hand:     +1 hidden"));
+  CHECK(has(r.out, "P3's hand:     +1 hidden"));
+  CHECK_FALSE(has(r.out, "P1's hand:     +1 hidden"));
+  CHECK(has(r.out, "the deck:      11 cards face down"));
   CHECK(r.out == all.out);  // the same seed shows the same screens
 }
 
@@ -182,21 +182,21 @@ TEST_CASE("a log shown to a player reveals only what that player may know", "[cl
   std::istringstream lines(as.out);
   int own = 0, others = 0;
   for (std::string line; std::getline(lines, line);) {
-    bool drawn = line.find(" moves from deck to ") != std::string::npos;
-    if (drawn && line.find("to P2.hand") != std::string::npos) {
-      CHECK(line.rfind("a card", 0) != 0);  // P2 sees their own cards
+    bool drawn = line.find(" moves from the deck to ") != std::string::npos;
+    if (drawn && line.find("to P2's hand") != std::string::npos) {
+      CHECK(line.rfind("A card", 0) != 0);  // P2 sees their own cards
       ++own;
-    } else if (drawn && line.find(".hand") != std::string::npos) {
-      CHECK(line.rfind("a card moves", 0) == 0);  // and not the others'
+    } else if (drawn && line.find("'s hand") != std::string::npos) {
+      CHECK(line.rfind("A card moves", 0) == 0);  // and not the others'
       ++others;
     }
-    // A deal is one line: "5 cards move from deck — P1.hand: a card; P2.hand: 12; ...".
-    if (line.find(" cards move from deck — ") == std::string::npos) continue;
+    // A deal is one line: "5 cards move from the deck — P1's hand: a card; P2's hand: 12; ...".
+    if (line.find(" cards move from the deck — ") == std::string::npos) continue;
     std::istringstream parts(line.substr(line.find(" — ") + 5));
     for (std::string part; std::getline(parts, part, ';');) {
-      if (part.find(".hand") == std::string::npos) continue;
+      if (part.find("'s hand") == std::string::npos) continue;
       bool named = part.find("a card") == std::string::npos;
-      if (part.find("P2.hand") != std::string::npos) {
+      if (part.find("P2's hand") != std::string::npos) {
         CHECK(named);
         ++own;
       } else {
@@ -1054,7 +1054,7 @@ TEST_CASE("a person resuming sees their view and what their seat was told since 
   CHECK(has(r.out, "resuming Kobayakawa after "));
   CHECK(has(r.out, "Since your last turn:\n"));
   CHECK(has(r.out, "as P1 sees it"));
-  CHECK(has(r.out, "P2.hand        +1 hidden"));
+  CHECK(has(r.out, "P2's hand:     +1 hidden"));
   CHECK(has(r.out, "kata: P1 (human) stopped before the end\n"));
   // Quit again, it names the log it was written back to.
   CHECK(has(r.out, "kata: to go on with this game: kata play --resume " + stopped + "\n"));

@@ -11,6 +11,7 @@
 using namespace kata;
 using kata::test::load_text;
 using kata::test::legal_texts;
+using kata::test::has;
 
 namespace {
 
@@ -409,7 +410,7 @@ TEST_CASE("routine moves are told in one line, naming only the cards each seat s
   CHECK(describe_events(*g, events, 1) == std::vector<std::string>{dealt});
   // One move is told alone; moves from and to different zones are not grouped.
   std::vector<Event> two = {events[0], events[4]};
-  CHECK(describe_events(*g, {events[0]}, 1) == std::vector<std::string>{"a card moves from deck to P1.hand"});
+  CHECK(describe_events(*g, {events[0]}, 1) == std::vector<std::string>{"A card moves from deck to P1.hand"});
   CHECK(describe_events(*g, two, 1) == std::vector<std::string>{fmt::format("2 cards move from deck — P1.hand: a card; pile: {}", name(pile, 1))});
   CHECK(describe_events(*g, {events[0], events[2]}, 1) == std::vector<std::string>{"2 cards move from deck — P1.hand: a card; P3.hand: a card"});
   Event again = events[0];
@@ -422,7 +423,7 @@ TEST_CASE("routine moves are told in one line, naming only the cards each seat s
   CHECK(describe_events(*g, {flip, hidden_flip}, 1) == std::vector<std::string>{fmt::format("2 cards are turned face up in P2.hand: {} and {}", name(p2, 0), name(p2, 0))});
   Event down = hidden_flip;
   down.to = 0;
-  CHECK(describe_events(*g, {flip, down}, 0) == std::vector<std::string>{fmt::format("{} is turned face up in P2.hand", name(p2, 0)), "a card is turned face down in P2.hand"});
+  CHECK(describe_events(*g, {flip, down}, 0) == std::vector<std::string>{fmt::format("{} is turned face up in P2.hand", name(p2, 0)), "A card is turned face down in P2.hand"});
   CHECK(event_json(*g, down)["face"] == "down");
   Event back = events[1];
   std::swap(back.from, back.to);
@@ -638,4 +639,28 @@ TEST_CASE("win none ends the game with nobody winning", "[runtime]") {
   CHECK(scores(*g, s) == std::vector<int64_t>{3, 3});
   CHECK(describe_view(*g, make_view(*g, s, -1)).find("Game over. Winners: none\n") !=
         std::string::npos);
+}
+
+TEST_CASE("a flip that leaves a card as it was is no event", "[runtime]") {
+  auto g = game(R"yaml(game: Flips
+players: 2
+components:
+  card: {list: [{name: Ace}, {name: King}], in: deck}
+zones:
+  deck: {visibility: nobody}
+  table: {visibility: everyone, order: row}
+flow: |
+  move top(deck) to table face up
+  move top(deck) to table face down
+  for c in table { flip c face up }
+)yaml");
+  std::vector<Event> events;
+  Hooks hooks{&events, nullptr};
+  State s = new_game(*g, 2, 1, default_options(*g), &hooks);
+  REQUIRE(s.over());
+  // Only the face-down card turns: one flip event, and one line that names one card.
+  CHECK(std::count_if(events.begin(), events.end(), [](const Event& e) { return e.kind == Event::flip; }) == 1);
+  std::vector<std::string> told = describe_events(*g, events, 0);
+  CHECK(std::count_if(told.begin(), told.end(), [](const std::string& l) { return has(l, "turned face up"); }) == 1);
+  CHECK(std::none_of(told.begin(), told.end(), [](const std::string& l) { return has(l, "2 cards are turned"); }));
 }

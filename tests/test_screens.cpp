@@ -88,7 +88,7 @@ TEST_CASE("Kenjin's draft tells the tiles offered and taken, not the sorting of 
     }
     for (const std::string& line : describe_events(g, events, 0)) told += line + "\n";
     INFO(told);
-    CHECK(has(told, "the stack of 4 VP tiles is shuffled"));
+    CHECK(has(told, "The stack of 4 VP tiles is shuffled"));
     CHECK(has(told, " to offer: "));
     CHECK_FALSE(has(told, "from box"));
     CHECK_FALSE(has(told, "from battlefields"));
@@ -1087,8 +1087,8 @@ TEST_CASE("Kobayakawa's deal: the gathering is one message, not a line of the ca
   INFO(replay.out);
   CHECK(replay.status == 0);
   CHECK(has(replay.out, "Round 2: each fighter stakes 1 kamon; the winner takes the stakes and 1 centre kamon\n— deal —\n"
-                        "All the cards are gathered and shuffled; each player is dealt one\ndeck is shuffled\n5 cards move from deck — "));
-  CHECK_FALSE(has(replay.out, "move to deck"));
+                        "All the cards are gathered into the deck\nThe deck is shuffled\n5 cards move from the deck — "));
+  CHECK_FALSE(has(replay.out, "move to the deck"));
   // Each decision one line, in the game's words.
   CHECK(has(replay.out, "\nP1 flips 3: the new kobayakawa\nP2 draws the deck's top card\n"));
   CHECK_FALSE(has(replay.out, "chose: flip"));

@@ -306,6 +306,13 @@ std::vector<std::string> describe_events(const Game& g, const std::vector<Event>
     else if (!unshown(g, all[i]) && !told[i] && (quiet == 0 || all[i].kind == Event::say)) events.push_back(all[i]);
   }
   std::vector<std::string> out;
+  // Each line kata words is a sentence: "The deck is shuffled" where a zone's label starts
+  // it, "A card moves ...". A message is as the rule file writes it.
+  auto sentence = [&](std::string line, const Event& e) {
+    if (e.kind != Event::say && !line.empty() && line[0] >= 'a' && line[0] <= 'z')
+      line[0] = static_cast<char>(line[0] - 'a' + 'A');
+    out.push_back(std::move(line));
+  };
   for (size_t i = 0; i < events.size();) {
     const Event& e = events[i];
     size_t j = i + 1;
@@ -325,12 +332,12 @@ std::vector<std::string> describe_events(const Game& g, const std::vector<Event>
       Part p{e.from, 0, {}};
       for (size_t k = i; k < j; ++k, ++p.count)
         if (viewer < 0 || ((events[k].seen_by >> viewer) & 1u)) p.seen.push_back(named(card_name(g, events[k].card), units));
-      out.push_back(fmt::format("{} {} in {}: {}", cards(p.count), e.kind != Event::flip ? "are revealed" : e.to ? "are turned face up" : "are turned face down",
-                                g.place_name(e.from), content(p)));
+      sentence(fmt::format("{} {} in {}: {}", cards(p.count), e.kind != Event::flip ? "are revealed" : e.to ? "are turned face up" : "are turned face down",
+                           g.place_name(e.from), content(p)), e);
     } else if (j - i > 1) {
-      out.push_back(describe_run(g, std::vector<Event>(events.begin() + static_cast<long>(i), events.begin() + static_cast<long>(j)), same_from, viewer, units));
+      sentence(describe_run(g, std::vector<Event>(events.begin() + static_cast<long>(i), events.begin() + static_cast<long>(j)), same_from, viewer, units), e);
     } else if (std::string line = describe_event(g, e, viewer, units); !line.empty()) {
-      out.push_back(std::move(line));
+      sentence(std::move(line), e);
     }
     i = j;
   }

@@ -925,12 +925,14 @@ class Machine : public Evaluator {
   void flip(int c, int face) {
     int32_t& f = w_[g_.layout.card_face + c];
     uint32_t before = seen_mask(c);
-    int32_t was_public = seen_publicly(c);
+    int32_t was_public = seen_publicly(c), was = f;
     f = face == 0 ? !f : face == 1;
     // Turned face down, a card stays known to whoever saw it; face up, to everyone.
     w_[g_.layout.card_known + c] |= static_cast<int32_t>(f ? (1u << n_) - 1 : before) |
                                     (f ? Layout::public_knowledge : was_public);
-    if (events_) record(Event::flip, -1, c, w_[g_.layout.card_zone + c], f, before | seen_mask(c));
+    // A card left as it was is no event: "3 cards are turned face up" named cards that
+    // were face up already.
+    if (events_ && f != was) record(Event::flip, -1, c, w_[g_.layout.card_zone + c], f, before | seen_mask(c));
   }
 
   void for_init(const Loop& l, const Instr&) {
