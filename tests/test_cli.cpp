@@ -818,6 +818,26 @@ TEST_CASE("undo is refused once the person has seen a card they had not seen", "
   CHECK_FALSE(has(draw.out, "Undone"));
 }
 
+TEST_CASE("undo is refused once the person was told what they could not know at the decision", "[cli][prompt]") {
+  // Kobayakawa: the card drawn had been seen in an earlier round, but not on the deck's top.
+  auto draw = run_kata("play rules/kobayakawa.yaml -p 3 -a human,random,random -s 5 --no-clear",
+                       "draw\ndiscard 9\nfight\nflip\nfight\ndraw\nundo\nquit\ny\n");
+  CHECK(has(draw.out, "P1> Refused: you cannot undo that decision: since you made it you were told what you could "
+                      "not have known then (\"13 moves from the deck to P1's hand\")"));
+  CHECK_FALSE(has(draw.out, "Undone"));
+  // Hogen: that another player could answer a call tells of their hidden hand; so does a pass.
+  auto call = run_kata("play rules/hogen.yaml -p 3 -a human,random,random -s 7 --no-clear",
+                       "rally fujiwara1\n4\ncall taira\nundo\nquit\ny\n");
+  CHECK(has(call.out, "P1> Refused: you cannot undo that decision: since you made it you were told what you could "
+                      "not have known then (\"P3 answers the call rank2\")"));
+  auto pass = run_kata("play rules/hogen.yaml -p 3 -a human,random,random -s 1 --no-clear", "1\n1\nundo\nquit\ny\n");
+  CHECK(has(pass.out, "(\"P2 cannot answer Minamoto and passes\")"));
+  // Kenjin: the bots' first deployments tell nothing P1 could not know (their hands are
+  // the same units as P1's, and a face-down card is "a card"): undo is allowed.
+  auto deploy = run_kata("play rules/kenjin.yaml -p 3 -a human,random,random -s 1 --no-clear", "1\n1\nundo\nquit\ny\n");
+  CHECK(has(deploy.out, "P1> Undone: your last decision and what followed it are taken back."));
+}
+
 TEST_CASE("undo is refused at the first decision and with several humans at the terminal", "[cli][prompt]") {
   auto first = run_kata("play rules/kobayakawa.yaml -p 3 -a human,random,random --seed 7 --no-clear", "undo\nquit\ny\n");
   CHECK(has(first.out, "P1> Refused: there is nothing to undo: this is your first decision\nP1> "));

@@ -19,6 +19,7 @@
 #include "agents/typed.hpp"
 #include "runtime/determinize.hpp"
 #include "runtime/view.hpp"
+#include "runtime/wrap.hpp"
 
 namespace kata {
 
@@ -58,6 +59,74 @@ std::string learned(const Game& g, const std::vector<bool>& before, const std::v
   std::string out;
   for (size_t i = 0; i < names.size(); ++i) out += (i ? i + 1 == names.size() && !more ? " and " : ", " : "") + names[i];
   return more ? fmt::format("{} and {} more", out, more) : out;
+}
+
+// How many states an undo is tried in (learned_since): each one the person could not tell
+// from the true one when they made the decision.
+constexpr int undo_samples = 16;
+
+// The card that lies in `to` where card `c` lies in `from` (its zone, its position there).
+int same_place(const Game& g, const State& from, const State& to, int c) {
+  int z = from[g.layout.card_zone + c];
+  if (z < 0) return c;
+  const int32_t* cs = from.slots.data() + g.layout.zone_cards + z * g.card_count;
+  int i = static_cast<int>(std::find(cs, cs + from[g.layout.zone_size + z], c) - cs);
+  return i < to[g.layout.zone_size + z] ? to[g.layout.zone_cards + z * g.card_count + i] : c;
+}
+
+// What `seat` is told as decision `d` is made in `s` (then applied), as play_once tells
+// it: another seat's decision as the seat may know it (unless a message of its effect
+// tells it), and the events it is shown.
+void told_step(const Game& g, State& s, const Decision& d, int seat, std::vector<std::string>& out) {
+  std::string chose = s.chooser() == seat ? "" : fmt::format("{} chose: {}", seat_name(s.chooser()), decision_screen_text(g, s, d, seat));
+  std::vector<Event> events;
+  Hooks hooks{&events, nullptr};
+  apply(g, s, d, &hooks);
+  if (!chose.empty() && !told_by_message(g, events, seat)) out.push_back(std::move(chose));
+  for (std::string& line : describe_events(g, events, seat)) out.push_back(std::move(line));
+}
+
+// Whether `seat` was told, since the state `at` in which it made the first of `decisions`,
+// something it could not know there: the first such line, or "" if none. The decisions
+// are made again in states the seat could not tell from `at` (determinizations), each
+// card it could not see taken at its place; a line told otherwise in one of them, or a
+// decision not legal there, depends on what the seat did not know. What chance decided
+// after `at` (a shuffle, a card drawn) differs too. Deterministic: `rng` is the game's.
+std::string learned_since(const Game& g, const State& at, int seat, const std::vector<Decision>& decisions, uint64_t rng) {
+  std::vector<std::string> truth;
+  std::vector<size_t> ends;  // where each decision's lines end in `truth`
+  State s = at;
+  for (const Decision& d : decisions) {
+    told_step(g, s, d, seat, truth);
+    ends.push_back(truth.size());
+  }
+  truth.push_back(describe_view(g, make_view(g, s, seat)));
+  std::vector<Decision> legal;
+  State sample;
+  for (int k = 0; k < undo_samples; ++k) {
+    determinize(g, at, seat, rng, sample);
+    State real = at;
+    std::vector<std::string> told;
+    for (size_t i = 0; i < decisions.size(); ++i) {
+      Decision d = decisions[i];
+      const Action& a = g.program.actions.at(d.action);
+      for (size_t p = 0; p < a.params.size(); ++p)
+        if (a.params[p].type == Type::card && d.args[p] >= 0 && d.args[p] < g.card_count &&
+            !visible(g, real, seat, d.args[p]))
+          d.args[p] = same_place(g, real, sample, d.args[p]);
+      legal_decisions(g, sample, legal);
+      if (std::find(legal.begin(), legal.end(), d) == legal.end())
+        return truth[i ? ends[i - 1] : 0];
+      told_step(g, sample, d, seat, told);
+      std::vector<std::string> ignored;
+      told_step(g, real, decisions[i], seat, ignored);
+      for (size_t l = i ? ends[i - 1] : 0; l < ends[i]; ++l)
+        if (l >= told.size() || told[l] != truth[l]) return truth[l];
+      if (told.size() != ends[i]) return truth[i ? ends[i - 1] : 0];
+    }
+    if (describe_view(g, make_view(g, sample, seat)) != truth.back()) return "your view of the game now";
+  }
+  return "";
 }
 
 }  // namespace
@@ -174,9 +243,20 @@ bool play_once(const Game& g, int players, uint64_t seed, const std::vector<int6
             agent.refused("there is nothing to undo: this is your first decision");
             continue;
           }
-          // Taking a decision back must not let a person decide again knowing more.
+          // Taking a decision back must not let a person decide again knowing more: not
+          // a card they had not seen, nor anything they were told since that depends on
+          // what they could not know (another's hidden hand, a card drawn, a shuffle).
           if (std::string cards = learned(g, last->seen, seen[seat]); !cards.empty()) {
             agent.refused(fmt::format("you cannot undo that decision: since you made it you have seen {}", cards));
+            continue;
+          }
+          size_t from = static_cast<size_t>(std::prev(last.base()) - made.begin());
+          State at = new_game(g, players, seed, options);
+          std::vector<Decision> since;
+          for (size_t i = 0; i < from; ++i) apply(g, at, made[i].decision);
+          for (size_t i = from; i < made.size(); ++i) since.push_back(made[i].decision);
+          if (std::string line = learned_since(g, at, seat, since, seed ^ (made.size() * 0x9e3779b97f4a7c15ULL)); !line.empty()) {
+            agent.refused(fmt::format("you cannot undo that decision: since you made it you were told what you could not have known then (\"{}\")", plain(line)));
             continue;
           }
           made.erase(std::prev(last.base()), made.end());
