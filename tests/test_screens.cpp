@@ -1323,4 +1323,7 @@ actions:
         "   2) North.side(P2)#2 (card 2 from the bottom of P2's side of North, 3 choices)\n");
   CHECK(menu.pick(1) == -1);
   CHECK(has(menu.show(), "peek North.side(P2)#2 — choose a number:\n   1) peek North.side(P2)#2 1 (card 2 from the bottom of P2's side of North)\n"));
+  // The step lists whole decisions, but it asks for one value: typed alone, it is taken.
+  CHECK(menu.typed("3") == 5);
+  CHECK(legal_texts(*g, s)[5] == "peek North.side(P2)#2 3");
 }

@@ -466,6 +466,15 @@ std::optional<int> Menu::typed(const std::string& text) {
   if (want.empty()) return std::nullopt;
   for (size_t i = 0; i < entries_.size(); ++i)
     if (entries_[i].item < 0 && normal(entries_[i].value) == want) return pick(i);
+  // A step that lists whole items still asks for one value: "Port" at "deploy P1 Peasant —
+  // choose the battlefield" picks the item whose value it is, when only one is.
+  size_t level = path_.size();
+  std::vector<size_t> having;
+  for (size_t i = 0; i < entries_.size() && level > 0; ++i)
+    if (int item = entries_[i].item; item >= 0 && level < items_[item].parts.size() &&
+                                     normal(items_[item].parts[level]) == want)
+      having.push_back(i);
+  if (having.size() == 1) return pick(having.front());
   for (const MenuItem& item : items_)
     if (normal(item.text()) == want || normal(joined(item.parts, item.parts.size())) == want)
       return item.decisions.front();
