@@ -177,7 +177,11 @@ Choice HumanAgent::choose(const Game& g, const PlayerView& view, const std::vect
     t_.out << fmt::format("{}> ", seat_name(seat_)) << std::flush;
     std::string line;
     size_t length = 0;
-    if (!read_line(t_.in, line, length)) return {-2, {}};
+    // The end of input (Ctrl-D) ends the prompt's line, as Enter would have.
+    if (!read_line(t_.in, line, length)) {
+      t_.out << '\n' << std::flush;
+      return {-2, {}};
+    }
     if (length > longest_line) {
       t_.out << fmt::format("That line is {} characters long; type a number, a decision or 'help'.\n", length);
       continue;
@@ -275,7 +279,10 @@ bool HumanAgent::confirm_quit() {
   t_.out << "Really quit? (y/n) " << std::flush;
   std::string line;
   size_t length = 0;
-  if (!read_line(t_.in, line, length)) return true;
+  if (!read_line(t_.in, line, length)) {
+    t_.out << '\n' << std::flush;
+    return true;
+  }
   std::string word = lower(trimmed(line));
   if (word == "y" || word == "yes") return true;
   t_.out << "Not quitting.\n";
