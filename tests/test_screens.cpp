@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "agents/menu.hpp"
+#include "agents/typed.hpp"
 #include "log/log.hpp"
 #include "reference/reference.hpp"
 #include "runtime/wrap.hpp"
@@ -1326,4 +1327,10 @@ actions:
   // The step lists whole decisions, but it asks for one value: typed alone, it is taken.
   CHECK(menu.typed("3") == 5);
   CHECK(legal_texts(*g, s)[5] == "peek North.side(P2)#2 3");
+  // Typed in short, a place is its number alone where that leaves one place.
+  std::string why;
+  auto d = read_decision(*g, s, "peek #2 3", why);
+  REQUIRE(d);
+  CHECK(decision_text(*g, s, *d) == "peek North.side(P2)#2 3");
+  CHECK_FALSE(read_decision(*g, s, "peek #3 1", why));
 }

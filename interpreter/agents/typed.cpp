@@ -120,6 +120,11 @@ std::vector<std::set<std::string>> value_forms(const Game& g, const std::vector<
       if (auto w = without(name, prefix)) f.insert(*w);
     }
     for (const std::string& blind : blind_forms(g, parts[k])) f.insert(blind);
+    // A hidden card's place ("GoldenTemple.side(P3)#1") also by its number alone ("#1"),
+    // read as the one place with it that the rest of what is typed leaves.
+    if (size_t hash = parts[k].rfind('#'); hash != std::string::npos && hash > 0 && hash + 1 < parts[k].size() &&
+                                            parts[k].find_first_not_of("0123456789", hash + 1) == std::string::npos)
+      f.insert(parts[k].substr(hash));
     forms.push_back(std::move(f));
   }
   return forms;
