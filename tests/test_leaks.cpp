@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -411,4 +412,52 @@ TEST_CASE("replay --as shows a seat what it was told during the game, and its ow
       std::filesystem::remove(path);
     }
   }
+}
+
+// Copies of a card (the same name but for its copy number: four Peasants) are alike on the
+// table. Which copy a seat played follows from what it played before, so a copy number
+// told to another seat would tell of hidden cards ("P2 Peasant3" face up: two Peasants of
+// P2's are down somewhere). Every screen names copies alike: a state whose copies are
+// permuted among themselves looks the same to every seat, and so do the next decision and
+// what it tells.
+TEST_CASE("copies are alike on every screen - permuting a card's copies changes nothing a seat is told", "[leaks]") {
+  int tried = 0;
+  for (const auto& game : kata::test::rule_games()) {
+    const Game& g = *game;
+    std::map<std::string, std::vector<int>> copies;
+    for (int c = 0; c < g.card_count; ++c) copies[g.card_plain_names[c]].push_back(c);
+    if (std::all_of(copies.begin(), copies.end(), [](const auto& kv) { return kv.second.size() < 2; })) continue;
+    for (uint64_t seed = 1; seed <= 6; ++seed) {
+      int players = std::min(std::max(3, g.min_players), g.max_players);
+      State a = new_game(g, players, seed, default_options(g));
+      uint64_t rng = seed * 7919 + 1;
+      kata::test::random_steps(g, a, static_cast<int>(uniform(rng, 80)), rng);
+      if (a.status() != Status::waiting) continue;
+      std::vector<int> to(static_cast<size_t>(g.card_count));
+      for (int c = 0; c < g.card_count; ++c) to[c] = c;
+      for (auto& [name, cs] : copies)
+        for (size_t i = cs.size(); i > 1; --i) std::swap(to[cs[i - 1]], to[cs[uniform(rng, static_cast<uint32_t>(i))]]);
+      State b = rename(g, a, to);
+      INFO(g.name << ", seed " << seed << ", after " << a.decisions() << " decisions");
+      for (int v = 0; v < players; ++v)
+        CHECK(describe_view(g, make_view(g, a, v)) == describe_view(g, make_view(g, b, v)));
+      std::vector<Decision> la, lb;
+      legal_decisions(g, a, la);
+      legal_decisions(g, b, lb);
+      Decision da = la[uniform(rng, static_cast<uint32_t>(la.size()))], db = da;
+      const Action& act = g.program.actions[da.action];
+      for (size_t k = 0; k < act.params.size(); ++k)
+        if (act.params[k].type == Type::card && db.args[k] >= 0 && db.args[k] < g.card_count) db.args[k] = to[db.args[k]];
+      REQUIRE(std::find(lb.begin(), lb.end(), db) != lb.end());
+      for (int v = 0; v < players; ++v)
+        if (v != a.chooser()) CHECK(decision_screen_text(g, a, da, v) == decision_screen_text(g, b, db, v));
+      std::vector<Event> ea, eb;
+      Hooks ha{&ea, nullptr}, hb{&eb, nullptr};
+      apply(g, a, da, &ha);
+      apply(g, b, db, &hb);
+      for (int v = 0; v < players; ++v) CHECK(describe_events(g, ea, v) == describe_events(g, eb, v));
+      ++tried;
+    }
+  }
+  CHECK(tried >= 10);
 }

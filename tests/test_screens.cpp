@@ -416,7 +416,8 @@ TEST_CASE("the four games' screens at 40, 52 and 80 columns: no name split, boar
             std::string wrapped = wrap_text(screen, width);
             // Every card's name as often as the page has it: none is split.
             std::string page = plain(screen);
-            for (const std::string& name : g.card_names)
+            for (const auto* names : {&g.card_names, &g.card_plain_names})
+            for (const std::string& name : *names)
               if (name.find(' ') != std::string::npos) {
                 INFO(file << " at " << width << " columns: " << name << "\n" << wrapped);
                 CHECK(occurrences(wrapped, name) == occurrences(page, name));
@@ -865,7 +866,8 @@ TEST_CASE("the events a seat is told keep each card's name whole at 40, 52 and 8
           REQUIRE(flat == "  " + describe_events(g, events, viewer)[i]);
           for (size_t width : {40, 52, 80}) {
             std::string wrapped = wrap_text(line + "\n", width);
-            for (const std::string& name : g.card_names)
+            for (const auto* names : {&g.card_names, &g.card_plain_names})
+            for (const std::string& name : *names)
               if (name.find(' ') != std::string::npos) {
                 INFO(file << " at " << width << " columns: " << name << "\n" << wrapped);
                 CHECK(occurrences(wrapped, name) == occurrences(flat, name));
@@ -880,9 +882,11 @@ TEST_CASE("the events a seat is told keep each card's name whole at 40, 52 and 8
       const Decision& d = legal[uniform(rng, static_cast<uint32_t>(legal.size()))];
       // Another's decision, as the prompt tells it ("P2 chose: ...").
       std::string chose = "  P2 chose: " + decision_screen_text(g, s, d, 0);
-      REQUIRE(plain(chose) == "  P2 chose: " + decision_text(g, s, d, 0));
+      // The notation, but a card with copies named without its number.
+      REQUIRE(plain(chose).rfind("  P2 chose: " + g.program.actions[d.action].name, 0) == 0);
       for (size_t width : {40, 52, 80})
-        for (const std::string& name : g.card_names)
+        for (const auto* names : {&g.card_names, &g.card_plain_names})
+        for (const std::string& name : *names)
           if (name.find(' ') != std::string::npos) {
             INFO(file << " at " << width << " columns: " << name << "\n" << wrap_text(chose, width));
             CHECK(occurrences(wrap_text(chose, width), name) == occurrences(plain(chose), name));
@@ -1029,8 +1033,9 @@ TEST_CASE("a decision told once at the terminal: Kendo's moves and captures are 
   REQUIRE(r.status == 0);
   auto replay = kata::test::run_kata("replay " + kata::test::temp("told-kendo.jsonl") + " --as P1");
   INFO(replay.out);
-  CHECK(has(replay.out, "\nP1 Soldier3 moves from 4/-5 to 2/-1\nP2 Soldier3 moves from -4/5 to -2/7\n"));
-  CHECK(has(replay.out, "\nP2 Soldier4 moves from -1/-4 to 1/-2 and takes P1 Soldier2\nP1 Soldier3 moves from 1/-5 to -1/-7\n"));
+  // Copies are named alike: which Soldier moved is the notation's (the log's) business.
+  CHECK(has(replay.out, "\nP1 Soldier moves from 4/-5 to 2/-1\nP2 Soldier moves from -4/5 to -2/7\n"));
+  CHECK(has(replay.out, "\nP2 Soldier moves from -1/-4 to 1/-2 and takes P1 Soldier\nP1 Soldier moves from 1/-5 to -1/-7\n"));
   CHECK_FALSE(has(replay.out, "chose: go"));
   CHECK_FALSE(has(replay.out, "to taken"));
 }

@@ -37,6 +37,15 @@ namespace {
 
 std::string card_name(const Game& g, int c) { return c >= 0 && c < g.card_count ? g.card_names[c] : "?"; }
 
+// A card as a seat is told it: without its copy number (Game::card_plain_names). Copies
+// are alike on the table; which copy moved is the notation's business, and it follows
+// from what the chooser played before, which others may not know. The log and an
+// onlooker (`viewer` < 0) keep the name whole.
+std::string told_name(const Game& g, int c, int viewer) {
+  if (c < 0 || c >= g.card_count) return "?";
+  return viewer < 0 ? g.card_names[c] : g.card_plain_names[c];
+}
+
 // A card as a line names it: for a screen (`units`), one unit that wrapping never splits
 // (runtime/wrap.hpp).
 std::string named(const std::string& text, bool units) { return units ? unbroken(text) : text; }
@@ -53,7 +62,7 @@ std::string said_value(const Game& g, Type t, const SaidValue& v, int viewer, bo
   switch (t) {
     case Type::card:
       if (v.value < 0 || v.value >= g.card_count) return "none";
-      return named(viewer < 0 || (v.seen_by >> viewer) & 1u ? card_name(g, static_cast<int>(v.value)) : v.hidden, units);
+      return named(viewer < 0 || (v.seen_by >> viewer) & 1u ? told_name(g, static_cast<int>(v.value), viewer) : v.hidden, units);
     case Type::zone:
       return v.value >= 0 && v.value < static_cast<int64_t>(g.instance_zone.size()) ? named(g.place_name(static_cast<int>(v.value)), units) : "?";
     default: return value_text(g, t, v.value);
@@ -103,7 +112,7 @@ namespace {
 
 std::string describe_event(const Game& g, const Event& e, int viewer, bool units) {
   bool sees = viewer < 0 || (e.seen_by >> viewer) & 1u;
-  std::string card = sees ? named(card_name(g, e.card), units) : "a card";
+  std::string card = sees ? named(told_name(g, e.card, viewer), units) : "a card";
   switch (e.kind) {
     case Event::shuffle: return fmt::format("{} is shuffled", g.place_name(e.from));
     case Event::move: return fmt::format("{} moves from {} to {}", card, g.place_name(e.from), g.place_name(e.to));
@@ -170,7 +179,7 @@ std::string describe_run(const Game& g, const std::vector<Event>& run, bool same
     auto it = std::find_if(parts.begin(), parts.end(), [&](const Part& p) { return p.zone == other; });
     if (it == parts.end()) it = parts.insert(parts.end(), Part{other, 0, {}});
     ++it->count;
-    if (viewer < 0 || ((e.seen_by >> viewer) & 1u)) it->seen.push_back(named(card_name(g, e.card), units));
+    if (viewer < 0 || ((e.seen_by >> viewer) & 1u)) it->seen.push_back(named(told_name(g, e.card, viewer), units));
   }
   int here = same_from ? run.front().from : run.front().to;
   if (parts.size() == 1) {
@@ -331,7 +340,7 @@ std::vector<std::string> describe_events(const Game& g, const std::vector<Event>
     if (j - i > 1 && e.kind != Event::move) {
       Part p{e.from, 0, {}};
       for (size_t k = i; k < j; ++k, ++p.count)
-        if (viewer < 0 || ((events[k].seen_by >> viewer) & 1u)) p.seen.push_back(named(card_name(g, events[k].card), units));
+        if (viewer < 0 || ((events[k].seen_by >> viewer) & 1u)) p.seen.push_back(named(told_name(g, events[k].card, viewer), units));
       sentence(fmt::format("{} {} in {}: {}", cards(p.count), e.kind != Event::flip ? "are revealed" : e.to ? "are turned face up" : "are turned face down",
                            g.place_name(e.from), content(p)), e);
     } else if (j - i > 1) {

@@ -531,7 +531,7 @@ std::string board_svg(const Game& g, const PlayerView& v) {
     out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{}\" fill=\"{}\" stroke=\"#3b3529\"><title>{}</title></circle>\n",
                        px(i), py(i), b.marked[i] ? 13 : 5, b.marked[i] ? "#e8c547" : "#3b3529", name);
     if (cards[i] == -1) continue;
-    std::string title = cards[i] >= 0 ? xml(g.card_names[cards[i]]) : "a hidden card";
+    std::string title = cards[i] >= 0 ? xml(g.card_plain_names[cards[i]]) : "a hidden card";
     int owner = cards[i] >= 0 ? g.card_owner[cards[i]] : -1;
     out += fmt::format(
         "<g><title>{} on {}</title><circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"15\" fill=\"{}\" stroke=\"#222\"/>"

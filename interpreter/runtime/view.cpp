@@ -173,7 +173,7 @@ std::string comparison_sides(const Game& g, const State& s, const Invariant& inv
 std::string var_value_text(const Game& g, VarType t, int64_t v) {
   if (t == VarType::card) {
     if (v == PlayerView::hidden_card) return "a hidden card";
-    return v >= 0 && v < g.card_count ? g.card_names[v] : "none";
+    return v >= 0 && v < g.card_count ? g.card_plain_names[v] : "none";
   }
   if (t == VarType::boolean) return v ? "yes" : "no";
   return value_text(g, t == VarType::player ? Type::player : t == VarType::boolean ? Type::boolean : Type::integer, v);
@@ -188,6 +188,9 @@ std::string decision_text(const Game& g, const State& s, const Decision& d, int 
   std::string out = a.name;
   for (size_t k = 0; k < a.params.size(); ++k) {
     std::string value = a.params[k].type == Type::card ? card_text(g, s, d.args[k], viewer) : value_text(g, a.params[k].type, d.args[k]);
+    // On a screen, a card with copies is named without its copy number (Game::card_plain_names).
+    if (units && a.params[k].type == Type::card && d.args[k] >= 0 && d.args[k] < g.card_count && visible(g, s, viewer, d.args[k]))
+      value = g.card_plain_names[d.args[k]];
     out += ' ' + (units ? unbroken(value) : value);
   }
   return out;
@@ -532,7 +535,7 @@ std::string describe_component_vars(const Game& g, const PlayerView& v) {
           line += fmt::format(" {}{}={}", info.name, seat, var_value_text(g, info.type, x));
         }
       }
-      if (!line.empty()) out += fmt::format("  {}:{}\n", unbroken(g.card_names[kind.first_card + c]), line);
+      if (!line.empty()) out += fmt::format("  {}:{}\n", unbroken(g.card_plain_names[kind.first_card + c]), line);
     }
   }
   return out;
@@ -552,7 +555,7 @@ std::optional<std::string> label(const Game& g, const PlayerView& v, int32_t car
     switch (piece.what) {
       case What::text: out += piece.text; break;
       case What::name:
-        out += g.card_names[card] + mark;
+        out += g.card_plain_names[card] + mark;
         marked = true;
         break;
       case What::property:
@@ -581,7 +584,7 @@ std::string shown_card(const Game& g, const PlayerView& v, int32_t card, const c
   for (int32_t p : kind.shown)
     props += fmt::format("{}{} {}", props.empty() ? "" : ", ", g.properties[p].name,
                          g.symbol_name(g.card_props[static_cast<size_t>(p) * g.card_count + card]));
-  return unbroken(props.empty() ? g.card_names[card] + mark : fmt::format("{}{} ({})", g.card_names[card], mark, props));
+  return unbroken(props.empty() ? g.card_plain_names[card] + mark : fmt::format("{}{} ({})", g.card_plain_names[card], mark, props));
 }
 
 // Sets the flags for the page's legend: a card marked `*`, a card written `?`. On a
@@ -634,7 +637,7 @@ std::string describe_zone(const Game& g, const PlayerView& v, const ZoneView& z,
   }
   if (info.order == ZoneOrder::stack && !z.cards.empty() && z.cards.back().card >= 0 &&
       z.cards.size() > 1)
-    out += "  (top: " + unbroken(g.card_names[z.cards.back().card]) + ")";
+    out += "  (top: " + unbroken(g.card_plain_names[z.cards.back().card]) + ")";
   return out + '\n';
 }
 
