@@ -35,7 +35,10 @@ struct Block {
   std::string file, text;  // the file's name and contents (none: a console block)
   std::vector<Example> examples;
   bool run = true;  // false under `<!-- not run: ... -->`
-  int line;         // of the opening fence
+  // Under `<!-- typed after: "P1> " "(y/n) " -->`: the prompts after which a shown line
+  // holds what the person typed.
+  std::vector<std::string> prompts;
+  int line;  // of the opening fence
 };
 
 std::string rtrim(std::string s) {
@@ -74,6 +77,12 @@ std::vector<Block> console_blocks(const std::string& text) {
     Block b;
     b.line = static_cast<int>(i + 1);
     b.run = before.rfind("<!-- not run", 0) != 0;
+    if (before.rfind("<!-- typed after:", 0) == 0)
+      for (size_t q = before.find('"'); q != std::string::npos; q = before.find('"', q + 1)) {
+        size_t end = before.find('"', q + 1);
+        b.prompts.push_back(before.substr(q + 1, end - q - 1));
+        q = end;
+      }
     for (++i; i < lines.size() && lines[i].rfind("```", 0) != 0; ++i) {
       if (lines[i].rfind("$ ", 0) == 0)
         b.examples.push_back({lines[i].substr(2), {}, static_cast<int>(i + 1)});
@@ -99,17 +108,53 @@ bool line_matches(const std::string& shown, size_t s, const std::string& actual,
 }
 
 // Whether `actual` (from line a) is what `shown` shows (from line s), where a line `...`
-// stands for any lines, none included.
+// (indented or not) stands for any lines, none included.
 bool shown_as(const std::vector<std::string>& shown, size_t s, const std::vector<std::string>& actual,
               size_t a) {
   if (s == shown.size()) return a == actual.size();
-  if (shown[s] == "...") {
+  if (shown[s].find_first_not_of(' ') != std::string::npos && shown[s].substr(shown[s].find_first_not_of(' ')) == "...") {
     for (size_t skip = a; skip <= actual.size(); ++skip)
       if (shown_as(shown, s + 1, actual, skip)) return true;
     return false;
   }
   return a < actual.size() && line_matches(shown[s], 0, actual[a], 0) &&
          shown_as(shown, s + 1, actual, a + 1);
+}
+
+// Where the first of `prompts` in `text` (from `from`) ends, and its length; npos if none.
+std::pair<size_t, size_t> next_prompt(const std::string& text, size_t from,
+                                      const std::vector<std::string>& prompts) {
+  std::pair<size_t, size_t> first{std::string::npos, 0};
+  for (const std::string& p : prompts) {
+    size_t at = text.find(p, from);
+    if (at < first.first) first = {at, p.size()};
+  }
+  return first;
+}
+
+// What the person typed, as a block shows it: the rest of each shown line after a prompt.
+std::vector<std::string> typed_lines(const std::vector<std::string>& shown, const std::vector<std::string>& prompts) {
+  std::vector<std::string> typed;
+  for (const std::string& line : shown) {
+    auto [at, size] = next_prompt(line, 0, prompts);
+    if (at != std::string::npos && at + size < line.size()) typed.push_back(line.substr(at + size));
+  }
+  return typed;
+}
+
+// `out` as a terminal shows it: each typed line echoed after the prompt that read it
+// (kata does not echo what it reads from a pipe).
+std::string echoed(const std::string& out, const std::vector<std::string>& prompts,
+                   const std::vector<std::string>& typed) {
+  std::string result;
+  size_t from = 0;
+  for (const std::string& line : typed) {
+    auto [at, size] = next_prompt(out, from, prompts);
+    if (at == std::string::npos) break;
+    result += out.substr(from, at + size - from) + line + "\n";
+    from = at + size;
+  }
+  return result + out.substr(from);
 }
 
 std::string read_text(const fs::path& p) {
@@ -132,15 +177,21 @@ std::string doc_dir(const std::string& doc) {
   return dir;
 }
 
-// Runs `command` in `dir` with kata on the PATH and nothing on its input; `$?` in it is
-// `status`, the exit status of the command before.
-kata::test::Run run_in(const std::string& dir, const std::string& command, int status) {
+// Runs `command` in `dir` with kata on the PATH (its compiled-mode cache in `dir`) and
+// `input` on its standard input; `$?` in it is `status`, the exit status of the command
+// before.
+kata::test::Run run_in(const std::string& dir, const std::string& command, int status,
+                       const std::vector<std::string>& input = {}) {
   std::string bin = fs::path(KATA_BINARY).parent_path().string();
+  std::string typed;
+  for (const std::string& line : input) typed += line + "\n";
+  std::string in = kata::test::temp("doc-input.txt");
+  std::ofstream(in) << typed;
   std::string script = kata::test::temp(
-      "doc-command.sh", "cd '" + dir + "' || exit 99\nexport PATH='" + bin + "':$PATH\n(exit " +
-                            std::to_string(status) + ")\n" + command + "\n");
+      "doc-command.sh", "cd '" + dir + "' || exit 99\nexport PATH='" + bin + "':$PATH KATA_CACHE='" + dir +
+                            "/cache'\n(exit " + std::to_string(status) + ")\n" + command + "\n");
   kata::test::Run r{0, {}};
-  FILE* p = popen(("timeout 60 sh " + script + " 2>&1 < /dev/null").c_str(), "r");
+  FILE* p = popen(("timeout 60 sh " + script + " 2>&1 < " + in).c_str(), "r");
   char buf[4096];
   for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
   int st = pclose(p);
@@ -161,8 +212,10 @@ int check_doc(const std::string& doc) {
     if (!b.run || !b.file.empty()) continue;
     int status = 0;
     for (const Example& e : b.examples) {
-      auto r = run_in(dir, e.command, status);
+      auto typed = typed_lines(e.output, b.prompts);
+      auto r = run_in(dir, e.command, status, typed);
       status = r.status;
+      r.out = echoed(r.out, b.prompts, typed);
       ++ran;
       INFO(doc << ":" << e.line << ": $ " << e.command);
       INFO("it printed:\n" << r.out);
@@ -207,6 +260,12 @@ TEST_CASE("the docs' blocks are read as commands and their output, and a stale o
   auto r = run_in(dir, blocks[1].examples[0].command, 0);
   CHECK(r.status == 0);
   CHECK_FALSE(shown_as(blocks[1].examples[0].output, 0, lines_of(r.out), 0));
+  // What a person typed is read from the shown lines and echoed after its prompt.
+  std::vector<std::string> prompts = {"P1> ", "(y/n) "};
+  auto typed = typed_lines({"menu", "P1> 2", "Really quit? (y/n) y", "P1>"}, prompts);
+  CHECK(typed == std::vector<std::string>{"2", "y"});
+  CHECK(echoed("menu\nP1> next\nReally quit? (y/n) P1> ", prompts, typed) ==
+        "menu\nP1> 2\nnext\nReally quit? (y/n) y\nP1> ");
   // `$?` is the status of the command before.
   CHECK(run_in(dir, "echo \"exit status $?\"", 2).out == "exit status 2\n");
 }
