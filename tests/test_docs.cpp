@@ -109,10 +109,11 @@ bool line_matches(const std::string& shown, size_t s, const std::string& actual,
 
 // Whether `actual` (from line a) is what `shown` shows (from line s), where a line `...`
 // (indented or not) stands for any lines, none included.
-bool shown_as(const std::vector<std::string>& shown, size_t s, const std::vector<std::string>& actual,
-              size_t a) {
+bool shown_as(const std::vector<std::string>& shown, size_t s,
+              const std::vector<std::string>& actual, size_t a) {
   if (s == shown.size()) return a == actual.size();
-  if (shown[s].find_first_not_of(' ') != std::string::npos && shown[s].substr(shown[s].find_first_not_of(' ')) == "...") {
+  if (shown[s].find_first_not_of(' ') != std::string::npos &&
+      shown[s].substr(shown[s].find_first_not_of(' ')) == "...") {
     for (size_t skip = a; skip <= actual.size(); ++skip)
       if (shown_as(shown, s + 1, actual, skip)) return true;
     return false;
@@ -133,7 +134,8 @@ std::pair<size_t, size_t> next_prompt(const std::string& text, size_t from,
 }
 
 // What the person typed, as a block shows it: the rest of each shown line after a prompt.
-std::vector<std::string> typed_lines(const std::vector<std::string>& shown, const std::vector<std::string>& prompts) {
+std::vector<std::string> typed_lines(const std::vector<std::string>& shown,
+                                     const std::vector<std::string>& prompts) {
   std::vector<std::string> typed;
   for (const std::string& line : shown) {
     auto [at, size] = next_prompt(line, 0, prompts);
@@ -169,9 +171,11 @@ std::string read_text(const fs::path& p) {
 std::string doc_dir(const std::string& doc) {
   std::string dir = kata::test::scratch_dir("docs-" + fs::path(doc).stem().string());
   for (const char* linked : {"rules", "stdlib"})
-    if (!fs::exists(dir + "/" + linked)) fs::create_directory_symlink(KATA_SOURCE_DIR "/" + std::string(linked), dir + "/" + linked);
+    if (!fs::exists(dir + "/" + linked))
+      fs::create_directory_symlink(KATA_SOURCE_DIR "/" + std::string(linked), dir + "/" + linked);
   fs::create_directories(dir + "/build/cli");
-  if (!fs::exists(dir + "/build/cli/kata")) fs::create_symlink(KATA_BINARY, dir + "/build/cli/kata");
+  if (!fs::exists(dir + "/build/cli/kata"))
+    fs::create_symlink(KATA_BINARY, dir + "/build/cli/kata");
   fs::copy(KATA_SOURCE_DIR "/docs/examples", dir,
            fs::copy_options::recursive | fs::copy_options::overwrite_existing);
   return dir;
@@ -187,9 +191,10 @@ kata::test::Run run_in(const std::string& dir, const std::string& command, int s
   for (const std::string& line : input) typed += line + "\n";
   std::string in = kata::test::temp("doc-input.txt");
   std::ofstream(in) << typed;
-  std::string script = kata::test::temp(
-      "doc-command.sh", "cd '" + dir + "' || exit 99\nexport PATH='" + bin + "':$PATH KATA_CACHE='" + dir +
-                            "/cache'\n(exit " + std::to_string(status) + ")\n" + command + "\n");
+  std::string script =
+      kata::test::temp("doc-command.sh", "cd '" + dir + "' || exit 99\nexport PATH='" + bin +
+                                             "':$PATH KATA_CACHE='" + dir + "/cache'\n(exit " +
+                                             std::to_string(status) + ")\n" + command + "\n");
   kata::test::Run r{0, {}};
   FILE* p = popen(("timeout 60 sh " + script + " 2>&1 < " + in).c_str(), "r");
   char buf[4096];
@@ -226,8 +231,9 @@ int check_doc(const std::string& doc) {
 }
 
 // The documents whose examples a test case below runs.
-const std::vector<std::string> checked_docs = {"README.md",       "docs/cli.md",      "docs/design.md",
-                                               "docs/language.md", "docs/log-format.md", "docs/scenarios.md"};
+const std::vector<std::string> checked_docs = {"README.md",          "docs/cli.md",
+                                               "docs/design.md",     "docs/language.md",
+                                               "docs/log-format.md", "docs/scenarios.md"};
 
 }  // namespace
 
@@ -244,10 +250,11 @@ TEST_CASE("a shown output matches with ... for any lines and <...> for any text"
 
 TEST_CASE("the docs' blocks are read as commands and their output, and a stale one is caught",
           "[docs]") {
-  std::string doc = "Text\n\n<!-- not run: a person types -->\n```console\n$ kata play x\n```\n\n"
-                    "```console\n$ kata check rules/kobayakawa.yaml\n"
-                    "rules/kobayakawa.yaml: ok (Kobayakawa, 3-6 players, 1 warning)\n"
-                    "$ echo \"exit status $?\"\nexit status 0\n```\n";
+  std::string doc =
+      "Text\n\n<!-- not run: a person types -->\n```console\n$ kata play x\n```\n\n"
+      "```console\n$ kata check rules/kobayakawa.yaml\n"
+      "rules/kobayakawa.yaml: ok (Kobayakawa, 3-6 players, 1 warning)\n"
+      "$ echo \"exit status $?\"\nexit status 0\n```\n";
   auto blocks = console_blocks(doc);
   REQUIRE(blocks.size() == 2);
   CHECK_FALSE(blocks[0].run);
@@ -283,9 +290,15 @@ TEST_CASE("every document with a console block has its examples run", "[docs]") 
   }
 }
 
-TEST_CASE("README.md's console examples are kata's output", "[docs]") { CHECK(check_doc("README.md") > 0); }
-TEST_CASE("docs/cli.md's console examples are kata's output", "[docs]") { CHECK(check_doc("docs/cli.md") > 0); }
-TEST_CASE("docs/design.md's console examples are kata's output", "[docs]") { check_doc("docs/design.md"); }
+TEST_CASE("README.md's console examples are kata's output", "[docs]") {
+  CHECK(check_doc("README.md") > 0);
+}
+TEST_CASE("docs/cli.md's console examples are kata's output", "[docs]") {
+  CHECK(check_doc("docs/cli.md") > 0);
+}
+TEST_CASE("docs/design.md's console examples are kata's output", "[docs]") {
+  check_doc("docs/design.md");
+}
 TEST_CASE("docs/language.md's console examples are kata's output", "[docs]") {
   CHECK(check_doc("docs/language.md") > 0);
 }
