@@ -499,8 +499,8 @@ TEST_CASE("a menu names the piece on each point a move names, as the chooser see
   auto items = menu_items(g, make_view(g, s, 0), labels);
   REQUIRE(items.size() == labels.size());
   // The point moved from holds P1's soldier; the point moved to is free.
-  CHECK(items[0].text() == "go 4/-5 -1/-4 (P1 Soldier3 on 4/-5)");
-  CHECK(items[0].notes == std::vector<std::string>{"", "P1 Soldier3", ""});
+  CHECK(items[0].text() == "go 4/-5 -1/-4 (P1 Soldier on 4/-5)");
+  CHECK(items[0].notes == std::vector<std::string>{"", "P1 Soldier", ""});
   // A typed item is read without the pieces.
   Menu whole(items);
   CHECK(whole.typed("go 4/-5 -1/-4") == 0);
@@ -508,8 +508,8 @@ TEST_CASE("a menu names the piece on each point a move names, as the chooser see
   Menu menu(items, 5);
   std::string shown = menu.show();
   CHECK(shown.find("go — choose the point of the piece you move:\n") != std::string::npos);
-  CHECK(shown.find(") 4/-5 (P1 Soldier3, 4 choices)\n") != std::string::npos);
-  CHECK(shown.find(") 8/-4 (P1 Samurai3, 2 choices)\n") != std::string::npos);
+  CHECK(shown.find(") 4/-5 (P1 Soldier, 4 choices)\n") != std::string::npos);
+  CHECK(shown.find(") 8/-4 (P1 Samurai, 2 choices)\n") != std::string::npos);
 }
 
 TEST_CASE("a menu names no piece its chooser cannot see on a point", "[board][prompt]") {

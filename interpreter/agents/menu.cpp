@@ -163,7 +163,7 @@ std::vector<std::string> board_notes(const Game& g, const PlayerView& view, cons
       int instance = zone.first_instance + (c - kind.first_card);
       for (const ZoneView& z : view.zones)
         if (z.instance == instance && !z.cards.empty() && z.cards.back().card >= 0 && z.cards.back().card < g.card_count)
-          notes[k] = g.card_names[z.cards.back().card];
+          notes[k] = g.card_plain_names[z.cards.back().card];
       break;
     }
   return notes;
