@@ -1181,7 +1181,7 @@ TEST_CASE("a zone's label names it in words on the page and in narration - the n
   INFO(page);
   CHECK(has(page, "  the table:     North\n"));
   CHECK(has(page, "  P1's hand:     Queen\n"));
-  CHECK(has(page, "  P2's hand:     +1 hidden\n"));
+  CHECK(has(page, "  P2's hand:     1 hidden card\n"));
   CHECK(has(page, "  deck           Ace\n") == false);
   CHECK(has(page, "  deck           1 card face down\n"));  // no label: its name
   CHECK(describe_events(*g, events, 0) ==

@@ -633,7 +633,9 @@ std::string describe_zone(const Game& g, const PlayerView& v, const ZoneView& z,
   }
   else {
     out += shown;
-    if (hidden) out += fmt::format(" +{} hidden", hidden);
+    // "P2's hand: 13 hidden cards"; beside cards the viewer sees, "+2 hidden".
+    if (hidden && shown.empty()) out += fmt::format(" {} hidden card{}", hidden, hidden == 1 ? "" : "s");
+    else if (hidden) out += fmt::format(" +{} hidden", hidden);
   }
   if (info.order == ZoneOrder::stack && !z.cards.empty() && z.cards.back().card >= 0 &&
       z.cards.size() > 1)
