@@ -90,7 +90,7 @@ TEST_CASE("Kenjin's draft tells the tiles offered and taken, not the sorting of 
     for (const std::string& line : describe_events(g, events, 0)) told += line + "\n";
     INFO(told);
     CHECK(has(told, "The stack of 4 VP tiles is shuffled"));
-    CHECK(has(told, " to offer: "));
+    CHECK(has(told, " to tiles on offer: "));
     CHECK_FALSE(has(told, "from box"));
     CHECK_FALSE(has(told, "from battlefields"));
     CHECK_FALSE(has(told, "sorting"));
