@@ -863,10 +863,10 @@ TEST_CASE("rules NAME at the prompt prints only that card, action or option", "[
                     "rules shugenja\nrules P1 Lord\nrules deploy\nrules bridge_limit\nrules nobody\nquit\ny\n");
   // The card, then the action of the same name.
   CHECK(has(p.out, "P1>   Shugenja (army: unit regular, strength 1, count 1): When deployed, you secretly look\n"
-                   "      at one face-down card of another player on any battlefield.\n  shugenja t q v  (t in field"));
+                   "      at one face-down card of another player on any battlefield.\n  shugenja t q v  (t: the battlefield;"));
   // A player's card as the screens name it, with its seat.
   CHECK(has(p.out, "P1>   Lord (army: unit secret, strength 2, count 1): Strength 2 (option lord_base)"));
-  CHECK(has(p.out, "P1>   deploy c t  (c in player.hand"));
+  CHECK(has(p.out, "P1>   deploy c t  (c: the card from your hand"));
   CHECK(has(p.out, "P1>   bridge_limit = 3 (1 to 13)\n      The most cards a player may have on their side of the Bridge.\nP1> "));
   CHECK(has(p.out, "P1> Nothing in the game's reference is called 'nobody'; 'rules' alone prints all of it.\n"));
   // Only the entry: not the whole reference.

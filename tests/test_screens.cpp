@@ -183,9 +183,9 @@ actions:
     params: {n: 1..2}
 )");
   GameReference r = make_reference(*g);
-  CHECK(kata::test::has(write_reference(r, ReferenceFormat::text), "take c n  (c in pile: the piece you take, face down; n in 1..2)\n"));
+  CHECK(kata::test::has(write_reference(r, ReferenceFormat::text), "take c n  (c: the piece you take, face down; n in 1..2)\n"));
   CHECK(kata::test::has(write_reference(r, ReferenceFormat::text), "pass n  (n in 1..2)\n"));
-  CHECK(kata::test::has(write_reference(r, ReferenceFormat::markdown), "| `take c n` | c in pile: the piece you take, face down; n in 1..2 |"));
+  CHECK(kata::test::has(write_reference(r, ReferenceFormat::markdown), "| `take c n` | c: the piece you take, face down; n in 1..2 |"));
   std::string json = write_reference(r, ReferenceFormat::json);
   CHECK(kata::test::has(json, R"({
           "doc": "the piece you take, face down",

@@ -368,8 +368,10 @@ std::string params_text(const GameReference::Action& a) {
   // A parameter's description follows its list; descriptions may hold commas, so the
   // parameters of an action that has one are parted by semicolons.
   bool described = false;
+  // A parameter with a `doc:` is told by it, in the game's words; without one, by the
+  // expression it is chosen from (the JSON gives both).
   for (auto& p : a.params) {
-    parts.push_back(p.name + " in " + p.domain + (p.doc.empty() ? "" : ": " + p.doc));
+    parts.push_back(p.doc.empty() ? p.name + " in " + p.domain : p.name + ": " + p.doc);
     described |= !p.doc.empty();
   }
   return fmt::format("{}", fmt::join(parts, described ? "; " : ", "));
