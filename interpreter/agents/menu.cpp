@@ -466,8 +466,8 @@ std::optional<int> Menu::typed(const std::string& text) {
   if (want.empty()) return std::nullopt;
   for (size_t i = 0; i < entries_.size(); ++i)
     if (entries_[i].item < 0 && normal(entries_[i].value) == want) return pick(i);
-  // A step that lists whole items still asks for one value: "Port" at "deploy P1 Peasant —
-  // choose the battlefield" picks the item whose value it is, when only one is.
+  // A step that lists whole items still asks for one value: "North" at "play P1 Guard —
+  // choose a tile" picks the item whose value it is, when only one is.
   size_t level = path_.size();
   std::vector<size_t> having;
   for (size_t i = 0; i < entries_.size() && level > 0; ++i)
