@@ -67,11 +67,8 @@ constexpr int undo_samples = 16;
 
 // The card that lies in `to` where card `c` lies in `from` (its zone, its position there).
 int same_place(const Game& g, const State& from, const State& to, int c) {
-  int z = from[g.layout.card_zone + c];
-  if (z < 0) return c;
-  const int32_t* cs = from.slots.data() + g.layout.zone_cards + z * g.card_count;
-  int i = static_cast<int>(std::find(cs, cs + from[g.layout.zone_size + z], c) - cs);
-  return i < to[g.layout.zone_size + z] ? to[g.layout.zone_cards + z * g.card_count + i] : c;
+  int z = from[g.layout.card_zone + c], i = place_in_zone(g, from, c);
+  return z >= 0 && i < to[g.layout.zone_size + z] ? to[g.layout.zone_cards + z * g.card_count + i] : c;
 }
 
 // What `seat` is told as decision `d` is made in `s` (then applied), as play_once tells
@@ -95,8 +92,10 @@ void told_step(const Game& g, State& s, const Decision& d, int seat, std::vector
 std::string learned_since(const Game& g, const State& at, int seat, const std::vector<Decision>& decisions, uint64_t rng) {
   std::vector<std::string> truth;
   std::vector<size_t> ends;  // where each decision's lines end in `truth`
+  std::vector<State> before;  // the true state at each decision, for where its cards lie
   State s = at;
   for (const Decision& d : decisions) {
+    before.push_back(s);
     told_step(g, s, d, seat, truth);
     ends.push_back(truth.size());
   }
@@ -105,10 +104,10 @@ std::string learned_since(const Game& g, const State& at, int seat, const std::v
   State sample;
   for (int k = 0; k < undo_samples; ++k) {
     determinize(g, at, seat, rng, sample);
-    State real = at;
     std::vector<std::string> told;
     for (size_t i = 0; i < decisions.size(); ++i) {
       Decision d = decisions[i];
+      const State& real = before[i];
       const Action& a = g.program.actions.at(d.action);
       for (size_t p = 0; p < a.params.size(); ++p)
         if (a.params[p].type == Type::card && d.args[p] >= 0 && d.args[p] < g.card_count &&
@@ -118,8 +117,6 @@ std::string learned_since(const Game& g, const State& at, int seat, const std::v
       if (std::find(legal.begin(), legal.end(), d) == legal.end())
         return truth[i ? ends[i - 1] : 0];
       told_step(g, sample, d, seat, told);
-      std::vector<std::string> ignored;
-      told_step(g, real, decisions[i], seat, ignored);
       for (size_t l = i ? ends[i - 1] : 0; l < ends[i]; ++l)
         if (l >= told.size() || told[l] != truth[l]) return truth[l];
       if (told.size() != ends[i]) return truth[i ? ends[i - 1] : 0];

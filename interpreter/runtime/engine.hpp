@@ -138,4 +138,7 @@ int64_t evaluate_with(const Game& g, const State& s, int64_t x, int node);
 // Whether `viewer` (a seat, or -1 for an onlooker who sees all) knows which card `card` is.
 bool visible(const Game& g, const State& s, int viewer, int card);
 
+// Where `card` lies in its zone instance, counted from the bottom from 0 (-1 out of play).
+int place_in_zone(const Game& g, const State& s, int card);
+
 }  // namespace kata

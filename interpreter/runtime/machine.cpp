@@ -1662,6 +1662,13 @@ int64_t evaluate_with(const Game& g, const State& st, int64_t x, int node) {
   return Evaluator(g, s, s + g.layout.locals).eval_with(x, node);
 }
 
+int place_in_zone(const Game& g, const State& s, int card) {
+  int z = s[g.layout.card_zone + card];
+  if (z < 0) return -1;
+  const int32_t* cs = s.slots.data() + g.layout.zone_cards + z * g.card_count;
+  return static_cast<int>(std::find(cs, cs + s[g.layout.zone_size + z], card) - cs);
+}
+
 bool visible(const Game& g, const State& st, int viewer, int card) {
   const int32_t* s = st.slots.data();
   return Evaluator(g, s, s + g.layout.locals).is_visible(viewer, card);

@@ -127,9 +127,7 @@ std::string hidden_text(const Game& g, const State& s, int card) {
   int z = s[g.layout.card_zone + card];
   if (z < 0) return "a card out of play";
   if (g.instance_set[z]) return blind_text(g, z);
-  const int32_t* cs = s.slots.data() + g.layout.zone_cards + z * g.card_count;
-  int i = static_cast<int>(std::find(cs, cs + s[g.layout.zone_size + z], card) - cs);
-  return fmt::format("{}#{}", g.instance_name(z), i + 1);
+  return fmt::format("{}#{}", g.instance_name(z), place_in_zone(g, s, card) + 1);
 }
 
 }  // namespace
@@ -146,9 +144,7 @@ std::string hidden_card_text(const Game& g, const State& s, int card) {
   if (z < 0 || g.zones[g.instance_zone[z]].label.empty()) return hidden_text(g, s, card);
   // Told, not typed: the zone by its label, and a place in words.
   if (g.instance_set[z]) return fmt::format("a card from {}", g.place_name(z));
-  const int32_t* cs = s.slots.data() + g.layout.zone_cards + z * g.card_count;
-  int i = static_cast<int>(std::find(cs, cs + s[g.layout.zone_size + z], card) - cs);
-  return fmt::format("card {} from the bottom of {}", i + 1, g.place_name(z));
+  return fmt::format("card {} from the bottom of {}", place_in_zone(g, s, card) + 1, g.place_name(z));
 }
 
 std::string value_text(const Game& g, Type t, int64_t v) {
