@@ -829,7 +829,7 @@ TEST_CASE("undo is refused once the person was told what they could not know at 
   auto call = run_kata("play rules/hogen.yaml -p 3 -a human,random,random -s 7 --no-clear",
                        "rally fujiwara1\n4\ncall taira\nundo\nquit\ny\n");
   CHECK(has(call.out, "P1> Refused: you cannot undo that decision: since you made it you were told what you could "
-                      "not have known then (\"P3 answers the call rank2\")"));
+                      "not have known then (\"P3 answers the call rank 2\")"));
   auto pass = run_kata("play rules/hogen.yaml -p 3 -a human,random,random -s 1 --no-clear", "1\n1\nundo\nquit\ny\n");
   CHECK(has(pass.out, "(\"P2 cannot answer Minamoto and passes\")"));
   // Kenjin: the bots' first deployments tell nothing P1 could not know (their hands are

@@ -6,6 +6,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "agents/typed.hpp"
+#include "log/log.hpp"
+#include "runtime/wrap.hpp"
 #include "support.hpp"
 
 using namespace kata;
@@ -340,4 +343,82 @@ TEST_CASE("a game of identical cards replays", "[components][notation]") {
     CHECK(replayed.status == 0);
     CHECK(kata::test::has(replayed.out, "Coin"));
   }
+}
+
+TEST_CASE("a title names a card on screens - the notation keeps its name", "[components][notation][views]") {
+  // One entry titled, the others by the kind's template; the pile is hidden, so its
+  // count uses the kind's noun.
+  auto l = kata::test::load_text(coins("    list:\n      - {name: BigCoin, worth: 5, title: Big Coin}\n      - {name: Small, worth: 1, count: 2}\n",
+                                       "    title: \"{name} worth {worth}\"\n    noun: token\n"));
+  INFO(fmt::format("{}", fmt::join(l.messages(), "\n")));
+  REQUIRE(l.game);
+  const Game& g = *l.game;
+  CHECK(g.card_names == std::vector<std::string>{"BigCoin", "Small1", "Small2"});
+  CHECK(g.card_plain_names == std::vector<std::string>{"Big Coin", "Small worth 1", "Small worth 1"});
+  std::vector<Event> events;
+  Hooks hooks{&events, nullptr};
+  State s = new_game(g, 2, 1, default_options(g), &hooks);
+  std::vector<Decision> legal;
+  legal_decisions(g, s, legal);
+  REQUIRE(!legal.empty());
+  // The notation names it; a screen's text of the same decision titles it.
+  CHECK(decision_text(g, s, legal[0]) == "take BigCoin");
+  CHECK(kata::plain(decision_screen_text(g, s, legal[0], 1)) == "take Big Coin");
+  // Either is typed, case and spaces aside.
+  std::string why;
+  for (std::string typed : {"take BigCoin", "take big coin", "take BIGCOIN", "take Big Coin"}) {
+    INFO(typed);
+    auto d = kata::read_decision(g, s, typed, why);
+    REQUIRE(d);
+    CHECK(*d == legal[0]);
+  }
+  // What a seat is told titles it; the log keeps the name.
+  events.clear();
+  apply(g, s, legal[0], &hooks);
+  std::string told = fmt::format("{}", fmt::join(describe_events(g, events, 1), "\n"));
+  INFO(told);
+  CHECK(told.find("Big Coin") != std::string::npos);
+  CHECK(told.find("BigCoin") == std::string::npos);
+  CHECK(fmt::format("{}", fmt::join(describe_events(g, events, -1), "\n")).find("BigCoin") != std::string::npos);
+}
+
+TEST_CASE("titles are checked - copies alike, other cards apart", "[components][check]") {
+  // {index} would tell copies apart: screens never do.
+  auto l = kata::test::load_text(coins("    list:\n      - {name: Coin, count: 2}\n", "    title: \"coin {index}\"\n"));
+  CHECK(l.messages() == std::vector<std::string>{"7:12: error: the copies of 'Coin' are titled 'coin 1' and 'coin 2'; copies "
+                                                 "look alike, so their title must be the same"});
+  l = kata::test::load_text(coins("    list:\n      - {name: Coin, count: 2}\n", "    title: \"coin {copy}\"\n"));
+  CHECK(l.messages() == std::vector<std::string>{
+                            "7:12: error: a title cannot use '{copy}': copies of a card look alike, and screens name them alike"});
+  // Two cards a player tells apart, titled alike (spaces and case aside).
+  l = kata::test::load_text(coins("    list:\n      - {name: Gold, title: Big Coin}\n      - {name: Silver, title: bigcoin}\n", ""));
+  CHECK(l.messages() == std::vector<std::string>{"4:3: error: 'Gold' and 'Silver' are both titled 'bigcoin'; cards a player "
+                                                 "tells apart need titles that differ (case and spaces aside)"});
+  l = kata::test::load_text(coins("    list:\n      - {name: Gold}\n", "    title: \"{wroth}\"\n"));
+  CHECK(l.messages() == std::vector<std::string>{"7:12: error: the title template uses '{wroth}', which 'coin' components do not have"});
+  l = kata::test::load_text(coins("    list:\n      - {name: Gold}\n", "    noun: [a, b, c]\n"));
+  CHECK(l.messages() == std::vector<std::string>{"7:11: error: a noun is a word (tile), or two: one and several ([die, dice])"});
+  l = kata::test::load_text(coins("    list:\n      - {name: Gold}\n", "    noun: \"t1le\"\n"));
+  CHECK(l.messages() == std::vector<std::string>{"7:11: error: a noun is written in letters (tile, [die, dice])"});
+}
+
+TEST_CASE("screens count hidden components by their kind's noun", "[components][views]") {
+  auto g = [](const std::string& noun) {
+    auto l = kata::test::load_text(with("    name: \"{owner} {name}\"\n", "    name: \"{owner} {name}\"\n" + noun));
+    INFO(fmt::format("{}", fmt::join(l.messages(), "\n")));
+    REQUIRE(l.game);
+    return l.game;
+  };
+  auto plain = g(""), units = g("    noun: unit\n"), staff = g("    noun: [staff, staves]\n");
+  for (auto [game, many, one] : {std::tuple{plain, "3 hidden cards", "a card"}, {units, "3 hidden units", "a unit"},
+                                 {staff, "3 hidden staves", "a staff"}}) {
+    State s = new_game(*game, 2, 1, default_options(*game));
+    std::string page = describe_view(*game, make_view(*game, s, 0));
+    INFO(page);
+    CHECK(page.find(many) != std::string::npos);
+    CHECK(game->counted(1, game->card_kind[game->card_count - 1]) == one);
+  }
+  // Tiles and units together are cards; two tiles are tiles.
+  CHECK(units->kind_of_all(std::vector<int>{0, units->card_count - 1}, [&](int c) { return units->card_kind[c]; }) == -1);
+  CHECK(units->counted(2, -1) == "2 cards");
 }

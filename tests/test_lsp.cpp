@@ -320,7 +320,7 @@ TEST_CASE("kata lsp completes the keys a mapping may hold, and the parameters in
   CHECK(labels[3][1] == "player");
   CHECK(std::find(labels[4].begin(), labels[4].end(), "components") != labels[4].end());  // the top level's keys
   CHECK(std::find(labels[4].begin(), labels[4].end(), "kata") != labels[4].end());
-  CHECK(labels[5] == std::vector<std::string>{"each", "list", "where", "per_player", "name", "label", "in", "show", "doc"});
+  CHECK(labels[5] == std::vector<std::string>{"each", "list", "where", "per_player", "name", "title", "noun", "label", "in", "show", "doc"});
 }
 
 TEST_CASE("kata lsp completes the names let, for and aggregates bind where the cursor is", "[lsp]") {

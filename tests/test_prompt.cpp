@@ -129,11 +129,22 @@ std::string entry(const std::string& out, int k) {
 
 // The first decision of the menu on the screen, in full: a step that offers values is
 // walked by typing 1.
-std::string first_decision(Pty& t) {
+// `start`: what the menu asked the last value of (the text before " — choose"), or the
+// decision without its last word where it asked all at once.
+std::string first_decision(Pty& t, std::string* start = nullptr) {
   for (int steps = 0; steps < 5; ++steps) {
     std::string e = entry(t.output(), 1);
     // The decision without what the menu adds: " (x4)", the pieces on its points.
-    if (!has(e, " choice")) return e.substr(0, e.find(" ("));
+    if (!has(e, " choice")) {
+      e = e.substr(0, e.find(" ("));
+      if (start) {
+        std::string out = t.output();
+        size_t choose = out.rfind(" — choose");
+        size_t line = choose == std::string::npos ? choose : out.rfind('\n', choose);
+        *start = choose == std::string::npos ? e.substr(0, e.rfind(' ')) : out.substr(line + 1, choose - line - 1);
+      }
+      return e;
+    }
     t.send("1");
     if (!t.expect("P1> ")) break;
   }
@@ -183,9 +194,9 @@ TEST_CASE("on a terminal: typed moves, a refusal, help, log, one value at a time
     CHECK(has(t.last(), "is 3000 characters long"));
     // The start of a decision lists only what it begins, a value at a time; `back`
     // returns a step.
-    std::string next = first_decision(t);
+    std::string start;
+    std::string next = first_decision(t, &start);
     REQUIRE(next.find(' ') != std::string::npos);
-    std::string start = next.substr(0, next.rfind(' '));
     t.send(start);
     REQUIRE(t.expect("P1> "));
     CHECK(has(t.last(), start + " — choose"));
@@ -258,7 +269,11 @@ TEST_CASE("identical choices are one item, named without the copy number - the f
   REQUIRE(peasant != items.end());
   CHECK(peasant->decisions.size() == 4);
   CHECK(peasant->text() == "deploy P1 Peasant " + peasant->parts[2] + " (x4)");
-  CHECK(k.labels[peasant->decisions[0]] == "deploy P1 Peasant1 " + peasant->parts[2]);
+  // The notation names the battlefield by its name, the menu by its title where it has one.
+  auto field = std::find(g.card_plain_names.begin(), g.card_plain_names.end(), peasant->parts[2]);
+  REQUIRE(field != g.card_plain_names.end());
+  CHECK(peasant->parts[2] == "Rice Field");
+  CHECK(k.labels[peasant->decisions[0]] == "deploy P1 Peasant1 " + g.card_names[field - g.card_plain_names.begin()]);
   CHECK(kata::label_parts(g, "deploy P1 Peasant2 Village") ==
         std::vector<std::string>{"deploy", "P1 Peasant2", "Village"});
   // A card the chooser cannot see, named by its place, is read as one value.
@@ -384,7 +399,7 @@ TEST_CASE("short forms: without the shared words, case and spaces - interchangea
   CHECK_FALSE(kata::read_decision(g, k.state, "deploy lord bridge", why));
   CHECK(why ==
         "'bridge' is not a choice for the battlefield to deploy it on (choices: "
-        "RiceField, "
+        "Rice Field, "
         "Palace, Port, Sanctuary)");
   CHECK_FALSE(kata::read_decision(g, k.state, "deploy nobody palace", why));
   // The values as the menu names them (the four Peasants once), and the parameter's doc.
@@ -525,13 +540,13 @@ TEST_CASE("at the prompt, a decision or its start typed in short", "[prompt][not
   CHECK(play("deploy lord\n1\n", out) == "deploy P1 Lord RiceField");
   CHECK(has(out,
             "P1> Deploy a card on your side of a battlefield (deploy):\ndeploy P1 Lord — choose "
-            "the battlefield to deploy it on:\n   1) deploy P1 Lord RiceField\n   2) "
+            "the battlefield to deploy it on:\n   1) deploy P1 Lord Rice Field\n   2) "
             "deploy P1 Lord Palace\n"));
   CHECK(play("Deploy Peasant\n2\n", out) == "deploy P1 Peasant1 Palace");
   CHECK(has(
       out,
       "P1> Deploy a card on your side of a battlefield (deploy):\ndeploy P1 Peasant — choose the "
-      "battlefield to deploy it on:\n   1) deploy P1 Peasant RiceField (x4)\n"));
+      "battlefield to deploy it on:\n   1) deploy P1 Peasant Rice Field (x4)\n"));
   // A start that is not one goes on to be read as a decision, and is refused by the runner.
   CHECK(play("deploy p1\n", out) == "index -1");
 }

@@ -47,8 +47,14 @@ State permute_hidden(const Game& g, const State& s, int viewer, uint64_t seed) {
         cards.push_back(s[slot]);
       }
     }
+  // Within each kind: a component's kind shows on its back (docs/language.md §4.4).
   std::vector<int> moved = cards;
-  for (size_t i = moved.size(); i > 1; --i) std::swap(moved[i - 1], moved[uniform(seed, static_cast<uint32_t>(i))]);
+  for (int kind = 0; kind < static_cast<int>(g.kinds.size()); ++kind) {
+    std::vector<size_t> at;
+    for (size_t k = 0; k < cards.size(); ++k)
+      if (g.card_kind[cards[k]] == kind) at.push_back(k);
+    for (size_t i = at.size(); i > 1; --i) std::swap(moved[at[i - 1]], moved[at[uniform(seed, static_cast<uint32_t>(i))]]);
+  }
   State t = s;
   for (size_t k = 0; k < places.size(); ++k) {
     int from = cards[k], to = moved[k];

@@ -516,7 +516,7 @@ TEST_CASE("Kenjin's screens say which players each battlefield lies between", "[
   auto r = kata::test::run_kata("play rules/kenjin.yaml -p 3 -s 5 -a human,random,random --no-clear", "1\n");
   unsetenv("COLUMNS");
   INFO(r.out);
-  CHECK(kata::test::has(r.out, "Village (vp 4) between P1 and P2, GoldenTemple (vp 6) between P1 and P2,"));
+  CHECK(kata::test::has(r.out, "Village (vp 4) between P1 and P2, Golden Temple (vp 6) between P1 and P2,"));
   CHECK(kata::test::has(r.out, "Fortress (vp 6) between P3 and P1"));
   // The menu and the notation keep the names.
   CHECK(kata::test::has(r.out, "deploy P1 Lord Fortress"));
@@ -625,7 +625,7 @@ TEST_CASE("Hogen's screens leave the names of an accusation off the named player
   // said as they are made instead ("P1 names Minamoto 1 as P2's hidden samurai").
   for (uint64_t seed : {1, 2, 3}) {
     std::string all = pages("rules/hogen.yaml", 3, seed);
-    CHECK(kata::test::has(all, "may call: no"));  // someone accused
+    CHECK(kata::test::has(all, "may still call: no"));  // someone accused
     CHECK_FALSE(kata::test::has(all, "named_"));
   }
 }
@@ -1265,7 +1265,7 @@ TEST_CASE("Hogen tells its set-up in the game's words", "[screens][cli]") {
   CHECK(has(r.out, "The palace is formed: samurai are revealed from the shuffled pile until 4 of different clans and "
                    "ranks lie face up in it"));
   CHECK(has(r.out, "The other samurai are shuffled face down and dealt: 4 to each player"));
-  CHECK(has(r.out, "12 cards move from the pile — P1's hand: "));
+  CHECK(has(r.out, "12 samurai move from the pile — P1's hand: "));
   // The cards revealed and put back are not told one by one.
   CHECK_FALSE(has(r.out, "cards are turned face down"));
   CHECK_FALSE(has(r.out, "11 cards move from"));

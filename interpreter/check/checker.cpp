@@ -443,12 +443,23 @@ class Checker {
         }
       }
       check_label(c);
-      for (const TemplateField& t : template_fields(c.name_template)) {
-        const std::string& f = t.name;
-        if (f != "owner" && f != "kind" && f != "index" && f != "copy" &&
-            std::find(c.properties.begin(), c.properties.end(), f) == c.properties.end())
-          d_.error(c.name_pos, fmt::format("the name template uses '{{{}}}', which '{}' components do not have", f, c.kind));
-      }
+      check_template(c, c.name_template, c.name_pos, "name");
+      check_template(c, c.title_template, c.title_pos, "title");
+      for (const std::string& t : c.row_titles) check_template(c, t, c.pos, "title");
+    }
+  }
+
+  // A name or title template's fields: {owner}, {kind}, {index}, a property of the kind,
+  // and in a name {copy} (a title names copies alike: screens never tell them apart).
+  void check_template(const ComponentDecl& c, const std::string& text, Pos pos, const char* what) {
+    for (const TemplateField& t : template_fields(text)) {
+      const std::string& f = t.name;
+      bool name = std::string_view(what) == "name";
+      if (f == "copy" && !name)
+        d_.error(pos, "a title cannot use '{copy}': copies of a card look alike, and screens name them alike");
+      else if (f != "owner" && f != "kind" && f != "index" && f != "copy" &&
+               std::find(c.properties.begin(), c.properties.end(), f) == c.properties.end())
+        d_.error(pos, fmt::format("the {} template uses '{{{}}}', which '{}' components do not have", what, f, c.kind));
     }
   }
 

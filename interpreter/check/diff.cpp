@@ -214,6 +214,9 @@ void invariant_changes(const InvariantDecl& b, const InvariantDecl& a, Details d
 void component_changes(const ComponentDecl& b, const ComponentDecl& a, Details d) {
   d.flag("per_player", b.per_player, a.per_player);
   d.text("name", b.name_template, a.name_template, a.name_pos);
+  d.text("title", b.title_template, a.title_template, a.title_pos);
+  d.plain("noun", b.noun_one.empty() ? "card" : b.noun_one + ", " + b.noun_many,
+          a.noun_one.empty() ? "card" : a.noun_one + ", " + a.noun_many, a.noun_pos);
   d.plain("properties", words(b.properties), words(a.properties));
   d.plain("in", b.start_zone.empty() ? "none" : b.start_zone,
           a.start_zone.empty() ? "none" : a.start_zone, a.start_pos);
@@ -298,6 +301,12 @@ std::string row_doc(const ComponentDecl& c, const std::vector<Value>* row) {
   return i < c.row_docs.size() ? c.row_docs[i] : "";
 }
 
+// The `title:` of a row of `c`, or "".
+std::string row_title(const ComponentDecl& c, const std::vector<Value>* row) {
+  size_t i = static_cast<size_t>(row - c.rows.data());
+  return i < c.row_titles.size() ? c.row_titles[i] : "";
+}
+
 // The cards of one component in both files, grouped by name: added, removed, their
 // properties changed, or their number of copies.
 void card_changes(std::vector<Change>& out, const ComponentDecl& b, const ComponentDecl& a) {
@@ -332,6 +341,7 @@ void card_changes(std::vector<Change>& out, const ComponentDecl& b, const Compon
       std::string copy = now.size() > 1 ? fmt::format("copy {} ", i + 1) : "";
       d.plain(copy + "properties", row_text(b, *was[i]), row_text(a, *now[i]));
       d.text(copy + "doc", row_doc(b, was[i]), row_doc(a, now[i]));
+      d.text(copy + "title", row_title(b, was[i]), row_title(a, now[i]));
     }
     d.plain("copies", std::to_string(was.size()), std::to_string(now.size()));
     if (!c.details.empty()) out.push_back(std::move(c));

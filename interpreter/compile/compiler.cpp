@@ -31,6 +31,19 @@ std::string Game::instance_name(int instance) const {
   return fmt::format("{}.{}", seat_name(instance_owner[instance]), z.name);
 }
 
+const std::string& Game::noun(int kind, bool many) const {
+  static const std::string card = "card", cards = "cards";
+  if (kind < 0 || kind >= static_cast<int>(kinds.size())) return many ? cards : card;
+  return many ? kinds[kind].noun_many : kinds[kind].noun_one;
+}
+
+std::string Game::counted(size_t n, int kind) const {
+  if (n != 1) return fmt::format("{} {}", n, noun(kind, true));
+  const std::string& one = noun(kind, false);
+  bool vowel = !one.empty() && std::string_view("aeioAEIO").find(one[0]) != std::string_view::npos;
+  return fmt::format("{} {}", vowel ? "an" : "a", one);
+}
+
 std::string Game::place_name(int instance) const {
   if (instance >= 0 && board.zone >= 0 && instance_zone[instance] == board.zone && !zones[board.zone].per_player &&
       instance_card[instance] >= 0)
@@ -263,18 +276,13 @@ class Compiler {
     int np = static_cast<int>(g_.properties.size());
     std::vector<std::vector<int64_t>> props(np);
     for (auto& c : rf_.components) {
-      KindInfo kind{c.kind,
-                    c.name_template,
-                    c.per_player,
-                    static_cast<int32_t>(g_.card_kind.size()),
-                    0,
-                    -1,
-                    {},
-                    c.doc,
-                    {},
-                    {},
-                    {},
-                    {}};
+      KindInfo kind;
+      kind.name = c.kind;
+      kind.name_template = c.name_template;
+      kind.per_player = c.per_player;
+      kind.first_card = static_cast<int32_t>(g_.card_kind.size());
+      kind.doc = c.doc;
+      if (!c.noun_one.empty()) kind.noun_one = c.noun_one, kind.noun_many = c.noun_many;
       for (auto& p : c.properties) kind.properties.push_back(s_.properties.at(p));
       for (auto& p : c.shown) kind.shown.push_back(s_.properties.at(p));
       for (auto& p : c.bookkeeping) kind.bookkeeping.push_back(s_.properties.at(p));
@@ -292,6 +300,7 @@ class Compiler {
       for (int o = 0; o < owners; ++o) {
         int index = 0;
         size_t first_name = g_.card_names.size();
+        std::vector<size_t> rows_named;  // the row of each card named from first_name on
         for (size_t r = 0; r < c.rows.size(); ++r) {
           const std::vector<Value>& row = c.rows[r];
           if (c.where_expr) {
@@ -308,9 +317,11 @@ class Compiler {
           for (size_t k = 0; k < c.properties.size(); ++k)
             props[s_.properties.at(c.properties[k])].back() = value(row[k]);
           g_.card_names.push_back(card_name(kind.name_template, c, row, c.per_player ? o : -1, ++index));
+          rows_named.push_back(r);
           if (described) kind.card_docs.push_back(r < c.row_docs.size() ? c.row_docs[r] : "");
         }
         number_copies(first_name, c, props);
+        title_cards(first_name, c, rows_named);
       }
       kind.card_count = static_cast<int32_t>(g_.card_kind.size()) - kind.first_card;
       g_.kinds.push_back(kind);
@@ -503,6 +514,40 @@ class Compiler {
       if (total[key] > 1 && name.find(copy_mark) == std::string::npos) name += copy_mark;
       for (size_t at; (at = name.find(copy_mark)) != std::string::npos;) name.replace(at, 1, number);
     }
+  }
+
+  // `title:` screens name the cards from `first` on (one owner's copy of kind `c`) by their
+  // title instead of their plain name. Copies (one plain name) must be titled alike, and
+  // cards a player tells apart titled apart (case and spaces aside, as a person types).
+  void title_cards(size_t first, const ComponentDecl& c, const std::vector<size_t>& rows) {
+    if (c.title_template.empty() && std::all_of(c.row_titles.begin(), c.row_titles.end(), [](auto& t) { return t.empty(); }))
+      return;
+    auto key = [](std::string s) {
+      std::erase(s, ' ');
+      for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      return s;
+    };
+    std::map<std::string, std::string> title_of_plain;  // plain name -> its copies' title
+    std::map<std::string, std::string> plain_of_title;  // title (as typed) -> plain name
+    for (size_t i = first; i < g_.card_names.size(); ++i) {
+      size_t r = rows[i - first];
+      const std::string& tmpl = r < c.row_titles.size() && !c.row_titles[r].empty() ? c.row_titles[r] : c.title_template;
+      if (tmpl.empty()) continue;
+      std::string title = card_name(tmpl, c, c.rows[r], g_.card_owner[i], static_cast<int>(i - first + 1));
+      std::erase(title, copy_mark);
+      Pos where = c.title_template.empty() ? c.pos : c.title_pos;
+      const std::string& plain = g_.card_plain_names[i];
+      auto [t, fresh] = title_of_plain.emplace(plain, title);
+      if (!fresh && t->second != title)
+        throw LoadTimeError{where, fmt::format("the copies of '{}' are titled '{}' and '{}'; copies look alike, so their title must be the same",
+                                               plain, t->second, title)};
+      auto [u, new_title] = plain_of_title.emplace(key(title), plain);
+      if (!new_title && u->second != plain)
+        throw LoadTimeError{where, fmt::format("'{}' and '{}' are both titled '{}'; cards a player tells apart need titles that differ (case and spaces aside)",
+                                               u->second, plain, title)};
+    }
+    for (size_t i = first; i < g_.card_names.size(); ++i)
+      if (auto t = title_of_plain.find(g_.card_plain_names[i]); t != title_of_plain.end()) g_.card_plain_names[i] = t->second;
   }
 
   std::string card_name(const std::string& tmpl, const ComponentDecl& c, const std::vector<Value>& row,

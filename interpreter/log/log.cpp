@@ -112,7 +112,8 @@ namespace {
 
 std::string describe_event(const Game& g, const Event& e, int viewer, bool units) {
   bool sees = viewer < 0 || (e.seen_by >> viewer) & 1u;
-  std::string card = sees ? named(told_name(g, e.card, viewer), units) : "a card";
+  bool a_card = e.card >= 0 && e.card < g.card_count;
+  std::string card = sees ? named(told_name(g, e.card, viewer), units) : g.counted(1, a_card ? g.card_kind[e.card] : -1);
   switch (e.kind) {
     case Event::shuffle: return fmt::format("{} is shuffled", g.place_name(e.from));
     case Event::move: return fmt::format("{} moves from {} to {}", card, g.place_name(e.from), g.place_name(e.to));
@@ -120,7 +121,7 @@ std::string describe_event(const Game& g, const Event& e, int viewer, bool units
     case Event::reveal: return fmt::format("{} is revealed in {}", card, g.place_name(e.from));
     case Event::look:
       if (viewer == e.player) return fmt::format("you look at {} in {}", card, g.place_name(e.from));
-      return fmt::format("{} looks at a card in {}", seat_name(e.player), g.place_name(e.from));
+      return fmt::format("{} looks at {} in {}", seat_name(e.player), g.counted(1, a_card ? g.card_kind[e.card] : -1), g.place_name(e.from));
     case Event::eliminate: return fmt::format("{} is eliminated", seat_name(e.player));
     case Event::phase: return fmt::format("— {} —", g.phases.at(e.player));
     case Event::pick:
@@ -147,24 +148,34 @@ std::string listed(const std::vector<std::string>& names) {
   return out;
 }
 
-std::string cards(size_t n) { return n == 1 ? "a card" : fmt::format("{} cards", n); }
-
 // The cards of one zone of a grouped line.
 struct Part {
   int zone;
   size_t count = 0;
   std::vector<std::string> seen;
+  int kind = -2;  // the kind of all its cards, -1 if several (Game::counted)
+  void add(const Game& g, int card) {
+    int k = card >= 0 && card < g.card_count ? g.card_kind[card] : -1;
+    kind = kind == -2 || kind == k ? k : -1;
+    ++count;
+  }
 };
+
+// The kind of all the cards of a run of events, or -1.
+int run_kind(const Game& g, const std::vector<Event>& run) {
+  return g.kind_of_all(run, [&](const Event& e) { return e.card >= 0 && e.card < g.card_count ? g.card_kind[e.card] : -1; });
+}
 
 // "4, 9 and a card": the cards the viewer saw by name, the others counted ("2 cards"), so
 // that a number is always a card's name (cards are often named by numbers).
 // "3, 10 and 2 unseen cards": said "unseen" only beside cards named, so that the count
 // does not read as more of them.
-std::string content(const Part& p) {
+std::string content(const Game& g, const Part& p) {
   std::vector<std::string> items = p.seen;
   size_t hidden = p.count - p.seen.size();
-  if (hidden && p.seen.empty()) items.push_back(cards(hidden));
-  else if (hidden) items.push_back(hidden == 1 ? "an unseen card" : fmt::format("{} unseen cards", hidden));
+  int kind = std::max(p.kind, -1);
+  if (hidden && p.seen.empty()) items.push_back(g.counted(hidden, kind));
+  else if (hidden) items.push_back(hidden == 1 ? "an unseen " + g.noun(kind, false) : fmt::format("{} unseen {}", hidden, g.noun(kind, true)));
   return listed(items);
 }
 
@@ -178,18 +189,18 @@ std::string describe_run(const Game& g, const std::vector<Event>& run, bool same
     int other = same_from ? e.to : e.from;
     auto it = std::find_if(parts.begin(), parts.end(), [&](const Part& p) { return p.zone == other; });
     if (it == parts.end()) it = parts.insert(parts.end(), Part{other, 0, {}});
-    ++it->count;
+    it->add(g, e.card);
     if (viewer < 0 || ((e.seen_by >> viewer) & 1u)) it->seen.push_back(named(told_name(g, e.card, viewer), units));
   }
   int here = same_from ? run.front().from : run.front().to;
   if (parts.size() == 1) {
     const Part& p = parts.front();
-    return fmt::format("{} move from {} to {}: {}", cards(p.count), g.place_name(same_from ? here : p.zone),
-                       g.place_name(same_from ? p.zone : here), content(p));
+    return fmt::format("{} move from {} to {}: {}", g.counted(p.count, std::max(p.kind, -1)), g.place_name(same_from ? here : p.zone),
+                       g.place_name(same_from ? p.zone : here), content(g, p));
   }
   std::string joined;
-  for (const Part& p : parts) joined += fmt::format("{}{}: {}", joined.empty() ? "" : "; ", g.place_name(p.zone), content(p));
-  return fmt::format("{} move {} {} — {}", cards(run.size()), same_from ? "from" : "to", g.place_name(here), joined);
+  for (const Part& p : parts) joined += fmt::format("{}{}: {}", joined.empty() ? "" : "; ", g.place_name(p.zone), content(g, p));
+  return fmt::format("{} move {} {} — {}", g.counted(run.size(), run_kind(g, run)), same_from ? "from" : "to", g.place_name(here), joined);
 }
 
 // Whether the event happens in a zone that screens leave out (`show: false`): bookkeeping,
@@ -339,10 +350,12 @@ std::vector<std::string> describe_events(const Game& g, const std::vector<Event>
       while (j < events.size() && events[j].kind == e.kind && events[j].from == e.from && (e.kind != Event::flip || events[j].to == e.to)) ++j;
     if (j - i > 1 && e.kind != Event::move) {
       Part p{e.from, 0, {}};
-      for (size_t k = i; k < j; ++k, ++p.count)
+      for (size_t k = i; k < j; ++k) {
+        p.add(g, events[k].card);
         if (viewer < 0 || ((events[k].seen_by >> viewer) & 1u)) p.seen.push_back(named(told_name(g, events[k].card, viewer), units));
-      sentence(fmt::format("{} {} in {}: {}", cards(p.count), e.kind != Event::flip ? "are revealed" : e.to ? "are turned face up" : "are turned face down",
-                           g.place_name(e.from), content(p)), e);
+      }
+      sentence(fmt::format("{} {} in {}: {}", g.counted(p.count, std::max(p.kind, -1)), e.kind != Event::flip ? "are revealed" : e.to ? "are turned face up" : "are turned face down",
+                           g.place_name(e.from), content(g, p)), e);
     } else if (j - i > 1) {
       sentence(describe_run(g, std::vector<Event>(events.begin() + static_cast<long>(i), events.begin() + static_cast<long>(j)), same_from, viewer, units), e);
     } else if (std::string line = describe_event(g, e, viewer, units); !line.empty()) {

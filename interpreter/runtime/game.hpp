@@ -248,6 +248,8 @@ struct KindInfo {
   // What each card does, from its `list:` entry's `doc:` (indexed by card - first_card),
   // for the reference; empty when no entry has one.
   std::vector<std::string> card_docs;
+  // `noun:` what screens call one and several of these components.
+  std::string noun_one = "card", noun_many = "cards";
   // `show:` the properties a screen writes beside each of these components where the
   // viewer sees it ("Port (vp 4)"), and the bookkeeping ones, left out of the reference.
   std::vector<int32_t> shown, bookkeeping;
@@ -418,6 +420,20 @@ struct Game {
   // other zone by instance_name. For narration and views; the log's JSON and the notation
   // keep instance_name.
   std::string place_name(int instance) const;
+  // What screens call `n` components of kind `kind` (-1: of several kinds, or none known),
+  // by the kind's `noun:`: "a tile", "an order", "3 tiles", "2 cards". `word` only: "tiles".
+  std::string counted(size_t n, int kind) const;
+  const std::string& noun(int kind, bool many) const;
+  // The one kind of all `cards` (a list of card numbers), or -1 if they are of several.
+  template <class Cards, class Card>
+  int kind_of_all(const Cards& cards, Card card) const {
+    int k = -2;
+    for (const auto& c : cards) {
+      int kc = card(c);
+      k = k == -2 || k == kc ? kc : -1;
+    }
+    return k < 0 ? -1 : k;
+  }
   // What a component variable's value (or a component zone's instance) is indexed by.
   int component_index(int32_t kind, bool per_player, int card, int seat) const {
     return (card - kinds[kind].first_card) * (per_player ? max_players : 1) + (per_player ? seat : 0);

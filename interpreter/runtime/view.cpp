@@ -87,7 +87,7 @@ PlayerView build_view(const Game& g, const State& s, int viewer, const Sees& see
       // Public: to an onlooker, what every seat knows; to a seat, what all were shown.
       bool known_publicly = (s[l.card_known + cs[i]] & Layout::public_knowledge) != 0;
       zv.cards.push_back({seen ? cs[i] : -1, s[l.card_face + cs[i]] != 0,
-                          seen && (viewer < 0 ? seen_by_all(g, s, cs[i]) : known_publicly)});
+                          seen && (viewer < 0 ? seen_by_all(g, s, cs[i]) : known_publicly), g.card_kind[cs[i]]});
     }
     if (g.instance_set[z])
       std::stable_partition(zv.cards.begin(), zv.cards.end(), [](const CardView& c) { return c.card >= 0; });
@@ -169,7 +169,8 @@ std::string comparison_sides(const Game& g, const State& s, const Invariant& inv
 std::string var_value_text(const Game& g, VarType t, int64_t v) {
   if (t == VarType::card) {
     if (v == PlayerView::hidden_card) return "a hidden card";
-    return v >= 0 && v < g.card_count ? g.card_plain_names[v] : "none";
+    // A name of several words ("Golden Temple") is one unit: a page never breaks it.
+    return v >= 0 && v < g.card_count ? unbroken(g.card_plain_names[v]) : "none";
   }
   if (t == VarType::boolean) return v ? "yes" : "no";
   return value_text(g, t == VarType::player ? Type::player : t == VarType::boolean ? Type::boolean : Type::integer, v);
@@ -620,9 +621,12 @@ std::string describe_zone(const Game& g, const PlayerView& v, const ZoneView& z,
   }
   // A stack or a row keeps its order, so a hidden card's place shows; a set shows the
   // cards the viewer knows and counts the others.
+  // Hidden components are counted by their kinds' noun ("3 hidden tiles"): a kind shows on
+  // a component's back.
+  int kind = g.kind_of_all(z.cards, [](const CardView& c) { return c.kind; });
   if (info.order != ZoneOrder::set && !z.cards.empty() &&
       hidden == static_cast<int>(z.cards.size()))
-    out += fmt::format(" {} card{} face down", hidden, hidden == 1 ? "" : "s");
+    out += fmt::format(" {} face down", hidden == 1 ? "1 " + g.noun(kind, false) : g.counted(hidden, kind));
   else if (info.order != ZoneOrder::set) {
     out += in_order;
     unknown_shown |= hidden > 0;
@@ -630,7 +634,7 @@ std::string describe_zone(const Game& g, const PlayerView& v, const ZoneView& z,
   else {
     out += shown;
     // "P2's hand: 13 hidden cards"; beside cards the viewer sees, "+2 hidden".
-    if (hidden && shown.empty()) out += fmt::format(" {} hidden card{}", hidden, hidden == 1 ? "" : "s");
+    if (hidden && shown.empty()) out += fmt::format(" {} hidden {}", hidden, g.noun(kind, hidden != 1));
     else if (hidden) out += fmt::format(" +{} hidden", hidden);
   }
   if (info.order == ZoneOrder::stack && !z.cards.empty() && z.cards.back().card >= 0 &&

@@ -22,6 +22,9 @@ struct CardView {
   // other seats know besides is theirs (docs/language.md §4.4.1), and `look` tells the
   // others only that a card of a zone was looked at.
   bool public_ = false;
+  // The card's kind, seen or not: a tile's back is not a card's, and screens count hidden
+  // components by their kind's noun ("3 hidden tiles"). Determinizations keep it too.
+  int32_t kind = -1;
   bool operator==(const CardView&) const = default;
 };
 
@@ -82,7 +85,7 @@ std::string value_text(const Game& g, Type t, int64_t v);
 // invariant when it is a comparison, to tell why it does not hold; empty otherwise.
 std::string comparison_sides(const Game& g, const State& s, const Invariant& inv);
 // A variable's value as a view holds it (a card variable's value is already filtered), as
-// a screen writes it: a bool as "yes" or "no" ("P3: may call: no"), words a person reads
+// a screen writes it: a bool as "yes" or "no" ("P3: may still call: no"), words a person reads
 // where the notation and expressions say true and false.
 std::string var_value_text(const Game& g, VarType t, int64_t v);
 

@@ -17,7 +17,7 @@ inline const List rule_file = {"kata",      "game",   "doc",        "players",  
                                "invariants", "scoring",   "limits",     "board"};
 inline const List import = {"file", "rename"};
 inline const List option = {"default", "values", "min", "max", "players", "doc"};
-inline const List component = {"each", "list", "where", "per_player", "name", "label", "in", "show", "doc"};
+inline const List component = {"each", "list", "where", "per_player", "name", "title", "noun", "label", "in", "show", "doc"};
 inline const List zone = {"per_player", "per", "order", "visibility", "show", "label", "doc"};
 inline const List variable = {"per_player", "per", "type", "initial", "show", "label", "doc"};
 inline const List variable_show = {"if"};

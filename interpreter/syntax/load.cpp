@@ -526,6 +526,8 @@ class Loader {
     if (auto v = n["name"]) c.name_template = scalar(v, "a name template"), c.name_pos = pos(v);
     if (auto v = n["doc"]) c.doc = scalar(v, "a description");
     if (auto v = n["label"]) c.label = text(v);
+    if (auto v = n["title"]) c.title_template = scalar(v, "a title template"), c.title_pos = pos(v);
+    if (auto v = n["noun"]) noun(v, c);
     if (auto each = n["each"]) {
       component_product(each, c);
     } else if (auto list = n["list"]) {
@@ -555,6 +557,25 @@ class Loader {
       std::optional<bool> on = boolean(it->second, "show");
       if (on) (*on ? c.shown : c.bookkeeping).push_back(name);
     }
+  }
+
+  // `noun: tile` (several: tiles) or `noun: [samurai, samurai]` (one, several).
+  void noun(const YAML::Node& n, ComponentDecl& c) {
+    c.noun_pos = pos(n);
+    if (n.IsSequence() && n.size() == 2 && n[0].IsScalar() && n[1].IsScalar()) {
+      c.noun_one = n[0].Scalar(), c.noun_many = n[1].Scalar();
+    } else if (n.IsScalar()) {
+      c.noun_one = n.Scalar();
+      bool es = c.noun_one.ends_with("s") || c.noun_one.ends_with("x") || c.noun_one.ends_with("ch") || c.noun_one.ends_with("sh");
+      c.noun_many = c.noun_one + (es ? "es" : "s");
+    } else {
+      error(n, "a noun is a word (tile), or two: one and several ([die, dice])");
+      return;
+    }
+    auto word = [](const std::string& w) {
+      return !w.empty() && std::all_of(w.begin(), w.end(), [](unsigned char ch) { return std::isalpha(ch) || ch == '-' || ch == ' '; });
+    };
+    if (!word(c.noun_one) || !word(c.noun_many)) error(n, "a noun is written in letters (tile, [die, dice])");
   }
 
   // `each: {clan: [a, b], rank: 1..4}`: one component per combination.
@@ -600,7 +621,7 @@ class Loader {
       }
       for (auto it = e.begin(); it != e.end(); ++it) {
         std::string k = it->first.Scalar();
-        if (k != "count" && k != "doc" && std::find(c.properties.begin(), c.properties.end(), k) == c.properties.end())
+        if (k != "count" && k != "doc" && k != "title" && std::find(c.properties.begin(), c.properties.end(), k) == c.properties.end())
           c.properties.push_back(k);
       }
     }
@@ -615,9 +636,12 @@ class Loader {
       std::vector<Value> row;
       for (const auto& p : c.properties) row.push_back(e[p] ? value(e[p]) : Value{});
       std::string doc = e["doc"] ? scalar(e["doc"], "a description") : "";
+      std::string title = e["title"] ? scalar(e["title"], "a title") : "";
+      if (e["title"] && title.empty()) error(e["title"], "a title is the words screens name the card by: it cannot be empty");
       for (int64_t i = 0; i < count && c.rows.size() <= 1024; ++i) {
         c.rows.push_back(row);
         c.row_docs.push_back(doc);
+        c.row_titles.push_back(title);
       }
     }
   }

@@ -68,10 +68,21 @@ struct ComponentDecl {
   // these components where the viewer sees it, with each {field} its value: the card's
   // name, a property, or a variable of each component of the kind (a player as "P1").
   Text label;
+  // `title: "rank {rank}"`: how screens name each of these components in words, in place of
+  // its name (the notation's): a template like the name's; a `list:` entry's own `title:`
+  // (row_titles) comes first. Empty: screens write the name.
+  std::string title_template;
+  Pos title_pos;
+  // `noun: tile` or `noun: [samurai, samurai]`: what screens call one and several of these
+  // components ("6 tiles move", "3 hidden samurai"); empty: card, cards.
+  std::string noun_one, noun_many;
+  Pos noun_pos;
   // One row a component: its property values, in `properties` order.
   std::vector<std::vector<Value>> rows;
   // Beside each row, the `doc:` of its `list:` entry (what that card does), or "".
   std::vector<std::string> row_docs;
+  // Beside each row, the `title:` of its `list:` entry, or "" (then the kind's title).
+  std::vector<std::string> row_titles;
   std::string start_zone;  // `in:` the zone they start in (the owner's, if per player)
   Pos start_pos;
   // `where:` keeps only the rows for which it holds, worked out at load time with the
