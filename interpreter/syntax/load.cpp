@@ -559,7 +559,7 @@ class Loader {
     }
   }
 
-  // `noun: tile` (several: tiles) or `noun: [samurai, samurai]` (one, several).
+  // `noun: tile` (several: tiles) or `noun: [die, dice]` (one, several).
   void noun(const YAML::Node& n, ComponentDecl& c) {
     c.noun_pos = pos(n);
     if (n.IsSequence() && n.size() == 2 && n[0].IsScalar() && n[1].IsScalar()) {

@@ -73,8 +73,8 @@ struct ComponentDecl {
   // (row_titles) comes first. Empty: screens write the name.
   std::string title_template;
   Pos title_pos;
-  // `noun: tile` or `noun: [samurai, samurai]`: what screens call one and several of these
-  // components ("6 tiles move", "3 hidden samurai"); empty: card, cards.
+  // `noun: tile` or `noun: [die, dice]`: what screens call one and several of these
+  // components ("6 tiles move", "3 hidden dice"); empty: card, cards.
   std::string noun_one, noun_many;
   Pos noun_pos;
   // One row a component: its property values, in `properties` order.
