@@ -120,11 +120,11 @@ TEST_CASE("a human is refused an illegal action and told why", "[cli]") {
 TEST_CASE("a human sees their own card and not the others'", "[cli]") {
   auto r = run_kata("play rules/kobayakawa.yaml --players 3 --agents human,random,random --no-clear --seed 5", "quit\n");
   auto all = run_kata("play rules/kobayakawa.yaml --players 3 --agents human,random,random --no-clear --seed 5", "quit\n");
-  CHECK(has(r.out, "P1's hand:     "));
-  CHECK(has(r.out, "P2's hand:     1 hidden card"));
-  CHECK(has(r.out, "P3's hand:     1 hidden card"));
-  CHECK_FALSE(has(r.out, "P1's hand:     1 hidden card"));
-  CHECK(has(r.out, "the deck:      11 cards face down"));
+  CHECK(has(r.out, "P1's hand:      "));
+  CHECK(has(r.out, "P2's hand:      1 hidden card"));
+  CHECK(has(r.out, "P3's hand:      1 hidden card"));
+  CHECK_FALSE(has(r.out, "P1's hand:      1 hidden card"));
+  CHECK(has(r.out, "the deck:       11 cards face down"));
   CHECK(r.out == all.out);  // the same seed shows the same screens
 }
 
@@ -1074,7 +1074,7 @@ TEST_CASE("a person resuming sees their view and what their seat was told since 
   CHECK(has(r.out, "resuming Kobayakawa after "));
   CHECK(has(r.out, "Since your last turn:\n"));
   CHECK(has(r.out, "as P1 sees it"));
-  CHECK(has(r.out, "P2's hand:     1 hidden card"));
+  CHECK(has(r.out, "P2's hand:      1 hidden card"));
   CHECK(has(r.out, "kata: P1 (human) stopped before the end\n"));
   // Quit again, it names the log it was written back to.
   CHECK(has(r.out, "kata: to go on with this game: kata play --resume " + stopped + "\n"));

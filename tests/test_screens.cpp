@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "agents/menu.hpp"
@@ -1338,4 +1339,31 @@ actions:
   REQUIRE(d);
   CHECK(decision_text(*g, s, *d) == "peek North.side(P2)#2 3");
   CHECK_FALSE(read_decision(*g, s, "peek #3 1", why));
+}
+
+TEST_CASE("zone lines start their cards at the widest heading's column", "[screens]") {
+  // Kobayakawa's "the Kobayakawa:" is wider than the 14 columns a short name gets.
+  auto l = kata::test::load_file("rules/kobayakawa.yaml");
+  REQUIRE(l.game);
+  const Game& g = *l.game;
+  State s = new_game(g, 3, 5, default_options(g));
+  std::string page = plain(describe_view(g, make_view(g, s, 0)));
+  INFO(page);
+  std::set<size_t> starts;
+  std::istringstream lines(page);
+  for (std::string line; std::getline(lines, line);)
+    for (std::string head : {"the deck:", "P1's hand:", "P2's hand:", "the Kobayakawa:", "P3's discards:"})
+      if (line.rfind("  " + head, 0) == 0) starts.insert(line.find_first_not_of(' ', 2 + head.size()));
+  CHECK(starts == std::set<size_t>{18});  // 2 + 15 + a space
+  // A heading wider than 22 columns runs on into its line rather than widening every line.
+  std::ifstream in(std::string(KATA_SOURCE_DIR) + "/rules/kobayakawa.yaml");
+  std::string text{std::istreambuf_iterator<char>(in), {}};
+  std::string wide = kata::test::with("label: the Kobayakawa", "label: the pile of the Kobayakawa card, face up", text);
+  auto w = kata::test::load_text(wide);
+  REQUIRE(w.game);
+  State t = new_game(*w.game, 3, 5, default_options(*w.game));
+  std::string narrow = plain(describe_view(*w.game, make_view(*w.game, t, 0)));
+  INFO(narrow);
+  CHECK(has(narrow, "\n  the deck:      11 cards face down\n"));
+  CHECK(has(narrow, "\n  the pile of the Kobayakawa card, face up: 8\n"));
 }

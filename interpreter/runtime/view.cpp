@@ -591,14 +591,24 @@ std::string shown_card(const Game& g, const PlayerView& v, int32_t card, const c
 // not every seat knows it. The cards of the
 // viewer's own `owner` zone (a hand) are not marked: being seen by their owner is what
 // such a zone is, and "face down" read oddly of a hand.
-std::string describe_zone(const Game& g, const PlayerView& v, const ZoneView& z, bool& known_face_down,
-                          bool& unknown_shown) {
+// How a zone's page line names it: its label and a colon, or its name.
+std::string zone_heading(const Game& g, int instance) {
+  const ZoneInfo& info = g.zones[g.instance_zone[instance]];
+  return info.label.empty() ? g.instance_name(instance) : g.place_name(instance) + ":";
+}
+
+// The widest zone heading up to this many columns sets where the cards start on every
+// zone line; a longer one runs on into its line, so that a page of short names stays
+// narrow.
+constexpr size_t zone_column_most = 22, zone_column_least = 14;
+
+std::string describe_zone(const Game& g, const PlayerView& v, const ZoneView& z, size_t column,
+                          bool& known_face_down, bool& unknown_shown) {
   int viewer = v.viewer;
   const ZoneInfo& info = g.zones[g.instance_zone[z.instance]];
   bool own = viewer >= 0 && info.visibility == Visibility::owner && g.instance_owner[z.instance] == viewer;
   // A label is words: a colon ends it, so that the cards do not seem to go on with it.
-  std::string out = info.label.empty() ? fmt::format("  {:<14}", g.instance_name(z.instance))
-                                       : fmt::format("  {:<14}", unbroken(g.place_name(z.instance) + ":"));
+  std::string out = fmt::format("  {:<{}}", unbroken(zone_heading(g, z.instance)), column);
   if (z.cards.empty()) out += " (empty)";
   int hidden = 0;
   std::vector<std::string> names;
@@ -765,8 +775,11 @@ std::string describe_screen(const Game& g, const PlayerView& v) {
   out += describe_component_vars(g, v);
   out += draw_board_units(g, v);
   bool known_face_down = false, unknown_shown = false;
+  size_t column = zone_column_least;
   for (const ZoneView& z : v.zones)
-    if (zone_listed(g, z)) out += describe_zone(g, v, z, known_face_down, unknown_shown);
+    if (size_t w = zone_heading(g, z.instance).size(); zone_listed(g, z) && w <= zone_column_most) column = std::max(column, w);
+  for (const ZoneView& z : v.zones)
+    if (zone_listed(g, z)) out += describe_zone(g, v, z, column, known_face_down, unknown_shown);
   if (known_face_down)
     out += v.viewer < 0 ? "  (* face down: not every player knows it)\n" : "  (* face down: you know it)\n";
   if (unknown_shown) out += "  (? a face-down card you do not know, in its place in the pile)\n";
