@@ -316,7 +316,8 @@ TEST_CASE("a hexagonal board's drawing labels its rows by y and lists each row's
              \ / \ / \ /
     -8         1   4   7            1  4  7
     a piece: its player's number and initial
-    -8 a free point, drawn as its x (a point is named x/y)
+    -8 a free point, drawn as its x
+    a point is named x/y: y at the row's left, every x of a row, pieces' too, at the row's right
     | / \ a link between two points
 )");
 }
@@ -357,7 +358,8 @@ TEST_CASE("Kendo: each player sees their camp at the bottom, the palace named", 
              \ / \ / \ /
     -8         1   4  1S            1  4  7
     a piece: its player's number and initial (P Prince, S Samurai, s Soldier)
-    -8 a free point, drawn as its x (a point is named x/y), * palace
+    -8 a free point, drawn as its x, * palace
+    a point is named x/y: y at the row's left, every x of a row, pieces' too, at the row's right
     | / \ a link between two points
 )";
   CHECK(draw_board(g, p1) == mine);
@@ -408,7 +410,8 @@ TEST_CASE("a board on a triangular lattice turns by sixths - with 3 and 4 Kendo 
              \ / \ / \ /
      8        -7  -4  -1           -7 -4 -1
     a piece: its player's number and initial
-    1 a free point, drawn as its y (a point is named x/y)
+    1 a free point, drawn as its y
+    a point is named x/y: x at the row's left, every y of a row, pieces' too, at the row's right
     | / \ a link between two points
 )");
   // Other angles are rounded down to a sixth (there) or a quarter (on a square grid).

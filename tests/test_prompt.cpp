@@ -792,7 +792,8 @@ TEST_CASE("on a terminal: Kendo's first screen says the first player and the mov
   CHECK(has(screen, "(go):\r\n   1) go "));
   // The point -4/8 is free: drawn as its x in row 8.
   CHECK(has(screen, "     8        2S  -4  -1           -7 -4 -1\r\n"));
-  CHECK(has(screen, "-8 a free point, drawn as its x (a point is named x/y), * palace\r\n"));
+  CHECK(has(screen, "-8 a free point, drawn as its x, * palace\r\n"));
+  CHECK(has(screen, "a point is named x/y: y at the row's left, every x of a row, pieces' too, at the row's right\r\n"));
   t.send("quit");
   REQUIRE(t.expect("Really quit"));
   t.send("y");

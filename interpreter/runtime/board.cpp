@@ -280,22 +280,32 @@ std::string joined_names(const Game& g, const Drawing& l, Axis a) {
 }
 
 // ". a free point" (or the rule file's `empty_name:`), and what a marked point is; where
-// free points are drawn as their listed coordinate, "-4 a free point, drawn as its x
-// (a point is named x/y)".
+// free points are drawn as their listed coordinate, "-4 a free point, drawn as its x",
+// and a line on how a point is named: "a point is named x/y: y at the row's left, every x
+// of a row, pieces' too, at the row's right".
 std::string legend_of_points(const Game& g, const Drawing& l) {
   const BoardInfo& b = g.board;
   std::string empty = b.empty_name.empty() ? std::string("a free point") : b.empty_name;
+  std::string how;  // how a point is named, on a line of its own
   if (!l.on_point.empty()) {
     std::string named;
     for (int32_t p : b.coordinates) named += (named.empty() ? "" : "/") + g.properties[p].name;
     size_t k = std::find(l.axes.begin(), l.axes.end(), Axis::listed) - l.axes.begin();
     std::string eg = l.on_point[0].substr(l.on_point[0].find_first_not_of(' '));
-    empty = fmt::format("{} {}, drawn as its {} (a point is named {})", eg, empty, g.properties[b.coordinates[k]].name, named);
+    const std::string& x = g.properties[b.coordinates[k]].name;
+    // Where to read each coordinate: a piece hides the x drawn on its point, so the row's
+    // list at the right gives them all.
+    std::string rows;
+    for (size_t r = 0; r < l.axes.size(); ++r)
+      if (l.axes[r] == Axis::rows) rows += (rows.empty() ? "" : "/") + g.properties[b.coordinates[r]].name;
+    how = fmt::format("\n    a point is named {}: {}every {} of a row, pieces' too, at the row's right", named,
+                      rows.empty() ? "" : rows + " at the row's left, ", x);
+    empty = fmt::format("{} {}, drawn as its {}", eg, empty, x);
   } else {
     empty = ". " + empty;
   }
-  if (!std::count(b.marked.begin(), b.marked.end(), true)) return empty;
-  return empty + ", * " + (b.marked_name.empty() ? std::string("a marked one") : b.marked_name);
+  if (!std::count(b.marked.begin(), b.marked.end(), true)) return empty + how;
+  return empty + ", * " + (b.marked_name.empty() ? std::string("a marked one") : b.marked_name) + how;
 }
 
 std::string xml(const std::string& text) {
@@ -544,6 +554,7 @@ std::string board_svg(const Game& g, const PlayerView& v) {
     out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"8\" fill=\"{}\"/><text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n",
                        20.0 + 60 * p, legend_top, seat_colour(p), 32.0 + 60 * p, legend_top + 5, seat_name(p));
   std::string points = legend_of_points(g, l);
+  points = points.substr(0, points.find('\n'));  // the SVG labels the coordinates itself
   if (std::count(b.marked.begin(), b.marked.end(), true))
     out += fmt::format("<circle cx=\"20\" cy=\"{:.1f}\" r=\"8\" fill=\"#e8c547\" stroke=\"#3b3529\"/><text x=\"32\" y=\"{:.1f}\">{}</text>\n",
                        legend_top + 24, legend_top + 29, xml(points.substr(points.find('*') + 2)));
