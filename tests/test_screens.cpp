@@ -840,8 +840,39 @@ TEST_CASE("Kenjin's reference says what every unit and every battlefield does", 
   }
   CHECK(described == 20);  // ten units, ten battlefields
   std::string text = write_reference(r, ReferenceFormat::text);
-  CHECK(kata::test::has(text, "RiceField: The Strength of Peasants on this battlefield is 1 instead of 0.\n"));
+  CHECK(kata::test::has(text, "Rice Field: The Strength of Peasants on this battlefield is 1 instead of 0.\n"));
   CHECK(kata::test::has(text, "Samurai: At the combat, eliminates all of the opponent's Peasants"));
+  // A card is looked up by its title or its name, and told by its title.
+  for (std::string name : {"rice field", "RiceField"}) {
+    INFO(name);
+    CHECK(kata::test::has(reference_entry(r, name, 80), "  Rice Field (tile: vp 4): The Strength"));
+  }
+  CHECK(kata::test::has(text, "  tile: 10 tiles, in box\n"));
+}
+
+TEST_CASE("the reference counts by nouns, leaves bookkeeping kinds out, sums up products", "[screens][reference]") {
+  auto l = kata::test::load_file("rules/hogen.yaml");
+  REQUIRE(l.game);
+  std::string text = write_reference(make_reference(*l.game), ReferenceFormat::text);
+  INFO(text);
+  CHECK(kata::test::has(text, "  samurai: 16 samurai, in deck\n      Sixteen samurai, four clans by four ranks.\n"
+                              "      one of each clan and rank:\n        clan: Minamoto, Taira, Fujiwara, Tachibana\n"
+                              "        rank: 1 to 4\n"));
+  CHECK(kata::test::has(text, "  rank_call: 4 calls, in calls\n"));
+  CHECK_FALSE(kata::test::has(text, "  lot:"));  // show: false
+  CHECK_FALSE(kata::test::has(text, "by: "));  // show: {by: false}
+  // A product with a combination left out is tabled: it is not one of each.
+  for (std::string where : {"", "    where: not (suit == Moon and rank == 1)\n"}) {
+    auto g = kata::test::load_text("game: Suits\nplayers: 2\ncomponents:\n  card:\n    each: {suit: [Sun, Moon], rank: 1..3}\n" + where +
+                                   "    in: deck\nzones:\n  deck: {visibility: everyone}\nactions:\n  pass: {do: \"\"}\n"
+                                   "flow: \"choose P1: pass\"\nscoring:\n  score: 0\n");
+    INFO(fmt::format("{}", fmt::join(g.messages(), "\n")));
+    REQUIRE(g.game);
+    std::string suits = write_reference(make_reference(*g.game), ReferenceFormat::text);
+    INFO(suits);
+    CHECK(kata::test::has(suits, "one of each suit and rank:\n        suit: Sun, Moon\n        rank: 1 to 3\n") == where.empty());
+    CHECK(kata::test::has(suits, "      suit  rank\n") == !where.empty());
+  }
 }
 
 TEST_CASE("the events a seat is told keep each card's name whole at 40, 52 and 80 columns", "[screens][wrap]") {

@@ -222,6 +222,7 @@ void component_changes(const ComponentDecl& b, const ComponentDecl& a, Details d
           a.start_zone.empty() ? "none" : a.start_zone, a.start_pos);
   d.text("where", b.where, a.where);
   d.text("label", b.label, a.label);
+  d.flag("show", !b.unshown, !a.unshown);
   d.plain("shown", words(b.shown), words(a.shown));
   d.plain("bookkeeping", words(b.bookkeeping), words(a.bookkeeping));
   d.plain("cards", std::to_string(b.rows.size()), std::to_string(a.rows.size()));

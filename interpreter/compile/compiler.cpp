@@ -283,6 +283,8 @@ class Compiler {
       kind.first_card = static_cast<int32_t>(g_.card_kind.size());
       kind.doc = c.doc;
       if (!c.noun_one.empty()) kind.noun_one = c.noun_one, kind.noun_many = c.noun_many;
+      kind.unshown = c.unshown;
+      kind.titled = !c.title_template.empty() || std::any_of(c.row_titles.begin(), c.row_titles.end(), [](auto& t) { return !t.empty(); });
       for (auto& p : c.properties) kind.properties.push_back(s_.properties.at(p));
       for (auto& p : c.shown) kind.shown.push_back(s_.properties.at(p));
       for (auto& p : c.bookkeeping) kind.bookkeeping.push_back(s_.properties.at(p));

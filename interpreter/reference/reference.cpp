@@ -98,12 +98,46 @@ std::vector<std::string> property_ranges(const Game& g, const KindInfo& k, int c
   return out;
 }
 
+// Whether the kind's `cards` first cards, `rows` different ones, are one of each
+// combination of their properties' values (an `each:` product: sixteen samurai, four clans
+// by four ranks): then `out` says so in a line a property ("one of each clan and rank:",
+// "clan: Minamoto, Taira", "rank: 1 to 4"), which a table of every row would not say better.
+bool every_combination(const Game& g, const KindInfo& k, int cards, const std::vector<int>& properties, size_t rows,
+                       std::vector<std::string>& out) {
+  std::vector<std::vector<int64_t>> values(properties.size());
+  size_t product = 1;
+  for (size_t i = 0; i < properties.size(); ++i) {
+    for (int c = k.first_card; c < k.first_card + cards; ++c) {
+      int64_t v = g.card_props[static_cast<size_t>(properties[i]) * g.card_count + c];
+      if (std::find(values[i].begin(), values[i].end(), v) == values[i].end()) values[i].push_back(v);
+    }
+    product *= values[i].size();
+  }
+  if (product != rows) return false;
+  std::vector<std::string> names;
+  for (int p : properties) names.push_back(g.properties[p].name);
+  std::string last = names.back();
+  names.pop_back();
+  out.push_back(fmt::format("one of each {} and {}:", fmt::join(names, ", "), last));
+  for (size_t i = 0; i < properties.size(); ++i) {
+    const std::vector<int64_t>& vs = values[i];
+    auto [low, high] = std::minmax_element(vs.begin(), vs.end());
+    bool run = !g.properties[properties[i]].symbolic && *high - *low + 1 == static_cast<int64_t>(vs.size());
+    std::vector<std::string> words;
+    for (int64_t v : vs) words.push_back(g.symbol_name(v));
+    out.push_back(run && vs.size() > 2 ? fmt::format("  {}: {} to {}", g.properties[properties[i]].name, *low, *high)
+                                       : fmt::format("  {}: {}", g.properties[properties[i]].name, fmt::join(words, ", ")));
+  }
+  return true;
+}
+
 // One row for each different card (the first of each owner's set, for a kind per player),
 // with how many there are of it, and what it does when the rule file says so.
 void card_table(const Game& g, const KindInfo& k, GameReference::Kind& out) {
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> docs;
   std::vector<int> counts;
+  std::vector<std::string> titles;
   for (int c = k.first_card; c < k.first_card + out.count; ++c) {
     auto row = card_row(g, k, c);
     size_t i = static_cast<size_t>(c - k.first_card);
@@ -116,16 +150,19 @@ void card_table(const Game& g, const KindInfo& k, GameReference::Kind& out) {
       rows.push_back(row);
       docs.push_back(doc);
       counts.push_back(1);
+      titles.push_back(g.card_plain_names[c]);
     }
   }
   std::vector<int> properties = read_properties(k);
   if (properties.empty()) return;
   bool described = !k.card_docs.empty();
+  bool repeated = std::any_of(counts.begin(), counts.end(), [](int n) { return n > 1; });
+  if (!described && !repeated && properties.size() > 1 && every_combination(g, k, out.count, properties, rows.size(), out.ranges))
+    return;
   if (rows.size() > most_rows && !described) {
     out.ranges = property_ranges(g, k, out.count);
     return;
   }
-  bool repeated = std::any_of(counts.begin(), counts.end(), [](int n) { return n > 1; });
   if (properties.size() == 1 && !described) {
     std::vector<std::string> items;
     for (size_t i = 0; i < rows.size(); ++i)
@@ -141,6 +178,7 @@ void card_table(const Game& g, const KindInfo& k, GameReference::Kind& out) {
     out.rows.push_back(rows[i]);
   }
   if (described) out.docs = docs;
+  if (k.titled) out.titles = titles;
 }
 
 GameReference::Kind kind(const Game& g, const KindInfo& k) {
@@ -148,6 +186,7 @@ GameReference::Kind kind(const Game& g, const KindInfo& k) {
   out.name = k.name;
   out.per_player = k.per_player;
   out.count = k.per_player ? k.card_count / g.max_players : k.card_count;
+  out.noun = out.count == 1 ? k.noun_one : k.noun_many;
   out.doc = k.doc;
   if (k.start_zone >= 0) {
     const ZoneInfo& z = g.zones[k.start_zone];
@@ -276,7 +315,7 @@ GameReference make_reference(const Game& g) {
   r.max_players = g.max_players;
   for (auto& o : g.options) r.options.push_back(option(g, o));
   for (size_t k = 0; k < g.kinds.size(); ++k)
-    if (static_cast<int32_t>(k) != g.board.kind) r.kinds.push_back(kind(g, g.kinds[k]));
+    if (static_cast<int32_t>(k) != g.board.kind && !g.kinds[k].unshown) r.kinds.push_back(kind(g, g.kinds[k]));
   if (g.board.kind >= 0) r.board = board(g);
   for (auto& z : g.zones) r.zones.push_back(zone(g, z));
   for (auto* vars : {&g.globals, &g.player_vars, &g.card_vars})
@@ -341,8 +380,7 @@ std::string option_text(const GameReference::Option& o) {
 }
 
 std::string kind_text(const GameReference::Kind& k) {
-  std::string text = fmt::format("{}: {} card{}{}", k.name, k.count, k.count == 1 ? "" : "s",
-                                 k.per_player ? " for each player" : "");
+  std::string text = fmt::format("{}: {} {}{}", k.name, k.count, k.noun, k.per_player ? " for each player" : "");
   return text + (k.start.empty() ? ", out of play at the start" : ", in " + k.start);
 }
 
@@ -408,6 +446,12 @@ std::string section_text(const std::string& heading, const std::vector<T>& items
   return out;
 }
 
+// A card of a row as people read it: its title where the kind has titles ("Rice Field"),
+// else its first property (its name).
+std::string card_called(const GameReference::Kind& k, size_t i) {
+  return i < k.titles.size() ? k.titles[i] : k.rows[i].empty() ? std::string() : k.rows[i][0];
+}
+
 std::string kinds_text(const GameReference& r, size_t width) {
   if (r.kinds.empty()) return "";
   std::string out = "\nComponents\n";
@@ -418,7 +462,7 @@ std::string kinds_text(const GameReference& r, size_t width) {
     if (!k.rows.empty()) out += table_text(k.columns, k.rows, 6);
     // Then what each card does, its name first, the lines after the first indented.
     for (size_t i = 0; i < k.docs.size() && i < k.rows.size(); ++i)
-      if (!k.docs[i].empty()) out += hanging(k.rows[i][0] + ": " + k.docs[i], 6, 8, width);
+      if (!k.docs[i].empty()) out += hanging(card_called(k, i) + ": " + k.docs[i], 6, 8, width);
   }
   return out;
 }
@@ -454,7 +498,7 @@ std::string card_entry(const GameReference::Kind& k, size_t i, size_t width) {
   for (size_t j = 1; j < row.size() && j < k.columns.size(); ++j)
     properties.push_back(k.columns[j] + " " + row[j]);
   std::string text =
-      fmt::format("{} ({}{})", row[0], k.name,
+      fmt::format("{} ({}{})", card_called(k, i), k.name,
                   properties.empty() ? "" : fmt::format(": {}", fmt::join(properties, ", ")));
   if (i < k.docs.size() && !k.docs[i].empty()) text += ": " + k.docs[i];
   return hanging(text, 2, 6, width);
@@ -475,7 +519,7 @@ std::string reference_entry(const GameReference& r, const std::string& name, siz
   for (auto& k : r.kinds) {
     if (called(k.name)) out += "  " + kind_text(k) + "\n" + wrapped(k.doc, 6, width);
     for (size_t i = 0; i < k.rows.size(); ++i)
-      if (!k.rows[i].empty() && (called(k.rows[i][0]) || squashed(k.rows[i][0]) == unseated))
+      if (!k.rows[i].empty() && (called(k.rows[i][0]) || squashed(k.rows[i][0]) == unseated || called(card_called(k, i))))
         out += card_entry(k, i, width);
   }
   for (auto& z : r.zones)
@@ -598,6 +642,7 @@ std::string write_json(const GameReference& r) {
   for (auto& k : r.kinds)
     kinds.push_back({{"name", k.name},
                      {"count", k.count},
+                     {"noun", k.noun},
                      {"per_player", k.per_player},
                      {"start", k.start},
                      {"doc", k.doc},

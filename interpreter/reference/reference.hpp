@@ -26,6 +26,7 @@ struct GameReference {
   struct Kind {
     std::string name;
     int count = 0;  // cards, or cards of each player when per_player
+    std::string noun;  // what they are called, as many as `count` ("cards", "tile")
     bool per_player = false;
     std::string start;  // "deck", "its owner's hand", "" (out of play at the start)
     std::string doc;
@@ -37,6 +38,9 @@ struct GameReference {
     // Beside each row, what that card does (its `list:` entry's `doc:`), or ""; empty
     // when no card of the kind has one. A kind with docs is tabled, whatever its size.
     std::vector<std::string> docs;
+    // Beside each row, how screens name that card (its `title:`); empty when the kind has
+    // no titles.
+    std::vector<std::string> titles;
     std::string list;
     std::vector<std::string> ranges;
   };

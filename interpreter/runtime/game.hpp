@@ -248,6 +248,10 @@ struct KindInfo {
   // What each card does, from its `list:` entry's `doc:` (indexed by card - first_card),
   // for the reference; empty when no entry has one.
   std::vector<std::string> card_docs;
+  // Whether the kind's cards have titles (`title:`): card_plain_names holds them.
+  bool titled = false;
+  // `show: false`: the kind is bookkeeping, left out of the reference.
+  bool unshown = false;
   // `noun:` what screens call one and several of these components.
   std::string noun_one = "card", noun_many = "cards";
   // `show:` the properties a screen writes beside each of these components where the

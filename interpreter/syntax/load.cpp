@@ -543,8 +543,12 @@ class Loader {
   // `show: {vp: true, hx: false}`: each of the kind's properties that a screen shows, or
   // that is bookkeeping.
   void property_show(const YAML::Node& n, ComponentDecl& c) {
+    if (n.IsScalar() && (n.Scalar() == "false" || n.Scalar() == "true")) {
+      c.unshown = n.Scalar() == "false";  // the whole kind
+      return;
+    }
     if (!n.IsMap()) {
-      error(n, "'show' of a component kind maps its properties to true or false ({vp: true})");
+      error(n, "'show' of a component kind maps its properties to true or false ({vp: true}), or is false (the whole kind is bookkeeping)");
       return;
     }
     for (auto it = n.begin(); it != n.end(); ++it) {

@@ -64,6 +64,9 @@ struct ComponentDecl {
   // (true), and those that are the rule file's bookkeeping, left out of the reference too
   // (false). A property not named is in the reference only.
   std::vector<std::string> shown, bookkeeping;
+  // `show: false`: the whole kind is the rule file's bookkeeping (lots drawn for the first
+  // player, markers): the reference leaves it out.
+  bool unshown = false;
   // `label: "{name} (vp {vp}) between {seat_a} and {seat_b}"`: how screens write each of
   // these components where the viewer sees it, with each {field} its value: the card's
   // name, a property, or a variable of each component of the kind (a player as "P1").
