@@ -99,9 +99,9 @@ std::vector<std::string> property_ranges(const Game& g, const KindInfo& k, int c
 }
 
 // Whether the kind's `cards` first cards, `rows` different ones, are one of each
-// combination of their properties' values (an `each:` product: sixteen samurai, four clans
-// by four ranks): then `out` says so in a line a property ("one of each clan and rank:",
-// "clan: Minamoto, Taira", "rank: 1 to 4"), which a table of every row would not say better.
+// combination of their properties' values (an `each:` product: a deck of four suits by
+// thirteen ranks): then `out` says so in a line a property ("one of each suit and rank:",
+// "suit: Sun, Moon", "rank: 1 to 13"), which a table of every row would not say better.
 bool every_combination(const Game& g, const KindInfo& k, int cards, const std::vector<int>& properties, size_t rows,
                        std::vector<std::string>& out) {
   std::vector<std::vector<int64_t>> values(properties.size());
