@@ -84,7 +84,10 @@ std::string wrap_line(const std::string& line, size_t width) {
     bool fits = width == 0 || std::all_of(wide.begin(), wide.end(), [&](const std::string& l) { return columns(l) <= width; });
     const std::vector<std::string>& shown = fits ? wide : narrow;
     std::string out;
-    for (size_t k = 0; k < shown.size(); ++k) out += (k ? "\n" : "") + wrap_line(shown[k], fits ? 0 : width);
+    for (size_t k = 0; k < shown.size(); ++k) {
+      if (k) out += '\n';
+      out += wrap_line(shown[k], fits ? 0 : width);
+    }
     return out;
   }
   if (width == 0 || columns(line) <= width) return plain(line);
