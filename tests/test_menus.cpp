@@ -192,6 +192,19 @@ TEST_CASE(
   CHECK(why == "'east' is not a choice for a tile (choices: North, South)");
   CHECK_FALSE(kata::read_decision(g, s, "deploy guard east", why));
   CHECK(why == "'east' is not a choice for a tile (choices: North, South)");
+  // Without a doc, a card by its kind's noun where the kind has one, else by the kind's name.
+  std::string nouned = text;
+  nouned.replace(nouned.find("  tile:\n"), 8, "  tile:\n    noun: battlefield\n");
+  auto n = kata::test::load_text(nouned);
+  REQUIRE(n.messages().empty());
+  CHECK_FALSE(kata::read_decision(*n.game, s, "deploy guard east", why));
+  CHECK(why == "'east' is not a choice for a battlefield (choices: North, South)");
+  std::string vowel = text;
+  for (size_t at; (at = vowel.find("tile")) != std::string::npos;) vowel.replace(at, 4, "Island");
+  auto v = kata::test::load_text(vowel);
+  REQUIRE(v.messages().empty());
+  CHECK_FALSE(kata::read_decision(*v.game, s, "deploy guard east", why));
+  CHECK(why == "'east' is not a choice for an Island (choices: North, South)");
 
   // Written wrong, the long form is an error.
   auto bad = kata::test::load_text(

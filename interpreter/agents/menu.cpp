@@ -237,14 +237,15 @@ std::string param_words(const Game& g, const Param& p, int card) {
   if (size_t pause = doc.find_first_of(".,;:("); pause != std::string::npos) doc.erase(pause);
   while (!doc.empty() && doc.back() == ' ') doc.pop_back();
   if (!doc.empty()) return doc;
-  std::string kind = p.type == Type::card && card >= 0 ? g.kinds[g.card_kind[card]].name
-                     : p.type == Type::card            ? "card"
-                     : p.type == Type::player          ? "player"
-                     : p.type == Type::integer         ? "number"
-                                                       : "value";
-  bool vowel = std::string("aeiou").find(static_cast<char>(
-                   std::tolower(static_cast<unsigned char>(kind[0])))) != std::string::npos;
-  return fmt::format("{} {}", vowel ? "an" : "a", kind);
+  // A card by its kind's noun where the rule file gives one ("a tile"), else by its kind's
+  // name, which says more than "a card".
+  if (p.type == Type::card && card >= 0 && card < g.card_count) {
+    const KindInfo& kind = g.kinds[g.card_kind[card]];
+    if (kind.noun_one != "card") return g.counted(1, g.card_kind[card]);
+    bool vowel = std::string_view("aeioAEIO").find(kind.name[0]) != std::string_view::npos;
+    return fmt::format("{} {}", vowel ? "an" : "a", kind.name);
+  }
+  return p.type == Type::card ? "a card" : p.type == Type::player ? "a player" : p.type == Type::integer ? "a number" : "a value";
 }
 
 std::vector<MenuItem> menu_items(const Game& g, const PlayerView& view,
