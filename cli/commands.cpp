@@ -619,7 +619,9 @@ void print_arena_json(const Game& g, const ArenaArgs& a, const ArenaStats& st) {
                           {"stdev", e.score.stdev()},
                           {"min", e.score.min},
                           {"max", e.score.max}}},
-                        {"decisions", e.decisions}};
+                        {"decisions", e.decisions},
+                        {"samples",
+                         {{"consistent", e.consistent}, {"fell_back", e.fell_back}}}};
     if (!a.no_timing) {
       j["seconds"] = e.seconds;
       j["decisions_per_second"] =

@@ -217,49 +217,23 @@ Loaded load_path(const std::string& path) {
   return l;
 }
 
-State rename(const Game& g, const State& s, const std::vector<int>& to) {
-  const Layout& l = g.layout;
-  State t = s;
-  for (size_t z = 0; z < g.instance_zone.size(); ++z) {
-    int32_t* cs = t.slots.data() + l.zone_cards + static_cast<int>(z) * g.card_count;
-    int n = s[l.zone_size + static_cast<int>(z)];
-    for (int i = 0; i < n; ++i) cs[i] = to[cs[i]];
-    if (g.instance_set[z]) std::sort(cs, cs + n);
-  }
-  for (int c = 0; c < g.card_count; ++c) {
-    t.slots[l.card_zone + to[c]] = s[l.card_zone + c];
-    t.slots[l.card_face + to[c]] = s[l.card_face + c];
-    t.slots[l.card_known + to[c]] = s[l.card_known + c];
-  }
-  auto card_value = [&](int slot) {
-    if (s[slot] >= 0 && s[slot] < g.card_count) t.slots[slot] = to[s[slot]];
-  };
-  for (size_t i = 0; i < g.globals.size(); ++i)
-    if (g.globals[i].type == VarType::card) card_value(l.globals + static_cast<int>(i));
-  for (size_t i = 0; i < g.player_vars.size(); ++i)
-    if (g.player_vars[i].type == VarType::card)
-      for (int p = 0; p < g.max_players; ++p) card_value(l.player_vars + static_cast<int>(i) * g.max_players + p);
-  for (const VarInfo& v : g.card_vars) {
-    const KindInfo& k = g.kinds[v.kind];
-    int seats = v.per_player ? g.max_players : 1;
-    for (int c = k.first_card; c < k.first_card + k.card_count; ++c)
-      for (int p = 0; p < seats; ++p) {
-        int from = l.card_vars + v.base + (c - k.first_card) * seats + p;
-        int into = l.card_vars + v.base + (to[c] - k.first_card) * seats + p;
-        int32_t x = s[from];
-        t.slots[into] = v.type == VarType::card && x >= 0 && x < g.card_count ? to[x] : x;
-      }
-  }
-  return t;
-}
-
-std::vector<int> hidden_renaming(const Game& g, const State& s, int seat, uint64_t& rng) {
+std::vector<int> hidden_renaming(const Game& g, const State& s, int seat, uint64_t& rng, bool all) {
   std::vector<int> to(g.card_count);
   for (int c = 0; c < g.card_count; ++c) to[c] = c;
   std::vector<std::vector<int>> classes(g.kinds.size() * (g.max_players + 1));
   for (int c = 0; c < g.card_count; ++c)
     if (s[g.layout.card_zone + c] >= 0 && !visible(g, s, seat, c))
       classes[g.card_kind[c] * (g.max_players + 1) + g.card_owner[c] + 1].push_back(c);
+  if (!all) {
+    std::vector<const std::vector<int>*> two;
+    for (const std::vector<int>& h : classes)
+      if (h.size() > 1) two.push_back(&h);
+    if (two.empty()) return to;
+    const std::vector<int>& h = *two[uniform(rng, static_cast<uint32_t>(two.size()))];
+    size_t i = uniform(rng, static_cast<uint32_t>(h.size())), j = uniform(rng, static_cast<uint32_t>(h.size() - 1));
+    std::swap(to[h[i]], to[h[j + (j >= i)]]);
+    return to;
+  }
   for (const std::vector<int>& h : classes) {
     std::vector<int> image = h;
     for (size_t i = image.size(); i > 1; --i)
@@ -267,6 +241,16 @@ std::vector<int> hidden_renaming(const Game& g, const State& s, int seat, uint64
     for (size_t i = 0; i < h.size(); ++i) to[h[i]] = image[i];
   }
   return to;
+}
+
+bool same_but_locals(const Game& g, const State& a, const State& b) {
+  return std::equal(a.slots.begin(), a.slots.begin() + g.layout.locals, b.slots.begin());
+}
+
+bool renamed_in_sight(const Game& g, const State& s, int viewer, const std::vector<int>& to) {
+  for (int c = 0; c < g.card_count; ++c)
+    if (to[c] != c && visible(g, s, viewer, c)) return true;
+  return false;
 }
 
 void random_steps(const Game& g, State& s, int steps, uint64_t& rng) {

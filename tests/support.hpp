@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "compile/compiler.hpp"
+#include "runtime/determinize.hpp"
 #include "runtime/engine.hpp"
 #include "runtime/view.hpp"
 
@@ -77,16 +78,20 @@ std::string scratch_dir(const std::string& topic);
 // A rule file loaded from a path, as `kata check` loads it (imports resolved beside it).
 Loaded load_path(const std::string& path);
 
-// The state with every card c renamed to[c]: where it lies, its face, who knows it, its
-// component variables, and card-valued variables; a set is sorted again (card order). The
-// locals of running effects are left as they are (their types are not kept). Used to make
-// two states that differ only in what a seat cannot know (test_leaks, test_determinize).
-State rename(const Game& g, const State& s, const std::vector<int>& to);
 // A random renaming of the cards `seat` cannot see, each among those of its kind and owner
-// (what a determinization keeps: docs/agents.md), for rename (test_determinize, test_search).
-std::vector<int> hidden_renaming(const Game& g, const State& s, int seat, uint64_t& rng);
+// (what a determinization keeps: docs/agents.md), for rename_cards (test_determinize,
+// test_search).
+// Without `all`, two of them only, swapped: twins made so last longer before a rule reads
+// one of them.
+std::vector<int> hidden_renaming(const Game& g, const State& s, int seat, uint64_t& rng, bool all = true);
 // The notation of each legal decision in `s`, in the engine's order (what a menu lists).
 std::vector<std::string> legal_texts(const Game& g, const State& s);
+// Whether two states are the same but for the locals of running effects (which rename_cards
+// leaves as they are: a loop's card may stay in one after it ends).
+bool same_but_locals(const Game& g, const State& a, const State& b);
+// Whether a renamed card (to[c] != c) is in sight of `viewer`: from here two twins may
+// rightly differ for it.
+bool renamed_in_sight(const Game& g, const State& s, int viewer, const std::vector<int>& to);
 // Plays up to `steps` decisions uniformly at random from `rng` (fewer if the game ends).
 void random_steps(const Game& g, State& s, int steps, uint64_t& rng);
 

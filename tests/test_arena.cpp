@@ -78,6 +78,26 @@ TEST_CASE("arena rotation seats each agent at each seat once in any run of as ma
   CHECK(seated_agent(5, 2, 3, false) == 2);
 }
 
+TEST_CASE("kata arena counts a search bot's samples that agreed with what it was told", "[arena][cli]") {
+  // Hogen: after the set-up (chance), calls and answers are told; every ismcts decision after
+  // the first has a history to agree with, with jobs or without.
+  std::string common =
+      "arena rules/hogen.yaml --agents ismcts:10,random,random --games 3 --seed 3 --rotate --no-timing --json";
+  auto one = run_kata(common + " --jobs 1");
+  REQUIRE(one.status == 0);
+  CHECK(one.out == run_kata(common + " --jobs 2").out);
+  auto j = nlohmann::json::parse(one.out);
+  auto& bot = j["agents"][0];
+  REQUIRE(bot["agent"] == "ismcts:10");
+  int64_t consistent = bot["samples"]["consistent"], fell_back = bot["samples"]["fell_back"];
+  CHECK(consistent > 0);
+  CHECK(consistent + fell_back <= bot["decisions"].get<int64_t>());
+  for (int k = 1; k < 3; ++k) {
+    CHECK(j["agents"][k]["samples"]["consistent"] == 0);
+    CHECK(j["agents"][k]["samples"]["fell_back"] == 0);
+  }
+}
+
 TEST_CASE("kata arena is the same for any number of jobs and adds up", "[arena][cli]") {
   std::string common =
       "arena rules/kobayakawa.yaml --agents random,random,random --games 60 --seed 4 --rotate "

@@ -125,7 +125,7 @@ TEST_CASE("two games that differ only in P2's hidden cards read the same to P1 a
     State a = new_game(*g, 3, seed, default_options(*g));
     uint64_t rng = seed * 977;
     std::vector<int> to = kata::test::hidden_renaming(*g, a, 0, rng);
-    State b = kata::test::rename(*g, a, to);
+    State b = rename_cards(*g, a, to);
     std::vector<Decision> la, lb;
     legal_decisions(*g, a, la);
     legal_decisions(*g, b, lb);

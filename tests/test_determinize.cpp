@@ -65,7 +65,7 @@ void check_point(const Game& g, const State& s, int seat, uint64_t seed, Counts&
   RC_ASSERT((d[Layout::rng_hi] != s[Layout::rng_hi] || d[Layout::rng_lo] != s[Layout::rng_lo]));
   // What the seat cannot know changes nothing.
   uint64_t r = seed ^ 0x2545f4914f6cdd1dULL;
-  State twin = kata::test::rename(g, s, kata::test::hidden_renaming(g, s, seat, r));
+  State twin = rename_cards(g, s, kata::test::hidden_renaming(g, s, seat, r));
   RC_ASSERT(make_view(g, twin, seat) == make_view(g, s, seat));
   uint64_t rng2 = seed;
   State d2;

@@ -31,7 +31,8 @@
 
 using namespace kata;
 using kata::test::random_options;
-using kata::test::rename;
+using kata::test::renamed_in_sight;
+using kata::test::same_but_locals;
 
 namespace {
 
@@ -77,25 +78,6 @@ bool sets_in_card_order(const Game& g, const State& s) {
     if (g.instance_set[z] && !std::is_sorted(cs, cs + s[g.layout.zone_size + static_cast<int>(z)])) return false;
   }
   return true;
-}
-
-bool same_but_locals(const Game& g, const State& a, const State& b) {
-  return std::equal(a.slots.begin(), a.slots.begin() + g.layout.locals, b.slots.begin());
-}
-
-Decision renamed(const Game& g, const Decision& d, const std::vector<int>& to) {
-  Decision r = d;
-  const Action& a = g.program.actions.at(d.action);
-  for (size_t k = 0; k < a.params.size(); ++k)
-    if (a.params[k].type == Type::card) r.args[k] = to[d.args[k]];
-  return r;
-}
-
-// Whether a renamed card is in sight of `viewer`: from here the games may rightly differ.
-bool renamed_in_sight(const Game& g, const State& s, int viewer, const std::vector<int>& to) {
-  for (int c = 0; c < g.card_count; ++c)
-    if (to[c] != c && visible(g, s, viewer, c)) return true;
-  return false;
 }
 
 // Whether an event showed `viewer` a renamed card (it may be out of sight again after).
@@ -188,8 +170,8 @@ Outcome play_twins(const Game& g, int players, uint64_t seed, const std::vector<
   int viewer = static_cast<int>(uniform(rng, static_cast<uint32_t>(players)));
   std::vector<int> to = hidden_renaming(g, a, viewer, rng, rename_all);
   for (int c = 0; c < g.card_count; ++c) out.renamed += to[c] != c;
-  State b = rename(g, a, to);
-  RC_ASSERT(rename(g, a, to) == b);
+  State b = rename_cards(g, a, to);
+  RC_ASSERT(rename_cards(g, a, to) == b);
   same_sight(g, a, b, viewer);
   while (!a.over()) {
     legal_decisions(g, a, la);
@@ -211,7 +193,7 @@ Outcome play_twins(const Game& g, int players, uint64_t seed, const std::vector<
       RC_ASSERT(refusals(g, a) == refusals(g, b));
       db = lb[i];
     } else {
-      db = renamed(g, da, to);
+      db = rename_cards(g, da, to);
       if (std::find(lb.begin(), lb.end(), db) == lb.end()) break;  // the rules read a hidden card
       RC_ASSERT(decision_text(g, a, da, viewer) == decision_text(g, b, db, viewer));
     }
@@ -223,7 +205,7 @@ Outcome play_twins(const Game& g, int players, uint64_t seed, const std::vector<
     } catch (const RuntimeError&) {
       break;
     }
-    if (!same_but_locals(g, rename(g, a, to), b)) break;  // the rules read a hidden card
+    if (!same_but_locals(g, rename_cards(g, a, to), b)) break;  // the rules read a hidden card
     RC_ASSERT(sets_in_card_order(g, a));
     if (renamed_in_sight(g, a, viewer, to) || renamed_shown(ea, viewer, to)) break;
     RC_ASSERT(told(g, ea, viewer) == told(g, eb, viewer));
@@ -310,7 +292,7 @@ TEST_CASE("renaming the cards a seat cannot see changes nothing it is shown now"
     State s = new_game(*g, g->min_players, 3, default_options(*g));
     std::vector<int> same(g->card_count);
     for (int c = 0; c < g->card_count; ++c) same[c] = c;
-    CHECK(rename(*g, s, same) == s);
+    CHECK(rename_cards(*g, s, same) == s);
   }
 }
 
@@ -437,7 +419,7 @@ TEST_CASE("copies are alike on every screen - permuting a card's copies changes 
       for (int c = 0; c < g.card_count; ++c) to[c] = c;
       for (auto& [name, cs] : copies)
         for (size_t i = cs.size(); i > 1; --i) std::swap(to[cs[i - 1]], to[cs[uniform(rng, static_cast<uint32_t>(i))]]);
-      State b = rename(g, a, to);
+      State b = rename_cards(g, a, to);
       INFO(g.name << ", seed " << seed << ", after " << a.decisions() << " decisions");
       for (int v = 0; v < players; ++v)
         CHECK(describe_view(g, make_view(g, a, v)) == describe_view(g, make_view(g, b, v)));

@@ -71,9 +71,8 @@ int same_place(const Game& g, const State& from, const State& to, int c) {
   return z >= 0 && i < to[g.layout.zone_size + z] ? to[g.layout.zone_cards + z * g.card_count + i] : c;
 }
 
-// What `seat` is told as decision `d` is made in `s` (then applied), as play_once tells
-// it: another seat's decision as the seat may know it (unless a message of its effect
-// tells it), and the events it is shown.
+}  // namespace
+
 void told_step(const Game& g, State& s, const Decision& d, int seat, std::vector<std::string>& out) {
   std::string chose = s.chooser() == seat ? "" : fmt::format("{} chose: {}", seat_name(s.chooser()), decision_screen_text(g, s, d, seat));
   std::vector<Event> events;
@@ -82,6 +81,8 @@ void told_step(const Game& g, State& s, const Decision& d, int seat, std::vector
   if (!chose.empty() && !told_by_message(g, events, seat)) out.push_back(std::move(chose));
   for (std::string& line : describe_events(g, events, seat)) out.push_back(std::move(line));
 }
+
+namespace {
 
 // Whether `seat` was told, since the state `at` in which it made the first of `decisions`,
 // something it could not know there: the first such line, or "" if none. The decisions
@@ -163,6 +164,8 @@ bool play_once(const Game& g, int players, uint64_t seed, const std::vector<int6
   Hooks hooks{told ? &events : nullptr, nullptr};
   r.chosen.assign(agents.size(), 0);
   r.seconds.assign(agents.size(), 0.0);
+  r.consistent.assign(agents.size(), 0);
+  r.fell_back.assign(agents.size(), 0);
   size_t resumed = resume ? resume->actions.size() : 0;
   LogWriter* writing = resumed ? nullptr : log;
   Seen seen(agents.size());
@@ -171,6 +174,8 @@ bool play_once(const Game& g, int players, uint64_t seed, const std::vector<int6
   r.final = new_game(g, players, seed, options, &hooks);
   deliver(g, events, agents, writing, seen);
   State& s = r.final;
+  // What a search bot's samples must agree with (History in runtime/determinize.hpp).
+  HistoryKeeper since_chance(s, static_cast<int>(agents.size()), told_step);
   size_t replay = made.size(), n = 0;
   std::vector<Decision> legal;
   std::vector<std::string> labels;
@@ -215,8 +220,10 @@ bool play_once(const Game& g, int players, uint64_t seed, const std::vector<int6
         for (auto& d : legal) labels.push_back(decision_text(g, s, d));
       }
       std::optional<InfoSet> info;
+      History history;
       if (int wants = agent.wants_info_set()) {
-        info.emplace(g, s, seat, wants == 2);
+        history = since_chance.of(seat);
+        info.emplace(g, s, seat, wants == 2, &history);
         agent.inform(&*info);
       }
       if (n < replay) {
@@ -229,6 +236,8 @@ bool play_once(const Game& g, int players, uint64_t seed, const std::vector<int6
         Choice c = agent.choose(g, view, labels, count);
         r.seconds[seat] +=
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (info && (info->sample_stats().consistent || info->sample_stats().fell_back))
+          ++(info->sample_stats().fell_back ? r.fell_back : r.consistent)[seat];
         if (c.index == -2) {
           r.stopped_by = stop_requested ? stopped_by_signal() : fmt::format("{} ({}) stopped before the end", seat_name(seat), agent.kind());
           return true;
@@ -290,6 +299,7 @@ bool play_once(const Game& g, int players, uint64_t seed, const std::vector<int6
       if (static_cast<int>(other) != seat && agents[other]->needs_view())
         chose[other] = fmt::format("{} chose: {}", seat_name(seat), decision_screen_text(g, s, chosen, static_cast<int>(other)));
     apply(g, s, chosen, &hooks);
+    since_chance.made(chosen, s);
     for (size_t other = 0; other < agents.size(); ++other)
       if (!chose[other].empty() && !told_by_message(g, events, static_cast<int>(other))) agents[other]->observe(chose[other]);
     deliver(g, events, agents, writing, seen);
@@ -415,6 +425,7 @@ struct GameOutcome {
   int midgame_leader = -1;  // the one leader after half the decisions (rounded down), or -1
   std::vector<int> chosen;  // by seat, with agents (MatchResult)
   std::vector<double> seconds;
+  std::vector<int> consistent, fell_back;
 };
 
 void record(GameOutcome& o, Tracker& t) {
@@ -505,6 +516,8 @@ GameOutcome run_agents(const Game& g, int players, uint64_t seed,
     MatchResult r = play_match(g, players, seed, options, agents);
     o.chosen = std::move(r.chosen);
     o.seconds = std::move(r.seconds);
+    o.consistent = std::move(r.consistent);
+    o.fell_back = std::move(r.fell_back);
     if (!r.completed) {
       o.error = true;
       o.message = r.stopped_by;
@@ -763,6 +776,8 @@ ArenaStats arena(const Game& g, int games, uint64_t seed, const std::vector<int6
       e.score.add(p < static_cast<int>(o.scores.size()) ? static_cast<double>(o.scores[p]) : 0.0);
       e.decisions += o.chosen[p];
       e.seconds += o.seconds[p];
+      e.consistent += o.consistent[p];
+      e.fell_back += o.fell_back[p];
     }
     st.length.add(o.decisions);
   };

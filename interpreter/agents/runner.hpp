@@ -26,6 +26,10 @@ struct MatchResult {
   // (the only figure that is not the same from run to run).
   std::vector<int> chosen;
   std::vector<double> seconds;
+  // By seat, a search bot's decisions whose samples were states consistent with what the
+  // seat was told since chance was last used, and those for which none was found (its
+  // samples were then determinizations of the present; runtime/determinize.hpp).
+  std::vector<int> consistent, fell_back;
   std::vector<Decision> decisions;  // every decision of the game, in order
 };
 
@@ -56,6 +60,12 @@ extern volatile std::sig_atomic_t stop_requested;
 MatchResult play_match(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
                        std::vector<std::unique_ptr<Agent>>& agents, LogWriter* log = nullptr,
                        const Resume* resume = nullptr);
+
+// What `seat` is told as decision `d` is made in `s` (which it then applies, with its
+// events), as play_match tells it: another seat's decision as the seat may know it, unless
+// a message of its effect tells it, and the events it is shown; appended to `out`. The undo
+// check and the search bots' samples (History, runtime/determinize.hpp) compare with it.
+void told_step(const Game& g, State& s, const Decision& d, int seat, std::vector<std::string>& out);
 
 // describe_screen of public_view, titled "as everyone sees it" (print it with print_screen).
 std::string describe_public_view(const Game& g, const State& s);
@@ -193,6 +203,9 @@ struct ArenaEntry {
   Summary score;          // its final score in each of those games
   int64_t decisions = 0;  // decisions it made in them
   double seconds = 0;     // time spent in its Agent::choose, in them
+  // A search bot's decisions sampled from states consistent with the history, and those
+  // that fell back to determinizations of the present (MatchResult).
+  int64_t consistent = 0, fell_back = 0;
 };
 
 struct ArenaStats {

@@ -5,7 +5,10 @@
 #include "runtime/determinize.hpp"
 
 #include <algorithm>
+#include <string>
 #include <tuple>
+
+#include "runtime/view.hpp"
 
 namespace kata {
 
@@ -180,6 +183,52 @@ void determinize(const Game& g, const State& truth, int seat, uint64_t& rng, Sta
   deal_into(g, truth, w, rng, out);
 }
 
+State rename_cards(const Game& g, const State& s, const std::vector<int>& to) {
+  const Layout& l = g.layout;
+  State t = s;
+  for (size_t z = 0; z < g.instance_zone.size(); ++z) {
+    int32_t* cs = t.slots.data() + l.zone_cards + static_cast<int>(z) * g.card_count;
+    int n = s[l.zone_size + static_cast<int>(z)];
+    for (int i = 0; i < n; ++i) cs[i] = to[cs[i]];
+    if (g.instance_set[z]) std::sort(cs, cs + n);
+  }
+  for (int c = 0; c < g.card_count; ++c) {
+    t.slots[l.card_zone + to[c]] = s[l.card_zone + c];
+    t.slots[l.card_face + to[c]] = s[l.card_face + c];
+    t.slots[l.card_known + to[c]] = s[l.card_known + c];
+  }
+  auto card_value = [&](int slot) {
+    if (s[slot] >= 0 && s[slot] < g.card_count) t.slots[slot] = to[s[slot]];
+  };
+  for (size_t i = 0; i < g.globals.size(); ++i)
+    if (g.globals[i].type == VarType::card) card_value(l.globals + static_cast<int>(i));
+  for (size_t i = 0; i < g.player_vars.size(); ++i)
+    if (g.player_vars[i].type == VarType::card)
+      for (int p = 0; p < g.max_players; ++p)
+        card_value(l.player_vars + static_cast<int>(i) * g.max_players + p);
+  for (const VarInfo& v : g.card_vars) {
+    const KindInfo& k = g.kinds[v.kind];
+    int seats = v.per_player ? g.max_players : 1;
+    for (int c = k.first_card; c < k.first_card + k.card_count; ++c)
+      for (int p = 0; p < seats; ++p) {
+        int from = l.card_vars + v.base + (c - k.first_card) * seats + p;
+        int into = l.card_vars + v.base + (to[c] - k.first_card) * seats + p;
+        int32_t x = s[from];
+        t.slots[into] = v.type == VarType::card && x >= 0 && x < g.card_count ? to[x] : x;
+      }
+  }
+  return t;
+}
+
+Decision rename_cards(const Game& g, const Decision& d, const std::vector<int>& to) {
+  Decision r = d;
+  const Action& a = g.program.actions.at(d.action);
+  for (size_t k = 0; k < a.params.size() && k < 4; ++k)
+    if (a.params[k].type == Type::card && d.args[k] >= 0 && d.args[k] < g.card_count)
+      r.args[k] = to[d.args[k]];
+  return r;
+}
+
 bool hides_information(const Game& g) {
   for (const ZoneInfo& z : g.zones)
     if (z.visibility != Visibility::everyone) return true;
@@ -190,17 +239,249 @@ bool hides_information(const Game& g) {
   return false;
 }
 
-void InfoSet::sample(uint64_t& rng, State& out) const {
-  if (!cheat_) {
-    // The places of the hidden cards are the same for every sample: listed once.
-    if (!places_) {
-      places_ = std::make_shared<HiddenPlaces>();
-      list_places(g_, truth_, seat_, *places_);
+namespace {
+
+// Whether `d`, made in `s`, names a card `seat` cannot see there: the seat then knows it only
+// as it was told it (decision_screen_text).
+bool names_hidden(const Game& g, const State& s, const Decision& d, int seat) {
+  const Action& a = g.program.actions.at(d.action);
+  for (size_t p = 0; p < a.params.size() && p < 4; ++p)
+    if (a.params[p].type == Type::card && d.args[p] >= 0 && d.args[p] < g.card_count &&
+        !visible(g, s, seat, d.args[p]))
+      return true;
+  return false;
+}
+
+// What the seat knows of one decision of the history, what it was told as it was made, and
+// which cards it saw where after it.
+struct Step {
+  Decision decision;
+  std::string text;  // for a decision that names a hidden card: how the seat was told it
+  size_t told_begin = 0, told_end = 0;            // its lines in the list of all the lines told
+  std::vector<std::pair<int32_t, int32_t>> seen;  // after it: (card, zone) the seat sees
+};
+
+// The history's decisions made again in a sample of its start, each compared with what the
+// seat was told. When the seat saw a card after a decision where the sample has another
+// that it sees instead (the card it drew, the face-down card it looked at), the two are
+// swapped in the sample of the start, both being cards it could not see there, and the
+// decisions are made again (at most `max_repairs` times): the try then agrees with what
+// was seen, and is checked again from the start.
+struct Replay {
+  static constexpr int max_repairs = 8;
+  const Game& g;
+  int seat;
+  TellFn tell;
+  const std::vector<Step>& steps;
+  const std::vector<std::string>& truth;
+  std::vector<Decision> legal, alike, script;
+  std::vector<std::string> told;
+  std::vector<int> to;
+  State tried, start;
+
+  // Whether making `d` in `x` tells the seat the lines of `st` (and makes it).
+  bool tells(State& x, const Decision& d, const Step& st) {
+    told.clear();
+    try {
+      tell(g, x, d, seat, told);
+    } catch (const RuntimeError&) {
+      return false;  // the rules stop in this state: it is not the seat's
     }
-    return deal_into(g_, truth_, *places_, rng, out);
+    return told.size() == st.told_end - st.told_begin &&
+           std::equal(told.begin(), told.end(), truth.begin() + static_cast<long>(st.told_begin));
   }
-  out = truth_;
-  reseed(out, rng);
+
+  // Makes step `st` again in `x` (the decision of the script where it has one): the same
+  // decision where it names no card the seat could not see, else one of the sample's legal
+  // decisions told to the seat in the same words (which hidden card another seat chose is
+  // not known), tried in random order, the first that tells the seat the true lines. False
+  // if there is none; `x` is then the state after the last decision tried, if any.
+  bool step(State& x, size_t i, uint64_t& rng) {
+    const Step& st = steps[i];
+    legal_decisions(g, x, legal);
+    if (i < script.size() || st.text.empty()) {
+      const Decision& d = i < script.size() ? script[i] : st.decision;
+      if (std::find(legal.begin(), legal.end(), d) == legal.end()) return false;
+      if (i >= script.size()) script.push_back(d);
+      return tells(x, d, st);
+    }
+    alike.clear();
+    for (const Decision& d : legal)
+      if (d.action == st.decision.action && decision_screen_text(g, x, d, seat) == st.text)
+        alike.push_back(d);
+    for (size_t k = alike.size(); k > 0; --k) {
+      std::swap(alike[k - 1], alike[uniform(rng, static_cast<uint32_t>(k))]);
+      tried = x;
+      if (tells(tried, alike[k - 1], st)) {
+        std::swap(x, tried);
+        script.push_back(alike[k - 1]);
+        return true;
+      }
+    }
+    if (!alike.empty()) std::swap(x, tried);
+    return false;
+  }
+
+  // After step `st`, a card the seat saw in the truth that `x` has elsewhere, and the card
+  // `x` shows the seat in that zone instead: swapped in the start (and the script), if both
+  // were hidden from the seat there and are of the same kind and owner. False if none.
+  bool repair(const State& x, const Step& st) {
+    const Layout& l = g.layout;
+    for (auto [card, zone] : st.seen) {
+      if (x[l.card_zone + card] == zone && visible(g, x, seat, card)) continue;
+      for (int other = 0; other < g.card_count; ++other) {
+        if (x[l.card_zone + other] != zone || !visible(g, x, seat, other) ||
+            std::any_of(st.seen.begin(), st.seen.end(), [&](auto& p) { return p.first == other; }))
+          continue;
+        if (g.card_kind[other] != g.card_kind[card] || g.card_owner[other] != g.card_owner[card] ||
+            start[l.card_zone + card] < 0 || start[l.card_zone + other] < 0 ||
+            visible(g, start, seat, card) || visible(g, start, seat, other))
+          return false;
+        to.resize(g.card_count);
+        for (int c = 0; c < g.card_count; ++c) to[c] = c;
+        std::swap(to[card], to[other]);
+        start = rename_cards(g, start, to);
+        for (Decision& d : script) d = rename_cards(g, d, to);
+        return true;
+      }
+      return false;
+    }
+    return false;
+  }
+
+  // Whether the decisions, made again from `start` (a determinization of the history's
+  // start) with an empty script, or from `x` where the first `script.size()` of them were
+  // made before (a kept sample), tell the seat what it was told; `x` is then the present
+  // of that sample. A repair makes them all again from the start.
+  bool consistent(State& x, uint64_t& rng) {
+    size_t first = script.size();
+    if (first > steps.size()) return false;
+    if (first == 0) x = start;
+    for (int repairs = 0;; ++repairs) {
+      size_t i = first;
+      bool same = true;
+      try {
+        for (; same && i < steps.size(); ++i) {
+          same = step(x, i, rng);
+          if (same) same = !mismatch(x, steps[i]);
+        }
+      } catch (const RuntimeError&) {
+        return false;  // the rules stop in this state: it is not the seat's
+      }
+      if (same) return true;
+      if (repairs == max_repairs || !repair(x, steps[i - 1])) return false;
+      script.resize(i - 1);
+      x = start;
+      first = 0;
+    }
+  }
+
+  // Whether the seat, after step `st`, sees in `x` a card where the truth has another.
+  bool mismatch(const State& x, const Step& st) const {
+    const Layout& l = g.layout;
+    for (auto [card, zone] : st.seen)
+      if (x[l.card_zone + card] != zone || !visible(g, x, seat, card)) return true;
+    return false;
+  }
+};
+
+}  // namespace
+
+void InfoSet::find_consistent(uint64_t& rng) const {
+  const History& h = *history_;
+  // The truth made again from the history's start: what the seat was told at each step,
+  // and the cards it saw where. A history that does not lead to the present (a caller's
+  // mistake) is not used.
+  std::vector<Step> steps;
+  std::vector<std::string> truth;
+  State s = *h.from;
+  for (const Decision& d : *h.since) {
+    Step st{d,
+            names_hidden(g_, s, d, seat_) ? decision_screen_text(g_, s, d, seat_) : "",
+            truth.size(),
+            0,
+            {}};
+    h.tell(g_, s, d, seat_, truth);
+    st.told_end = truth.size();
+    for (int c = 0; c < g_.card_count; ++c)
+      if (s[g_.layout.card_zone + c] >= 0 && visible(g_, s, seat_, c))
+        st.seen.emplace_back(c, s[g_.layout.card_zone + c]);
+    steps.push_back(std::move(st));
+  }
+  if (s != truth_) return;
+  PlayerView now = make_view(g_, truth_, seat_);
+  Replay replay{g_, seat_, h.tell, steps, truth, {}, {}, {}, {}, {}, {}, {}};
+  // The samples that agreed with the seat's history at its last decision, while they still
+  // agree: up to half of those wanted; then new ones, so that the samples do not narrow to
+  // the first few found; then the rest of the earlier ones if room is left.
+  std::vector<ConsistentSample> earlier, kept, spare;
+  if (h.kept) earlier.swap(*h.kept);
+  auto agrees = [&](ConsistentSample& c) {
+    if (!replay.consistent(c.present, rng) || make_view(g_, c.present, seat_) != now) return false;
+    c.start = std::move(replay.start);
+    c.decisions = std::move(replay.script);
+    return true;
+  };
+  auto keep = [&](ConsistentSample& c) {
+    consistent_.push_back(c.present);
+    kept.push_back(std::move(c));
+  };
+  auto room = [&] { return static_cast<int>(consistent_.size()) < consistent_wanted; };
+  for (ConsistentSample& c : earlier) {
+    replay.start = std::move(c.start);
+    replay.script = std::move(c.decisions);
+    if (!agrees(c)) continue;
+    if (static_cast<int>(consistent_.size()) < consistent_wanted / 2) {
+      keep(c);
+      ++stats_.kept;
+    } else {
+      spare.push_back(std::move(c));
+    }
+  }
+  ConsistentSample fresh;
+  while (stats_.attempts < consistent_tries && room()) {
+    ++stats_.attempts;
+    determinize(g_, *h.from, seat_, rng, replay.start);
+    replay.script.clear();
+    if (agrees(fresh)) keep(fresh);
+  }
+  for (size_t k = 0; k < spare.size() && room(); ++k, ++stats_.kept) keep(spare[k]);
+  if (h.kept) h.kept->swap(kept);
+  stats_.consistent = static_cast<int>(consistent_.size());
+  stats_.fell_back = consistent_.empty();
+}
+
+void HistoryKeeper::made(const Decision& d, const State& now) {
+  if (now[Layout::rng_hi] == from_[Layout::rng_hi] &&
+      now[Layout::rng_lo] == from_[Layout::rng_lo]) {
+    since_.push_back(d);
+    return;
+  }
+  from_ = now;
+  since_.clear();
+  for (auto& k : kept_) k.clear();
+}
+
+void InfoSet::sample(uint64_t& rng, State& out) const {
+  if (cheat_) {
+    out = truth_;
+    return reseed(out, rng);
+  }
+  // Worked out at the first sample: the places of the hidden cards, and the states
+  // consistent with the history (none is sought where the seat sees every card, or where
+  // nothing was decided since chance was last used).
+  if (!places_) {
+    places_ = std::make_shared<HiddenPlaces>();
+    list_places(g_, truth_, seat_, *places_);
+    if (!places_->places.empty() && history_ && history_->from && history_->since &&
+        history_->tell && !history_->since->empty())
+      find_consistent(rng);
+  }
+  if (!consistent_.empty()) {
+    out = consistent_[uniform(rng, static_cast<uint32_t>(consistent_.size()))];
+    return reseed(out, rng);
+  }
+  deal_into(g_, truth_, *places_, rng, out);
 }
 
 }  // namespace kata
