@@ -383,7 +383,7 @@ TEST_CASE("humans sharing a terminal: the scrollback is cleared - the end is sho
   auto r = run_kata("play rules/kobayakawa.yaml -p 3 -a human,human,random --no-clear --seed 2", ones);
   REQUIRE(r.status == 0);
   auto end = r.out.substr(r.out.rfind("> "));
-  CHECK(has(end, "Kobayakawa — as everyone sees it — phase: combat"));
+  CHECK(has(end, "Kobayakawa — as everyone sees it — game over"));
   CHECK_FALSE(has(end, "(you)"));
   CHECK_FALSE(has(end, "as P1 sees it"));
   CHECK_FALSE(has(end, "as P2 sees it"));

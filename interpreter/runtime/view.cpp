@@ -753,7 +753,9 @@ std::string describe_screen(const Game& g, const PlayerView& v) {
   std::string out;
   int n = static_cast<int>(v.eliminated.size());
   out += fmt::format("{} — {}", g.name, v.viewer < 0 ? "everything" : fmt::format("as {} sees it", seat_name(v.viewer)));
-  if (v.phase >= 0 && v.phase < static_cast<int>(g.phases.size())) out += fmt::format(" — phase: {}", g.phases[v.phase]);
+  // Once the game is over, the phase it ended in says nothing more.
+  if (v.status == Status::over) out += " — game over";
+  else if (v.phase >= 0 && v.phase < static_cast<int>(g.phases.size())) out += fmt::format(" — phase: {}", g.phases[v.phase]);
   out += '\n';
   for (size_t i = 0; i < g.globals.size(); ++i)
     if (shown(g.globals[i], v.globals[i], v.globals_unshown[i]))
