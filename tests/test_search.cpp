@@ -135,6 +135,12 @@ TEST_CASE("a search bot's samples agree with what its seat was told since chance
     }
     CHECK(consistent.sample_stats().consistent == InfoSet::consistent_wanted);
     CHECK(!consistent.sample_stats().fell_back);
+    // A bot that samples once (greedy) looks for one state, and it agrees too.
+    InfoSet once(g, s, 0, false, &history);
+    once.want_consistent(1);
+    once.sample(rng, sample);
+    CHECK(once.sample_stats().consistent == 1);
+    CHECK(holds(g, sample, 1, k) == yes);
     CHECK(plain.sample_stats().attempts == 0);
   }
   CHECK(told_yes > 0);

@@ -165,6 +165,7 @@ int greedy_decision(const InfoSet& info, uint64_t& rng) {
   info.legal(root);
   if (root.size() <= 1) return 0;
   State s, after;
+  info.want_consistent(1);  // one sample: one consistent state is enough
   info.sample(rng, s);
   legal_decisions(g, s, legal);
   if (legal.size() != root.size())

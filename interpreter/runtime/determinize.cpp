@@ -426,12 +426,12 @@ void InfoSet::find_consistent(uint64_t& rng) const {
     consistent_.push_back(c.present);
     kept.push_back(std::move(c));
   };
-  auto room = [&] { return static_cast<int>(consistent_.size()) < consistent_wanted; };
+  auto room = [&] { return static_cast<int>(consistent_.size()) < wanted_; };
   for (ConsistentSample& c : earlier) {
     replay.start = std::move(c.start);
     replay.script = std::move(c.decisions);
     if (!agrees(c)) continue;
-    if (static_cast<int>(consistent_.size()) < consistent_wanted / 2) {
+    if (static_cast<int>(consistent_.size()) < (wanted_ + 1) / 2) {
       keep(c);
       ++stats_.kept;
     } else {

@@ -5,6 +5,7 @@
 // in docs/agents.md ("Determinizations").
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -139,6 +140,9 @@ class InfoSet {
   void sample(uint64_t& rng, State& out) const;
   // How the samples so far were made.
   const SampleStats& sample_stats() const { return stats_; }
+  // How many consistent states to look for (consistent_wanted by default), before the first
+  // sample: a bot that samples once (greedy) needs one.
+  void want_consistent(int n) const { wanted_ = std::max(1, std::min(n, consistent_wanted)); }
 
  private:
   // Looks for states consistent with the history (at the first sample).
@@ -152,6 +156,7 @@ class InfoSet {
   mutable std::shared_ptr<HiddenPlaces> places_;
   mutable std::vector<State> consistent_;
   mutable SampleStats stats_;
+  mutable int wanted_ = consistent_wanted;
 };
 
 }  // namespace kata
