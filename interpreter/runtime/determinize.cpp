@@ -328,9 +328,9 @@ struct Replay {
   bool repair(const State& x, const Step& st) {
     const Layout& l = g.layout;
     for (auto [card, zone] : st.seen) {
-      if (x[l.card_zone + card] == zone && visible(g, x, seat, card)) continue;
+      if (seen_in(x, card, zone)) continue;
       for (int other = 0; other < g.card_count; ++other) {
-        if (x[l.card_zone + other] != zone || !visible(g, x, seat, other) ||
+        if (!seen_in(x, other, zone) ||
             std::any_of(st.seen.begin(), st.seen.end(), [&](auto& p) { return p.first == other; }))
           continue;
         if (g.card_kind[other] != g.card_kind[card] || g.card_owner[other] != g.card_owner[card] ||
@@ -376,12 +376,15 @@ struct Replay {
     }
   }
 
+  // Whether the seat sees `card` in `zone` in `x`.
+  bool seen_in(const State& x, int card, int zone) const {
+    return x[g.layout.card_zone + card] == zone && visible(g, x, seat, card);
+  }
+
   // Whether the seat, after step `st`, sees in `x` a card where the truth has another.
   bool mismatch(const State& x, const Step& st) const {
-    const Layout& l = g.layout;
-    for (auto [card, zone] : st.seen)
-      if (x[l.card_zone + card] != zone || !visible(g, x, seat, card)) return true;
-    return false;
+    return !std::all_of(st.seen.begin(), st.seen.end(),
+                        [&](auto& p) { return seen_in(x, p.first, p.second); });
   }
 };
 
