@@ -630,6 +630,10 @@ TEST_CASE("a menu of several actions lists each action's decisions under its hea
     items.push_back({{"play", "P1 Guard" + std::to_string(i + 1)}, {"c"}, {}, {i}, "play", {}});
   items.push_back({{"pass"}, {}, {}, {18}, "pass", {}});
   CHECK(has(kata::Menu(items).show(), "Choose an action:\n   1) play  (18 choices)\n   2) pass\n"));
+  // Chosen first, an action is listed by its heading (its doc's first sentence), as where
+  // its decisions are listed.
+  for (kata::MenuItem& item : items) item.heading = item.parts[0] == "play" ? "Play a card. (play)" : "Pass. (pass)";
+  CHECK(has(kata::Menu(items).show(), "Choose an action:\n   1) Play a card. (play)  (18 choices)\n   2) Pass. (pass)\n"));
   items.pop_back();
   CHECK(has(kata::Menu(items).show(), "   1) play P1 Guard1\n"));
 }

@@ -1326,10 +1326,13 @@ actions:
   REQUIRE(labels == std::vector<std::string>{"peek North.side(P2)#1"});
   std::vector<MenuItem> items = menu_items(*g, make_view(*g, s, 0), labels);
   REQUIRE(items.size() == 1);
-  CHECK(items[0].text() == "peek North.side(P2)#1 (card 1 from the bottom of P2's side of North)");
-  // What is typed is the notation.
+  // The place reads as its number: the notation's zone ids are not for reading.
+  CHECK(items[0].text() == "peek #1 (card 1 from the bottom of P2's side of North)");
+  // The notation may be typed, and the number the menu shows.
   Menu menu(items);
   CHECK(menu.typed("peek North.side(P2)#1") == 0);
+  std::string why;
+  CHECK(read_decision(*g, s, "peek #1", why));
 }
 
 TEST_CASE("a menu walked a value at a time says in words which hidden card a place is", "[screens][menus]") {
@@ -1357,10 +1360,14 @@ actions:
   Menu menu(items, 4);  // six lines do not fit: the card first, then the number
   CHECK(menu.show() ==
         "peek — choose a card:\n"
-        "   1) North.side(P2)#1 (card 1 from the bottom of P2's side of North, 3 choices)\n"
-        "   2) North.side(P2)#2 (card 2 from the bottom of P2's side of North, 3 choices)\n");
+        "   1) #1 (card 1 from the bottom of P2's side of North, 3 choices)\n"
+        "   2) #2 (card 2 from the bottom of P2's side of North, 3 choices)\n");
+  // The number shown may be typed at its step.
+  Menu typed_menu(items, 4);
+  CHECK(typed_menu.typed("#2") == -1);
+  CHECK(has(typed_menu.show(), "peek #2 — choose a number:"));
   CHECK(menu.pick(1) == -1);
-  CHECK(has(menu.show(), "peek North.side(P2)#2 — choose a number:\n   1) peek North.side(P2)#2 1 (card 2 from the bottom of P2's side of North)\n"));
+  CHECK(has(menu.show(), "peek #2 — choose a number:\n   1) peek #2 1 (card 2 from the bottom of P2's side of North)\n"));
   // The step lists whole decisions, but it asks for one value: typed alone, it is taken.
   CHECK(menu.typed("3") == 5);
   CHECK(legal_texts(*g, s)[5] == "peek North.side(P2)#2 3");
@@ -1397,4 +1404,56 @@ TEST_CASE("zone lines start their cards at the widest heading's column", "[scree
   INFO(narrow);
   CHECK(has(narrow, "\n  the deck:      11 cards face down\n"));
   CHECK(has(narrow, "\n  the pile of the Kobayakawa card, face up: 8\n"));
+}
+
+TEST_CASE("a labelled zone names its holder by its title, whole, and a page lists held zones in their holders' order", "[screens][label]") {
+  // The tiles lie in the row in an order the seed decides; the declaration is the other
+  // way round, so that listing the sides as declared would not pass by chance.
+  auto g = game(R"(game: Titled sides
+players: 2
+components:
+  tile: {list: [{name: WestField, title: West Field}, {name: EastHill, title: East Hill}, {name: Mid, title: The Middle Ground}], in: table}
+  card: {list: [{name: Ace}, {name: King}, {name: Queen}, {name: Jack}, {name: Ten}, {name: Nine}], in: deck}
+zones:
+  table: {visibility: everyone, order: row}
+  deck: {visibility: nobody}
+  side: {per: tile, per_player: true, visibility: everyone, label: "{player}'s side of {tile}"}
+flow: |
+  shuffle table
+  for t in table {
+    move top(deck) to t.side(P2)
+    move top(deck) to t.side(P1)
+  }
+  choose P1: pass
+actions:
+  pass: {do: ""}
+)");
+  std::set<std::string> orders;
+  for (uint64_t seed = 1; seed <= 12; ++seed) {
+    State s = new_game(*g, 2, seed, default_options(*g));
+    PlayerView v = make_view(*g, s, 0);
+    std::string page = describe_view(*g, v);
+    INFO(page);
+    CHECK_FALSE(has(page, "side of WestField"));
+    // The row's order, as the page's row line names the tiles.
+    std::vector<std::string> row;
+    for (const ZoneView& z : v.zones)
+      if (g->instance_name(z.instance) == "table")
+        for (const CardView& c : z.cards) row.push_back(g->card_plain_names[c.card]);
+    REQUIRE(row.size() == 3);
+    orders.insert(fmt::format("{}", fmt::join(row, ",")));
+    // The sides follow it, P1's before P2's on each tile.
+    size_t at = 0;
+    for (const std::string& tile : row)
+      for (const char* seat : {"P1", "P2"}) {
+        size_t found = page.find(fmt::format("  {}'s side of {}:", seat, tile));
+        REQUIRE(found != std::string::npos);
+        CHECK(found >= at);
+        at = found;
+      }
+    // On a narrow screen the title is never split.
+    std::string narrow = wrap_text(describe_screen(*g, v), 24);
+    CHECK(has(narrow, "The Middle Ground"));
+  }
+  CHECK(orders.size() > 1);  // the seeds did vary the row
 }

@@ -169,6 +169,16 @@ std::vector<std::string> board_notes(const Game& g, const PlayerView& view, cons
   return notes;
 }
 
+// A hidden card's place as a menu shows it: "#1" for "Port.side(P2)#1", the words beside
+// it saying where; any other value as it is.
+std::string place_number(const std::string& value) {
+  size_t hash = value.rfind('#');
+  if (hash == std::string::npos || hash == 0 || hash + 1 >= value.size() ||
+      value.find_first_not_of("0123456789", hash + 1) != std::string::npos)
+    return value;
+  return value.substr(hash);
+}
+
 // Beside each part of the item that is a hidden card's place ("Port.side(P2)#1", as
 // card_text writes it) in a zone with a label: the place in words, as a message tells it
 // (hidden_card_text). The place is in the notation already: this tells nothing more.
@@ -184,7 +194,7 @@ std::vector<std::string> place_words(const Game& g, const std::vector<std::strin
     if (it == places.end()) continue;
     int zone = static_cast<int>(it - places.begin());
     if (g.zones[g.instance_zone[zone]].label.empty()) continue;
-    out[k] = fmt::format("card {} from the bottom of {}", part.substr(hash + 1), g.place_name(zone));
+    out[k] = fmt::format("card {} from the bottom of {}", part.substr(hash + 1), g.place_name(zone, true));
   }
   return out;
 }
@@ -213,17 +223,32 @@ std::optional<std::vector<std::string>> label_parts(const Game& g, const std::st
 
 std::string MenuItem::text() const { return plain(screen_text()); }
 
+std::string MenuItem::part_text(size_t k) const {
+  if (k >= parts.size()) return {};
+  if (k >= places.size() || places[k].empty()) return parts[k];
+  return fmt::format("{} ({})", place_number(parts[k]), plain(places[k]));
+}
+
 std::string MenuItem::screen_text() const {
+  // A hidden card's place reads as its number ("#1", which may be typed too), the words
+  // beside it saying whose and where: the notation's zone ids are not for reading.
   std::vector<std::string> units;
-  for (const std::string& p : parts) units.push_back(unbroken(p));
+  for (size_t k = 0; k < parts.size(); ++k) {
+    bool place = k < places.size() && !places[k].empty();
+    units.push_back(unbroken(place ? place_number(parts[k]) : parts[k]));
+  }
   std::string out = joined(units, units.size());
   std::string pieces;
   for (size_t k = 0; k < notes.size() && k < parts.size(); ++k)
     if (!notes[k].empty())
       pieces += fmt::format("{}{} on {}", pieces.empty() ? "" : ", ", unbroken(notes[k]), units[k]);
   if (!pieces.empty()) out += " (" + pieces + ")";
+  std::vector<std::string> said;
   for (const std::string& words : places)
-    if (!words.empty()) out += " (" + unbroken(words) + ")";
+    if (!words.empty() && std::find(said.begin(), said.end(), words) == said.end()) {
+      out += " (" + unbroken(words) + ")";
+      said.push_back(words);
+    }
   return decisions.size() > 1 ? fmt::format("{} (x{})", out, decisions.size()) : out;
 }
 
@@ -385,11 +410,17 @@ std::string Menu::show() const { return plain(screen()); }
 
 std::string Menu::screen() const {
   std::string out;
+  // An action as the first step lists it: its heading, which ends with its name.
+  auto action_heading = [&](const std::string& action) {
+    for (const MenuItem& item : items_)
+      if (!item.parts.empty() && item.parts[0] == action && !item.heading.empty()) return item.heading;
+    return action;
+  };
   size_t level = path_.size();
   bool values =
       std::any_of(entries_.begin(), entries_.end(), [](const Entry& e) { return e.item < 0; });
   std::vector<std::string> chosen;
-  for (const Step& s : path_) chosen.push_back(s.value);
+  for (const Step& s : path_) chosen.push_back(place_number(s.value));
   // The entries' one action, described as where a menu lists several (its doc's first
   // sentence): a menu of one action says what choosing does as well.
   std::set<std::string> actions;
@@ -409,10 +440,16 @@ std::string Menu::screen() const {
   } else if (!at_start()) {
     // The decisions in full, still named by what is chosen next ("play P1 Ace — choose
     // the pile").
-    const auto& words = items_[candidates().front()].param_words;
+    // The parameter named is the one the entries differ in, where there is one.
+    std::vector<int> cands = candidates();
+    const MenuItem& first = items_[cands.front()];
+    std::set<size_t> differ;
+    for (int i : cands)
+      for (size_t k = 1; k < items_[i].parts.size() && k < first.parts.size(); ++k)
+        if (items_[i].parts[k] != first.parts[k]) differ.insert(k - 1);
     for (std::string& c : chosen) c = unbroken(c);
-    out += level >= 1 && level - 1 < words.size() && lone
-               ? fmt::format("{} — choose {}:\n", joined(chosen, chosen.size()), words[level - 1])
+    out += differ.size() == 1 && *differ.begin() < first.param_words.size() && lone
+               ? fmt::format("{} — choose {}:\n", joined(chosen, chosen.size()), first.param_words[*differ.begin()])
                : fmt::format("{} — choose:\n", joined(chosen, chosen.size()));
   }
   // Headings when the entries are decisions of more than one action.
@@ -427,13 +464,15 @@ std::string Menu::screen() const {
       last = items_[e.item].parts[0];
       out += fmt::format("  {}:\n", items_[e.item].heading.empty() ? last : items_[e.item].heading);
     }
-    if (e.item >= 0)
+    if (e.item >= 0 && values && level == 0 && items_[e.item].parts.size() == 1)
+      out += fmt::format("  {:>2}) {}\n", i + 1, action_heading(items_[e.item].parts[0]));  // an action without values
+    else if (e.item >= 0)
       out += fmt::format("{}{:>2}) {}\n", headed ? "    " : "  ", i + 1, items_[e.item].screen_text());
     else if (!e.note.empty())
-      out += fmt::format("  {:>2}) {} ({}, {} choice{})\n", i + 1, unbroken(e.value), unbroken(e.note), e.count,
+      out += fmt::format("  {:>2}) {} ({}, {} choice{})\n", i + 1, unbroken(place_number(e.value)), unbroken(e.note), e.count,
                          e.count == 1 ? "" : "s");
     else
-      out += fmt::format("  {:>2}) {}  ({} choice{})\n", i + 1, unbroken(e.value), e.count,
+      out += fmt::format("  {:>2}) {}  ({} choice{})\n", i + 1, level == 0 ? action_heading(e.value) : unbroken(e.value), e.count,
                          e.count == 1 ? "" : "s");
   }
   if (!at_start()) out += "  ('back' for the step before)\n";
@@ -467,6 +506,13 @@ std::optional<int> Menu::typed(const std::string& text) {
   if (want.empty()) return std::nullopt;
   for (size_t i = 0; i < entries_.size(); ++i)
     if (entries_[i].item < 0 && normal(entries_[i].value) == want) return pick(i);
+  // A hidden card's place as the entry shows it ("#2"), where one entry shows it so.
+  std::vector<size_t> shown_so;
+  for (size_t i = 0; i < entries_.size(); ++i)
+    if (entries_[i].item < 0 && place_number(entries_[i].value) != entries_[i].value &&
+        normal(place_number(entries_[i].value)) == want)
+      shown_so.push_back(i);
+  if (shown_so.size() == 1) return pick(shown_so.front());
   // A step that lists whole items still asks for one value: "North" at "play P1 Guard —
   // choose a tile" picks the item whose value it is, when only one is.
   size_t level = path_.size();

@@ -51,6 +51,9 @@ struct MenuItem {
   // ("(card 1 from the bottom of P2's side of Port)") and " (x4)" when the item stands for
   // four decisions.
   std::string text() const;
+  // Part k as a person reads it: a hidden card's place by its number and its words ("#1
+  // (card 1 from the bottom of P2's side of Port)"), any other part as it is.
+  std::string part_text(size_t k) const;
   // The same with each value and note one unit that a screen never splits (runtime/wrap.hpp).
   std::string screen_text() const;
 };

@@ -291,16 +291,19 @@ std::string not_a_choice(const Game& g, const PlayerView& view,
   std::vector<int> item_of(labels.size(), -1);
   for (size_t i = 0; i < items.size(); ++i)
     for (int d : items[i].decisions) item_of[d] = static_cast<int>(i);
-  std::vector<std::string> values;
+  std::vector<std::string> values, shown;  // as typed; as read (a hidden card's place in words)
   for (int d : reached) {
     const MenuItem& item = items[item_of[d]];
     if (item.parts.size() > k + 1 &&
-        std::find(values.begin(), values.end(), item.parts[k + 1]) == values.end())
+        std::find(values.begin(), values.end(), item.parts[k + 1]) == values.end()) {
       values.push_back(item.parts[k + 1]);
+      shown.push_back(item.part_text(k + 1));
+    }
   }
   // The start of several choices' names: the person meant one of them.
   if (std::vector<std::string> could = begun_by(values, squashed(word)); could.size() > 1)
     return ambiguous(g, word, could, a.params[k]);
+  values = shown;
   std::string choices;
   if (values.empty() && k > 0 && !dead_end.empty()) {
     // The values before it leave no legal decision: say which, and why, since "no choice"

@@ -3,6 +3,8 @@
 // the state and the slot of each local.
 #include "compile/compiler.hpp"
 
+#include "runtime/wrap.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -44,7 +46,7 @@ std::string Game::counted(size_t n, int kind) const {
   return fmt::format("{} {}", vowel ? "an" : "a", one);
 }
 
-std::string Game::place_name(int instance) const {
+std::string Game::place_name(int instance, bool units) const {
   if (instance >= 0 && board.zone >= 0 && instance_zone[instance] == board.zone && !zones[board.zone].per_player &&
       instance_card[instance] >= 0)
     return card_names[instance_card[instance]];
@@ -55,7 +57,12 @@ std::string Game::place_name(int instance) const {
     switch (piece.what) {
       case What::text: out += piece.text; break;
       case What::owner: out += seat_name(instance_owner[instance]); break;
-      case What::holder: out += card_names[instance_card[instance]]; break;
+      case What::holder: {
+        int holder = instance_card[instance];
+        const std::string& name = kinds[card_kind[holder]].titled ? card_plain_names[holder] : card_names[holder];
+        out += units ? unbroken(name) : name;
+        break;
+      }
     }
   }
   return out;

@@ -115,18 +115,18 @@ std::string describe_event(const Game& g, const Event& e, int viewer, bool units
   bool a_card = e.card >= 0 && e.card < g.card_count;
   std::string card = sees ? named(told_name(g, e.card, viewer), units) : g.counted(1, a_card ? g.card_kind[e.card] : -1);
   switch (e.kind) {
-    case Event::shuffle: return fmt::format("{} is shuffled", g.place_name(e.from));
-    case Event::move: return fmt::format("{} moves from {} to {}", card, g.place_name(e.from), g.place_name(e.to));
-    case Event::flip: return fmt::format("{} is turned face {} in {}", card, e.to ? "up" : "down", g.place_name(e.from));
-    case Event::reveal: return fmt::format("{} is revealed in {}", card, g.place_name(e.from));
+    case Event::shuffle: return fmt::format("{} is shuffled", g.place_name(e.from, units));
+    case Event::move: return fmt::format("{} moves from {} to {}", card, g.place_name(e.from, units), g.place_name(e.to, units));
+    case Event::flip: return fmt::format("{} is turned face {} in {}", card, e.to ? "up" : "down", g.place_name(e.from, units));
+    case Event::reveal: return fmt::format("{} is revealed in {}", card, g.place_name(e.from, units));
     case Event::look:
-      if (viewer == e.player) return fmt::format("you look at {} in {}", card, g.place_name(e.from));
-      return fmt::format("{} looks at {} in {}", seat_name(e.player), g.counted(1, a_card ? g.card_kind[e.card] : -1), g.place_name(e.from));
+      if (viewer == e.player) return fmt::format("you look at {} in {}", card, g.place_name(e.from, units));
+      return fmt::format("{} looks at {} in {}", seat_name(e.player), g.counted(1, a_card ? g.card_kind[e.card] : -1), g.place_name(e.from, units));
     case Event::eliminate: return fmt::format("{} is eliminated", seat_name(e.player));
     case Event::phase: return fmt::format("— {} —", g.phases.at(e.player));
     case Event::pick:
       return fmt::format("{} {} {} from {}", viewer == e.player ? "you" : seat_name(e.player), viewer == e.player ? "draw" : "draws",
-                         card, g.place_name(e.from));
+                         card, g.place_name(e.from, units));
     case Event::say:
       if (e.player < 0 || viewer == e.player) return said_text(g, e, viewer, units);
       if (viewer < 0) return fmt::format("to {}: {}", seat_name(e.player), said_text(g, e, viewer, units));
@@ -195,12 +195,12 @@ std::string describe_run(const Game& g, const std::vector<Event>& run, bool same
   int here = same_from ? run.front().from : run.front().to;
   if (parts.size() == 1) {
     const Part& p = parts.front();
-    return fmt::format("{} move from {} to {}: {}", g.counted(p.count, std::max(p.kind, -1)), g.place_name(same_from ? here : p.zone),
-                       g.place_name(same_from ? p.zone : here), content(g, p));
+    return fmt::format("{} move from {} to {}: {}", g.counted(p.count, std::max(p.kind, -1)), g.place_name(same_from ? here : p.zone, units),
+                       g.place_name(same_from ? p.zone : here, units), content(g, p));
   }
   std::string joined;
-  for (const Part& p : parts) joined += fmt::format("{}{}: {}", joined.empty() ? "" : "; ", g.place_name(p.zone), content(g, p));
-  return fmt::format("{} move {} {} — {}", g.counted(run.size(), run_kind(g, run)), same_from ? "from" : "to", g.place_name(here), joined);
+  for (const Part& p : parts) joined += fmt::format("{}{}: {}", joined.empty() ? "" : "; ", g.place_name(p.zone, units), content(g, p));
+  return fmt::format("{} move {} {} — {}", g.counted(run.size(), run_kind(g, run)), same_from ? "from" : "to", g.place_name(here, units), joined);
 }
 
 // Whether the event happens in a zone that screens leave out (`show: false`): bookkeeping,
@@ -355,7 +355,7 @@ std::vector<std::string> describe_events(const Game& g, const std::vector<Event>
         if (viewer < 0 || ((events[k].seen_by >> viewer) & 1u)) p.seen.push_back(named(told_name(g, events[k].card, viewer), units));
       }
       sentence(fmt::format("{} {} in {}: {}", g.counted(p.count, std::max(p.kind, -1)), e.kind != Event::flip ? "are revealed" : e.to ? "are turned face up" : "are turned face down",
-                           g.place_name(e.from), content(g, p)), e);
+                           g.place_name(e.from, units), content(g, p)), e);
     } else if (j - i > 1) {
       sentence(describe_run(g, std::vector<Event>(events.begin() + static_cast<long>(i), events.begin() + static_cast<long>(j)), same_from, viewer, units), e);
     } else if (std::string line = describe_event(g, e, viewer, units); !line.empty()) {

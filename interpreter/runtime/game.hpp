@@ -421,9 +421,11 @@ struct Game {
   std::string instance_name(int instance) const;  // "deck", "P2.hand", "Port.side(P1)"
   // The name a person reads: a board point's zone (`board: zone:`) is named by its point
   // ("4/-5", not "4/-5.spot"); a zone with a `label:` by it ("P1's side of North"); any
-  // other zone by instance_name. For narration and views; the log's JSON and the notation
+  // other zone by instance_name. A label's holder is named by its title where its kind has
+  // one ("P1's side of Rice Field"); for a screen (`units`), as one unit that wrapping never
+  // splits (runtime/wrap.hpp). For narration and views; the log's JSON and the notation
   // keep instance_name.
-  std::string place_name(int instance) const;
+  std::string place_name(int instance, bool units = false) const;
   // What screens call `n` components of kind `kind` (-1: of several kinds, or none known),
   // by the kind's `noun:`: "a tile", "an order", "3 tiles", "2 cards". `word` only: "tiles".
   std::string counted(size_t n, int kind) const;

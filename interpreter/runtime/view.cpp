@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <sstream>
 
@@ -143,8 +144,8 @@ std::string hidden_card_text(const Game& g, const State& s, int card) {
   int z = s[g.layout.card_zone + card];
   if (z < 0 || g.zones[g.instance_zone[z]].label.empty()) return hidden_text(g, s, card);
   // Told, not typed: the zone by its label, and a place in words.
-  if (g.instance_set[z]) return fmt::format("a card from {}", g.place_name(z));
-  return fmt::format("card {} from the bottom of {}", place_in_zone(g, s, card) + 1, g.place_name(z));
+  if (g.instance_set[z]) return fmt::format("a card from {}", g.place_name(z, true));
+  return fmt::format("card {} from the bottom of {}", place_in_zone(g, s, card) + 1, g.place_name(z, true));
 }
 
 std::string value_text(const Game& g, Type t, int64_t v) {
@@ -594,7 +595,7 @@ std::string shown_card(const Game& g, const PlayerView& v, int32_t card, const c
 // How a zone's page line names it: its label and a colon, or its name.
 std::string zone_heading(const Game& g, int instance) {
   const ZoneInfo& info = g.zones[g.instance_zone[instance]];
-  return info.label.empty() ? g.instance_name(instance) : g.place_name(instance) + ":";
+  return info.label.empty() ? g.instance_name(instance) : g.place_name(instance, true) + ":";
 }
 
 // The widest zone heading up to this many columns sets where the cards start on every
@@ -665,6 +666,42 @@ bool zone_listed(const Game& g, const ZoneView& z) {
     return false;
   if (info.show == Show::never) return false;
   return !z.cards.empty() || (info.kind < 0 && info.show == Show::always);
+}
+
+// The zones a page lists, in the order it lists them: as declared, except that the zones
+// components hold (a battlefield's sides) follow their holders where the viewer sees them
+// lie (the tiles in their row's order), then their owners' seats. A holder the viewer does
+// not see keeps its zones in declaration order, after the seen ones: where an unseen card
+// lies is not the page's to tell.
+std::vector<const ZoneView*> page_order(const Game& g, const PlayerView& v) {
+  // Where each card the viewer sees lies: its zone's index in v.zones, its place there.
+  std::vector<std::pair<int, int>> at(static_cast<size_t>(g.card_count), {-1, -1});
+  for (size_t i = 0; i < v.zones.size(); ++i)
+    for (size_t k = 0; k < v.zones[i].cards.size(); ++k)
+      if (int c = v.zones[i].cards[k].card; c >= 0) at[static_cast<size_t>(c)] = {static_cast<int>(i), static_cast<int>(k)};
+  struct Keyed {
+    std::array<int, 5> key;
+    const ZoneView* zone;
+  };
+  std::vector<Keyed> keyed;
+  std::vector<int> first_of(g.zones.size(), -1);  // each declaration's first listed zone
+  for (size_t i = 0; i < v.zones.size(); ++i) {
+    const ZoneView& z = v.zones[i];
+    if (!zone_listed(g, z)) continue;
+    int decl = g.instance_zone[z.instance], holder = g.instance_card[z.instance];
+    if (first_of[decl] < 0) first_of[decl] = static_cast<int>(i);
+    std::array<int, 5> key{static_cast<int>(i), 0, 0, 0, 0};
+    if (holder >= 0) {
+      auto [zone, place] = at[static_cast<size_t>(holder)];
+      key = zone < 0 ? std::array<int, 5>{first_of[decl], 1, 0, 0, static_cast<int>(i)}
+                     : std::array<int, 5>{first_of[decl], 0, zone, place, g.instance_owner[z.instance]};
+    }
+    keyed.push_back({key, &z});
+  }
+  std::stable_sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) { return a.key < b.key; });
+  std::vector<const ZoneView*> out;
+  for (const Keyed& k : keyed) out.push_back(k.zone);
+  return out;
 }
 
 bool nonzero(const std::vector<int64_t>& xs) {
@@ -778,10 +815,10 @@ std::string describe_screen(const Game& g, const PlayerView& v) {
   out += draw_board_units(g, v);
   bool known_face_down = false, unknown_shown = false;
   size_t column = zone_column_least;
-  for (const ZoneView& z : v.zones)
-    if (size_t w = zone_heading(g, z.instance).size(); zone_listed(g, z) && w <= zone_column_most) column = std::max(column, w);
-  for (const ZoneView& z : v.zones)
-    if (zone_listed(g, z)) out += describe_zone(g, v, z, column, known_face_down, unknown_shown);
+  std::vector<const ZoneView*> listed = page_order(g, v);
+  for (const ZoneView* z : listed)
+    if (size_t w = zone_heading(g, z->instance).size(); w <= zone_column_most) column = std::max(column, w);
+  for (const ZoneView* z : listed) out += describe_zone(g, v, *z, column, known_face_down, unknown_shown);
   if (known_face_down)
     out += v.viewer < 0 ? "  (* face down: not every player knows it)\n" : "  (* face down: you know it)\n";
   if (unknown_shown) out += "  (? a face-down card you do not know, in its place in the pile)\n";
