@@ -669,9 +669,11 @@ zones:
   hand: {per_player: true, visibility: owner, order: set, doc: A player's cards.}
   stash: {per_player: true, visibility: everyone, label: "{player}'s stash"}
   pile: {visibility: top, order: stack}
+  scratch: {visibility: nobody, show: false, doc: Working space.}
 variables:
   round: {initial: 0, doc: The round being played.}
   best: {per_player: true, type: card}
+  tally: {initial: 0, show: false, doc: A running sum.}
 actions:
   take:
     doc: Take a card of the deck.
@@ -681,6 +683,8 @@ actions:
 flow: |
   phase play
   move top(deck) to pile
+  move all scratch to pile
+  tally += 1
 phases:
   play:
     doc: Everyone takes a card or passes.
@@ -701,7 +705,7 @@ A tiny game to show the reference: each player takes a card and the highest card
 Options (kata play FILE -o NAME=VALUE)
   rounds = 2 (1 to 5)
       Rounds to play.
-  rule = plain (plain, fancy; other values for 3 players)
+  rule = plain (plain, fancy; any but the default needs 3 players)
       The variant.
   open = false (true, false)
   first = 1 (1 to the number of players)
@@ -734,10 +738,12 @@ Actions
       Take a card of the deck.
   pass
 
-Phases
+Phases, in order
   play
       Everyone takes a card or passes.
 )");
+  // Bookkeeping (`show: false`) is left out of the text and the Markdown, as screens leave
+  // it out; the JSON keeps it, marked.
   auto md = run_kata("rules --markdown " + file);
   CHECK(md.status == 0);
   CHECK(has(md.out,
@@ -749,10 +755,14 @@ Phases
             "|\n|---|---|---|\n| red | 1 | 1 |\n"));
   CHECK(has(md.out, "| `take c` | c in deck | Take a card of the deck. |\n"));
   CHECK(has(md.out, "| `stash` | each player | stack | everyone | Shown as \"{player}'s stash\". |\n"));
+  CHECK_FALSE(has(md.out, "scratch"));
+  CHECK_FALSE(has(md.out, "tally"));
   auto json = run_kata("rules --json " + file);
   CHECK(json.status == 0);
   CHECK(has(json.out, "\"game\": \"Tiny\""));
   CHECK(has(json.out, "\"label\": \"{player}'s stash\""));
+  CHECK(has(json.out, "\"doc\": \"Working space.\",\n      \"each\": \"\""));
+  CHECK(has(json.out, "\"bookkeeping\": true"));
   CHECK(has(
       json.out,
       "\"rows\": [\n        [\n          \"red\",\n          \"1\",\n          \"1\"\n        ],"));
@@ -861,11 +871,14 @@ TEST_CASE("rules at the prompt prints what kata rules prints", "[cli][prompt]") 
 TEST_CASE("rules NAME at the prompt prints only that card, action or option", "[cli][prompt]") {
   auto p = run_kata("play rules/kenjin.yaml -p 3 --seed 4 --no-clear",
                     "rules shugenja\nrules P1 Lord\nrules deploy\nrules bridge_limit\nrules nobody\nquit\ny\n");
+  auto rules_peasant = run_kata("play rules/kenjin.yaml -p 3 --seed 4 --no-clear", "rules peasant\nquit\ny\n");
   // The card, then the action of the same name.
-  CHECK(has(p.out, "P1>   Shugenja (army: unit regular, strength 1, count 1): When deployed, you secretly look\n"
-                   "      at one face-down card of another player on any battlefield.\n  shugenja t q v  (t: the battlefield;"));
+  CHECK(has(p.out, "P1>   Shugenja (army; unit: regular, strength: 1): When deployed, you secretly look at one\n"
+                   "      face-down card of another player on any battlefield.\n  shugenja t q v  (t: the battlefield;"));
+  // How many of a card there are, when more than one.
+  CHECK(has(rules_peasant.out, "P1>   Peasant (army, 4 for each player; unit: secret, strength: 0): Strength 0"));
   // A player's card as the screens name it, with its seat.
-  CHECK(has(p.out, "P1>   Lord (army: unit secret, strength 2, count 1): Strength 2 (option lord_base)"));
+  CHECK(has(p.out, "P1>   Lord (army; unit: secret, strength: 2): Strength 2 (option lord_base)"));
   CHECK(has(p.out, "P1>   deploy c t  (c: the card from your hand"));
   CHECK(has(p.out, "P1>   bridge_limit = 3 (1 to 13)\n      The most cards a player may have on their side of the Bridge.\nP1> "));
   CHECK(has(p.out, "P1> Nothing in the game's reference is called 'nobody'; 'rules' alone prints all of it.\n"));

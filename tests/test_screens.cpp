@@ -845,7 +845,7 @@ TEST_CASE("Kenjin's reference says what every unit and every battlefield does", 
   // A card is looked up by its title or its name, and told by its title.
   for (std::string name : {"rice field", "RiceField"}) {
     INFO(name);
-    CHECK(kata::test::has(reference_entry(r, name, 80), "  Rice Field (tile: vp 4): The Strength"));
+    CHECK(kata::test::has(reference_entry(r, name, 80), "  Rice Field (tile; vp: 4): The Strength"));
   }
   CHECK(kata::test::has(text, "  tile: 10 tiles, in box\n"));
 }

@@ -263,7 +263,7 @@ GameReference::Zone zone(const Game& g, const ZoneInfo& z) {
       case ZoneInfo::LabelPiece::What::owner: label += "{player}"; break;
       case ZoneInfo::LabelPiece::What::holder: label += "{" + z.per_kind + "}"; break;
     }
-  return {z.name, each(g, z.per_player, z.kind), order, seen, z.doc, label};
+  return {z.name, each(g, z.per_player, z.kind), order, seen, z.doc, label, z.show == Show::never};
 }
 
 GameReference::Variable variable(const Game& g, const VarInfo& v) {
@@ -274,7 +274,7 @@ GameReference::Variable variable(const Game& g, const VarInfo& v) {
     case VarType::player: type = "player"; break;
     case VarType::card: type = "card"; break;
   }
-  return {v.name, each(g, v.per_player, v.kind), type, v.doc};
+  return {v.name, each(g, v.per_player, v.kind), type, v.doc, v.show == Show::never};
 }
 
 template <class T>
@@ -376,7 +376,7 @@ std::string players_text(const GameReference& r) {
 std::string option_text(const GameReference::Option& o) {
   return fmt::format(
       "{} = {} ({}{})", o.name, o.default_value, o.values,
-      o.players.empty() ? "" : fmt::format("; other values for {} players", o.players));
+      o.players.empty() ? "" : fmt::format("; any but the default needs {} players", o.players));
 }
 
 std::string kind_text(const GameReference::Kind& k) {
@@ -437,13 +437,14 @@ std::string table_text(const std::vector<std::string>& columns,
 // A heading, then each entry's line with its doc beneath.
 template <class T, class Line>
 std::string section_text(const std::string& heading, const std::vector<T>& items, Line line, size_t width) {
-  if (items.empty()) return "";
-  std::string out = "\n" + heading + "\n";
+  std::string out;
   for (auto& item : items) {
+    if constexpr (requires { item.bookkeeping; })
+      if (item.bookkeeping) continue;
     out += "  " + line(item) + "\n";
     out += wrapped(item.doc, 6, width);
   }
-  return out;
+  return out.empty() ? "" : "\n" + heading + "\n" + out;
 }
 
 // A card of a row as people read it: its title where the kind has titles ("Rice Field"),
@@ -486,20 +487,29 @@ std::string write_text(const GameReference& r, size_t width) {
   out += section_text("Actions", r.actions, [](const GameReference::Action& a) {
     return a.params.empty() ? notation(a) : fmt::format("{}  ({})", notation(a), params_text(a));
   }, width);
-  out += section_text("Phases", r.phases, [](const GameReference::Phase& p) { return p.name; }, width);
+  // Phases run in this order; each is told by its doc where it has one.
+  out += section_text("Phases, in order", r.phases, [](const GameReference::Phase& p) { return p.name; }, width);
   return out;
 }
 
 
-// "Lord (army: unit secret, strength 2, count 1): what it does": a row of a kind's table.
+// "Peasant (army, 4 for each player; unit: secret, strength: 0): what it does": a row of a kind's
+// table, with how many there are when more than one (for each player, for a kind per
+// player).
 std::string card_entry(const GameReference::Kind& k, size_t i, size_t width) {
   const std::vector<std::string>& row = k.rows[i];
   std::vector<std::string> properties;
-  for (size_t j = 1; j < row.size() && j < k.columns.size(); ++j)
-    properties.push_back(k.columns[j] + " " + row[j]);
+  std::string count;
+  for (size_t j = 1; j < row.size() && j < k.columns.size(); ++j) {
+    if (j + 1 == k.columns.size() && k.columns[j] == "count") {
+      if (row[j] != "1") count = k.per_player ? fmt::format(", {} for each player", row[j]) : fmt::format(", {} of them", row[j]);
+      continue;
+    }
+    properties.push_back(k.columns[j] + ": " + row[j]);
+  }
   std::string text =
-      fmt::format("{} ({}{})", card_called(k, i), k.name,
-                  properties.empty() ? "" : fmt::format(": {}", fmt::join(properties, ", ")));
+      fmt::format("{} ({}{}{})", card_called(k, i), k.name, count,
+                  properties.empty() ? "" : fmt::format("; {}", fmt::join(properties, ", ")));
   if (i < k.docs.size() && !k.docs[i].empty()) text += ": " + k.docs[i];
   return hanging(text, 2, 6, width);
 }
@@ -607,14 +617,16 @@ std::string write_markdown(const GameReference& r) {
   }
   std::vector<std::vector<std::string>> rows;
   for (auto& z : r.zones)
-    rows.push_back({code(z.name), z.each.empty() ? "shared" : "each " + z.each, z.order, z.seen_by,
+    if (!z.bookkeeping)
+      rows.push_back({code(z.name), z.each.empty() ? "shared" : "each " + z.each, z.order, z.seen_by,
                     cell(z.label.empty() ? z.doc : "Shown as \"" + z.label + "\"." + (z.doc.empty() ? "" : " " + z.doc))});
   if (!rows.empty())
     out += "\n## Zones\n\n" +
            table_markdown({"zone", "one for", "order", "seen by", "description"}, rows);
   rows.clear();
   for (auto& v : r.variables)
-    rows.push_back(
+    if (!v.bookkeeping)
+      rows.push_back(
         {code(v.name), v.each.empty() ? "the game" : "each " + v.each, v.type, cell(v.doc)});
   if (!rows.empty())
     out +=
@@ -657,9 +669,10 @@ std::string write_json(const GameReference& r) {
                      {"order", z.order},
                      {"seen_by", z.seen_by},
                      {"label", z.label},
-                     {"doc", z.doc}});
+                     {"doc", z.doc},
+                     {"bookkeeping", z.bookkeeping}});
   for (auto& v : r.variables)
-    variables.push_back({{"name", v.name}, {"each", v.each}, {"type", v.type}, {"doc", v.doc}});
+    variables.push_back({{"name", v.name}, {"each", v.each}, {"type", v.type}, {"doc", v.doc}, {"bookkeeping", v.bookkeeping}});
   for (auto& a : r.actions) {
     json params = json::array();
     for (auto& p : a.params) params.push_back({{"name", p.name}, {"domain", p.domain}, {"doc", p.doc}});

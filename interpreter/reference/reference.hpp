@@ -60,12 +60,16 @@ struct GameReference {
     std::string seen_by;  // "everyone", "its owner", "nobody while face down (...)", "everyone, its top card only"
     std::string doc;
     std::string label;  // its `label:` as written ("{player}'s side of {tile}"), or empty
+    // `show: false`: the rule file's own bookkeeping, which the text and Markdown leave
+    // out as screens do (the JSON keeps it, marked).
+    bool bookkeeping = false;
   };
   struct Variable {
     std::string name;
     std::string each;  // as for zones
     std::string type;  // "number", "true or false", "player", "card"
     std::string doc;
+    bool bookkeeping = false;  // as for zones
   };
   struct Param {
     std::string name;
