@@ -68,6 +68,16 @@ TEST_CASE("kata play with bots to the end - with a bad option or agent", "[cli]"
   CHECK(limit.status == 0);
   CHECK(has(limit.out, "Game over. Winners: none\nNo Prince reached the palace within the turn "
                        "limit (the option max_turns): in a one-round game nobody wins.\n"));
+  // The end says why the winners won, where the rule file's notes say so: a right
+  // accusation in Hogen, a shared win in Kobayakawa.
+  auto right = run_kata("play rules/hogen.yaml -p 3 -a ismcts:50 --seed 1");
+  CHECK(has(right.out, "Game over. Winner: P1\nThe winner named every other player's hidden samurai rightly.\n"));
+  auto shared = run_kata("play rules/kobayakawa.yaml -p 4 -a random --seed 1");
+  CHECK(has(shared.out, "Game over. Winners: P2, P4\n"));
+  CHECK(has(shared.out, "Most kamons wins; the players tied for the most share the win.\n"));
+  auto alone = run_kata("play rules/kobayakawa.yaml -p 4 -a random --seed 3");
+  CHECK(has(alone.out, "Game over. Winner: "));
+  CHECK_FALSE(has(alone.out, "share the win"));
   // The end's screen says the result once: no line under it says it again.
   CHECK_FALSE(has(limit.out, "Result after"));
   auto quiet = run_kata("play rules/kendo.yaml --agents random --seed 5 -o max_turns=3 -q");

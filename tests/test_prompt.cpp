@@ -141,7 +141,9 @@ std::string first_decision(Pty& t, std::string* start = nullptr) {
         std::string out = t.output();
         size_t choose = out.rfind(" — choose");
         size_t line = choose == std::string::npos ? choose : out.rfind('\n', choose);
-        *start = choose == std::string::npos ? e.substr(0, e.rfind(' ')) : out.substr(line + 1, choose - line - 1);
+        // Without a step shown, the action's name: a value may be several words
+        // ("rally Minamoto 1"), so the decision less its last word may begin none.
+        *start = choose == std::string::npos ? e.substr(0, e.find(' ')) : out.substr(line + 1, choose - line - 1);
       }
       return e;
     }
@@ -848,13 +850,13 @@ actions:
 }
 
 TEST_CASE("on a terminal: the start of several names is refused as ambiguous", "[cli][prompt]") {
-  // Hogen, seed 4: P1 holds Minamoto1 and Minamoto2 among the samurai it may rally.
+  // Hogen, seed 4: P1 holds Minamoto 1 and Minamoto 2 among the samurai it may rally.
   Pty t({"play", "rules/hogen.yaml", "-p", "3", "-a", "human,random,random", "--seed", "4", "--no-clear"});
   REQUIRE(t.started());
   REQUIRE(t.expect("P1> "));
   t.send("rally minamoto");
   REQUIRE(t.expect("P1> "));
-  CHECK(has(t.last(), "Refused: ambiguous: 'minamoto' could be Minamoto1 or Minamoto2"));
+  CHECK(has(t.last(), "Refused: ambiguous: 'minamoto' could be Minamoto 1 or Minamoto 2"));
   CHECK_FALSE(has(t.last(), "not a choice"));
   t.send("quit");
   REQUIRE(t.expect("Really quit"));
@@ -897,4 +899,23 @@ actions:
   kata::Menu dm(kata::menu_items(*d.game, kata::make_view(*d.game, ds, 0), labels), 20);
   dm.pick(0);
   CHECK(has(dm.show(), "claim N1 — choose the rival:\n"));
+}
+
+TEST_CASE("a refused decision typed in words several words long gets the rules' reason", "[cli][prompt]") {
+  using kata::test::run_kata;
+  // Hogen, seed 1: P1 rallies Taira 4 (its first entry) and calls first. A call of rank 4,
+  // or of Taira of rank 4, matches the hidden samurai in both: the rules' reason, not
+  // "'call' takes 1 value" or "ambiguous: 'rank' could be ...".
+  auto r = run_kata("play rules/hogen.yaml -p 3 -a human,random,random --seed 1 --no-clear",
+                    "1\ncall taira of rank 4\ncall rank 4\ncall Taira/4\nquit\ny\n");
+  CHECK(has(r.out, "P1's Sutoko:   Taira 4*"));
+  const std::string why = ": a call of a clan or of a rank must not match your hidden samurai";
+  CHECK(has(r.out, "P1> Refused: You can't call Taira of rank 4" + why));
+  CHECK(has(r.out, "P1> Refused: You can't call rank 4" + why));
+  // The notation typed in full is refused in the same words: the card by its title.
+  const std::string twice = "Refused: You can't call Taira of rank 4" + why;
+  size_t first = r.out.find(twice);
+  CHECK((first != std::string::npos && r.out.find(twice, first + 1) != std::string::npos));
+  CHECK_FALSE(has(r.out, "takes 1 value"));
+  CHECK_FALSE(has(r.out, "ambiguous"));
 }

@@ -198,30 +198,41 @@ std::vector<std::string> card_forms(const Game& g, int c) {
 }
 
 // Why the full notation refuses what `typed` names in short, when the short form stopped
-// at a value no legal decision has: each typed word that names cards the chooser sees is
-// tried as each of them (at most a few readings), and the first reading the notation reads
-// to the end gives its reason: the `when:` refusal in the game's words ("P1 Spy must
-// spy while ...") rather than "not a choice". Nothing when no reading gets that far.
+// at a value no legal decision has: each run of up to four typed words that names a card
+// the chooser sees ("lord", "taira of rank 2") is tried as each such card, each word also
+// as itself (at most 64 readings), and the first reading the notation reads to the end
+// gives its reason: the `when:` refusal in the game's words ("P1 Spy must spy while ...")
+// rather than "not a choice". Nothing when no reading gets that far.
 std::optional<std::string> full_reason(const Game& g, const State& s, const Reading& r) {
-  std::vector<std::vector<std::string>> options;
-  size_t readings = 1;
-  for (size_t i = 1; i < r.typed.size(); ++i) {
-    std::vector<std::string> as{r.typed[i]};
-    std::string w = squashed(r.typed[i]);
-    for (int c = 0; c < g.card_count && as.size() < 5; ++c) {
-      if (!visible(g, s, s.chooser(), c)) continue;
-      auto f = card_forms(g, c);
-      if (std::find(f.begin(), f.end(), w) != f.end() && g.card_names[c] != r.typed[i])
-        as.push_back(g.card_names[c]);
+  constexpr size_t most_readings = 64, longest_run = 4, most_cards = 4;
+  if (r.typed.size() < 2) return std::nullopt;
+  std::unordered_map<std::string, std::vector<int>> named;  // a typed form: the cards it names
+  for (int c = 0; c < g.card_count; ++c) {
+    if (!visible(g, s, s.chooser(), c)) continue;
+    for (const std::string& f : card_forms(g, c)) {
+      std::vector<int>& cs = named[f];
+      if (cs.size() < most_cards && std::find(cs.begin(), cs.end(), c) == cs.end()) cs.push_back(c);
     }
-    readings *= as.size();
-    options.push_back(std::move(as));
   }
-  if (options.empty() || readings > 64) return std::nullopt;
-  for (size_t k = 0; k < readings; ++k) {
-    std::string text = r.typed[0];
-    for (size_t i = 0, rest = k; i < options.size(); rest /= options[i].size(), ++i)
-      text += " " + options[i][rest % options[i].size()];
+  std::vector<std::string> readings;
+  // Every reading of typed[i..] after `text`, depth first, up to the limit.
+  auto read = [&](auto& self, size_t i, const std::string& text) -> void {
+    if (readings.size() >= most_readings) return;
+    if (i == r.typed.size()) {
+      readings.push_back(text);
+      return;
+    }
+    self(self, i + 1, text + " " + r.typed[i]);
+    std::string run;
+    for (size_t end = i; end < r.typed.size() && end < i + longest_run; ++end) {
+      run += squashed(r.typed[end]);
+      if (auto it = named.find(run); it != named.end())
+        for (int c : it->second)
+          if (end > i || g.card_names[c] != r.typed[i]) self(self, end + 1, text + " " + g.card_names[c]);
+    }
+  };
+  read(read, 1, r.typed[0]);
+  for (const std::string& text : readings) {
     std::string why;
     if (parse_decision(g, s, text, why)) continue;  // legal: the short form would have read it
     if (!why.empty() && why.find("' is not a choice for ") == std::string::npos &&
@@ -406,6 +417,11 @@ std::optional<Decision> read_named(const Game& g, const State& s, const std::str
   if (auto k = short_form(g, view, labels, text, why)) return legal[*k];
   // The notation in full said "'W' is not a choice for NAME": which parameter, and W.
   Reading r = read_short(g, labels, text);
+  // Words that name the cards the chooser sees, read so, may make a decision the rules
+  // refuse: their reason, in the game's words ("call taira of rank 4" is a call of
+  // Taira/4, which the caller's hidden samurai forbids), before any about the words.
+  if (r.action && r.matched.empty())
+    if (auto reason = full_reason(g, s, r)) return why = *reason, std::nullopt;
   // Too few or too many values, in the notation in full: what they are, in words.
   if (r.action && why.rfind("'" + r.action->name + "' takes ", 0) == 0) {
     why = takes(g, *r.action);

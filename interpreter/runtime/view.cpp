@@ -262,7 +262,14 @@ std::string refusal_text(const Game& g, const State& s, const Decision& d, int p
     int k = 0;
     while (k < static_cast<int>(a.params.size()) && a.params[k].name != name) ++k;
     if (k >= params) out += name;
-    else if (a.params[k].type == Type::card) out += card_text(g, s, d.args[k], s.chooser());
+    else if (a.params[k].type == Type::card) {
+      // Told, not typed: a card the chooser sees by its title (or name without its copy
+      // number), a hidden one by its place in words.
+      int c = static_cast<int>(d.args[k]);
+      if (is_blind(c) || c < 0 || c >= g.card_count) out += card_text(g, s, c, s.chooser());
+      else if (visible(g, s, s.chooser(), c)) out += g.card_plain_names[c];
+      else out += hidden_card_text(g, s, c);
+    }
     else out += value_text(g, a.params[k].type, d.args[k]);
   }
   return out;
