@@ -540,7 +540,7 @@ TEST_CASE("events name a board point's zone by its point - the log keeps the zon
   State s = new_game(g, 2, 1, default_options(g), &hooks);
   std::vector<std::string> told = describe_events(g, events, 0);
   bool setup = false;
-  for (auto& line : told) setup = setup || line.rfind("8 pieces move from P1's reserve — 8/-7: P1 Prince; 7/-8: P1 Samurai;", 0) == 0;
+  for (auto& line : told) setup = setup || line.rfind("8 pieces move from P1's reserve — to 8/-7: P1 Prince; to 7/-8: P1 Samurai;", 0) == 0;
   CHECK(setup);
   events.clear();
   std::string why;

@@ -405,14 +405,14 @@ TEST_CASE("routine moves are told in one line, naming only the cards each seat s
   State s = new_game(*g, 3, 7, default_options(*g), &hooks);
   auto name = [&](int zone, int i) { return g->card_names[s[g->layout.zone_cards + zone * g->card_count + i]]; };
   int p2 = g->zone_instance(2, 1), pile = g->zone_instance(1, 0);
-  std::string dealt = fmt::format("5 cards move from deck — P1.hand: a card; P2.hand: {}; P3.hand: a card; pile: {} and {}",
+  std::string dealt = fmt::format("5 cards move from deck — to P1.hand: a card; to P2.hand: {}; to P3.hand: a card; to pile: {} and {}",
                                   name(p2, 0), name(pile, 0), name(pile, 1));
   CHECK(describe_events(*g, events, 1) == std::vector<std::string>{dealt});
   // One move is told alone; moves from and to different zones are not grouped.
   std::vector<Event> two = {events[0], events[4]};
   CHECK(describe_events(*g, {events[0]}, 1) == std::vector<std::string>{"A card moves from deck to P1.hand"});
-  CHECK(describe_events(*g, two, 1) == std::vector<std::string>{fmt::format("2 cards move from deck — P1.hand: a card; pile: {}", name(pile, 1))});
-  CHECK(describe_events(*g, {events[0], events[2]}, 1) == std::vector<std::string>{"2 cards move from deck — P1.hand: a card; P3.hand: a card"});
+  CHECK(describe_events(*g, two, 1) == std::vector<std::string>{fmt::format("2 cards move from deck — to P1.hand: a card; to pile: {}", name(pile, 1))});
+  CHECK(describe_events(*g, {events[0], events[2]}, 1) == std::vector<std::string>{"2 cards move from deck — to P1.hand: a card; to P3.hand: a card"});
   Event again = events[0];
   CHECK(describe_events(*g, {events[0], again}, 1) == std::vector<std::string>{"2 cards move from deck to P1.hand: 2 cards"});
   // Cards turned the same way one after another in one zone; `to` is the face after.
@@ -432,7 +432,7 @@ TEST_CASE("routine moves are told in one line, naming only the cards each seat s
   Event a = events[0], b = events[1];
   std::swap(a.from, a.to);
   std::swap(b.from, b.to);
-  CHECK(describe_events(*g, {a, b}, 1) == std::vector<std::string>{fmt::format("2 cards move to deck — P1.hand: a card; P2.hand: {}", name(p2, 0))});
+  CHECK(describe_events(*g, {a, b}, 1) == std::vector<std::string>{fmt::format("2 cards move to deck — from P1.hand: a card; from P2.hand: {}", name(p2, 0))});
 }
 
 TEST_CASE("a refusal says the rule file's message, or quotes no function of it", "[runtime]") {

@@ -1036,7 +1036,7 @@ TEST_CASE("a decision told by a message of its effect is told once: no 'chose:' 
   // P1 holds Fan and Egg, P2 Dart and Cup. P1 plays Fan: the message names it to both, so
   // neither the decision's notation nor Fan's move is told again.
   CHECK(told_game("play fan", "play cup", "P2") ==
-        "4 cards move from deck — P1.hand: 2 cards; P2.hand: Dart and Cup\n"
+        "4 cards move from deck — to P1.hand: 2 cards; to P2.hand: Dart and Cup\n"
         "P1 plays Fan\n"
         "P2 plays Cup\n"
         "the round is over\n"
@@ -1049,7 +1049,7 @@ TEST_CASE("a decision told by a message of its effect is told once: no 'chose:' 
   CHECK(has(told_game("play fan", "hide dart", "P2"), "P2 hides a card\nDart moves from P2.hand to deck\n"));
   // A message to one seat tells the decision to that seat only; the other is told the
   // decision as before, as it may know it, and the move.
-  CHECK(has(told_game("whisper fan", "play cup", "P1"), "P1.hand: Fan and Egg; P2.hand: 2 cards\n"
+  CHECK(has(told_game("whisper fan", "play cup", "P1"), "to P1.hand: Fan and Egg; to P2.hand: 2 cards\n"
                                                         "you put Fan on the table\nP2 plays Cup\n"));
   std::string p2 = told_game("whisper fan", "play cup", "P2");
   CHECK(has(p2, "P1 chose: whisper a card from P1.hand\nFan moves from P1.hand to table\nP2 plays Cup\n"));
@@ -1125,7 +1125,7 @@ TEST_CASE("Kobayakawa's deal: the gathering is one message, not a line of the ca
   INFO(replay.out);
   CHECK(replay.status == 0);
   CHECK(has(replay.out, "Round 2: each fighter stakes 1 kamon; the winner takes the stakes and 1 centre kamon\n— deal —\n"
-                        "All the cards are gathered into the deck\nThe deck is shuffled\n5 cards move from the deck — "));
+                        "All the cards are gathered into the deck\nThe deck is shuffled\n5 cards move from the deck — to "));
   CHECK_FALSE(has(replay.out, "move to the deck"));
   // Each decision one line, in the game's words.
   CHECK(has(replay.out, "\nP1 flips 3: the new kobayakawa\nP2 draws the deck's top card\n"));
@@ -1217,7 +1217,7 @@ TEST_CASE("a zone's label names it in words on the page and in narration - the n
   CHECK(has(page, "  deck           Ace\n") == false);
   CHECK(has(page, "  deck           1 card face down\n"));  // no label: its name
   CHECK(describe_events(*g, events, 0) ==
-        std::vector<std::string>{"2 cards move from deck — P1's hand: Queen; P2's hand: a card"});
+        std::vector<std::string>{"2 cards move from deck — to P1's hand: Queen; to P2's hand: a card"});
   events.clear();
   std::string why;
   auto d = parse_decision(*g, s, "go", why);
@@ -1297,7 +1297,7 @@ TEST_CASE("Hogen tells its set-up in the game's words", "[screens][cli]") {
   CHECK(has(r.out, "The palace is formed: samurai are revealed from the shuffled pile until 4 of different clans and "
                    "ranks lie face up in it"));
   CHECK(has(r.out, "The other samurai are shuffled face down and dealt: 4 to each player"));
-  CHECK(has(r.out, "12 samurai move from the pile — P1's hand: "));
+  CHECK(has(r.out, "12 samurai move from the pile — to P1's hand: "));
   // The cards revealed and put back are not told one by one.
   CHECK_FALSE(has(r.out, "cards are turned face down"));
   CHECK_FALSE(has(r.out, "11 cards move from"));

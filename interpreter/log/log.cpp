@@ -181,8 +181,9 @@ std::string content(const Game& g, const Part& p) {
 
 // A run of moves that all leave one zone (`same_from`) or all enter one: "4 cards move
 // from deck: 3 to P1.hand; to P2.hand a card; ..." reads badly when cards are numbers, so
-// each zone is followed by what it got: "4 cards move from deck — P1.hand: 3; P2.hand: a
-// card; pile: 10".
+// each zone is followed by what it got: "4 cards move from deck — to P1.hand: 3; to
+// P2.hand: a card; to pile: 10" ("6 tiles move to field — from stack4: ...; from stack6:
+// ...": the other zones are where they came from).
 std::string describe_run(const Game& g, const std::vector<Event>& run, bool same_from, int viewer, bool units) {
   std::vector<Part> parts;
   for (const Event& e : run) {
@@ -199,7 +200,8 @@ std::string describe_run(const Game& g, const std::vector<Event>& run, bool same
                        g.place_name(same_from ? p.zone : here, units), content(g, p));
   }
   std::string joined;
-  for (const Part& p : parts) joined += fmt::format("{}{}: {}", joined.empty() ? "" : "; ", g.place_name(p.zone, units), content(g, p));
+  for (const Part& p : parts)
+    joined += fmt::format("{}{} {}: {}", joined.empty() ? "" : "; ", same_from ? "to" : "from", g.place_name(p.zone, units), content(g, p));
   return fmt::format("{} move {} {} — {}", g.counted(run.size(), run_kind(g, run)), same_from ? "from" : "to", g.place_name(here, units), joined);
 }
 
