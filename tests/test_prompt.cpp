@@ -919,3 +919,13 @@ TEST_CASE("a refused decision typed in words several words long gets the rules' 
   CHECK_FALSE(has(r.out, "takes 1 value"));
   CHECK_FALSE(has(r.out, "ambiguous"));
 }
+
+TEST_CASE("an action's name typed short, where one action begins so, is refused for what follows it", "[cli][prompt]") {
+  using kata::test::run_kata;
+  // Kenjin's draft, seed 2: P1 takes the Village (take_four), then only take_six is
+  // offered: 't village' is take_six's, and the Village is not on offer.
+  auto r = run_kata("play rules/kenjin.yaml -p 3 -a human,random,random --seed 2 -o placement=draft --no-clear",
+                    "t village\nt village\nquit\ny\n");
+  CHECK(has(r.out, "P1> Refused: 'village' is not a choice for the tile you take (choices: Golden Temple, Bridge)"));
+  CHECK_FALSE(has(r.out, "there is no action 't'"));
+}

@@ -485,20 +485,28 @@ std::optional<Decision> read_decision(const Game& g, const State& s, const std::
   std::vector<std::string> w = words(text);
   if (w.empty()) return std::nullopt;
   std::vector<std::pair<std::string, Decision>> found;  // the text read, the decision
-  auto attempt = [&](const std::string& full) {
-    std::string ignored;
-    if (auto d = read_named(g, s, full, ignored))
+  auto attempt = [&](const std::string& full, std::string& reason) {
+    if (auto d = read_named(g, s, full, reason))
       if (std::none_of(found.begin(), found.end(), [&](const auto& f) { return f.second == *d; }))
         found.emplace_back(full, *d);
   };
-  std::string rest;
-  for (size_t i = 1; i < w.size(); ++i) rest += " " + w[i];
+  // The reasons the one action offered here whose name the first word begins refuses
+  // the rest ("t village" where take_six alone is offered: Village is not a choice).
+  std::vector<std::string> shortened;
   for (int a : g.program.sites[s[Layout::site]].actions) {
     const std::string& name = g.program.actions[a].name;
     std::string n = squashed(name), first = squashed(w[0]);
-    if (n.size() > first.size() && n.compare(0, first.size(), first) == 0) attempt(name + rest);
-    if (n != first) attempt(name + " " + text);
+    if (n.size() > first.size() && n.compare(0, first.size(), first) == 0) {
+      std::string reason;
+      std::string full = name;
+      for (size_t i = 1; i < w.size(); ++i) full += " " + w[i];
+      attempt(full, reason);
+      shortened.push_back(reason);
+    }
+    std::string ignored;
+    if (n != first) attempt(name + " " + text, ignored);
   }
+  if (found.empty() && shortened.size() == 1 && !shortened.front().empty()) why = shortened.front();
   if (found.size() == 1) return found.front().second;
   if (found.size() > 1) {
     std::vector<std::string> texts;
