@@ -929,3 +929,23 @@ TEST_CASE("an action's name typed short, where one action begins so, is refused 
   CHECK(has(r.out, "P1> Refused: 'village' is not a choice for the tile you take (choices: Golden Temple, Bridge)"));
   CHECK_FALSE(has(r.out, "there is no action 't'"));
 }
+
+TEST_CASE("the game's last message to the player stays above the menu of that decision only", "[cli][prompt]") {
+  using kata::test::run_kata;
+  // Hogen, seed 1: P1 rallies, calls first and accuses: it names P2's samurai, then P3's.
+  auto r = run_kata("play rules/hogen.yaml -p 3 -a human,random,random --seed 1 --no-clear",
+                    "1\naccuse\n\nname minamoto 1\nquit\ny\n");
+  const std::string p2 = "» Name P2's hidden samurai (one you see, in the palace or your hand, is nobody's)\n"
+                         "Name the hidden samurai of the player being accused. (name):\n";
+  const std::string p3 = "» Name P3's hidden samurai (one you see, in the palace or your hand, is nobody's)\n";
+  // Shown with the menu, then again with the list an empty line asks for.
+  size_t first = r.out.find(p2);
+  REQUIRE(first != std::string::npos);
+  CHECK(r.out.find("P1> " + p2, first) != std::string::npos);
+  // The next decision is about P3: P2's line is not repeated after it.
+  size_t next = r.out.find(p3);
+  REQUIRE(next != std::string::npos);
+  CHECK(r.out.find("» Name P2", next) == std::string::npos);
+  // The rally and the call before the accusation had no message to P1 alone.
+  CHECK(r.out.find("»") == first);
+}

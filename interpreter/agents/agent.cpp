@@ -153,8 +153,17 @@ void HumanAgent::observe(const std::string& line) {
   if (told_.size() > log_lines) told_.pop_front();
 }
 
+void HumanAgent::asked(const std::string& line) {
+  asked_ = line;
+  asked_new_ = true;
+}
+
 // "Since your last turn" starts after this seat's last decision, as it would have.
-void HumanAgent::replayed(int) { news_.clear(); }
+void HumanAgent::replayed(int) {
+  news_.clear();
+  asked_.clear();  // its decision is made
+  asked_new_ = false;
+}
 
 void HumanAgent::tell_news() {
   if (news_.empty()) return;
@@ -170,7 +179,9 @@ Choice HumanAgent::choose(const Game& g, const PlayerView& view, const std::vect
     t_.out << '\n';
     print_screen(t_.out, describe_screen(g, view));
     menu_.emplace(menu_items(g, view, labels));
-    print_screen(t_.out, menu_->screen());
+    if (!asked_new_) asked_.clear();  // told before an earlier decision: not about this one
+    asked_new_ = false;
+    print_screen(t_.out, menu_screen());
   }
   retry_ = false;
   for (;;) {
@@ -204,7 +215,7 @@ std::optional<Choice> HumanAgent::answer(const Game& g, const PlayerView& view,
   }
   std::string word = lower(line);
   if (line.empty()) {
-    print_screen(t_.out, menu_->screen());
+    print_screen(t_.out, menu_screen());
     t_.out << "(Type a number, a decision, or 'help'.)\n";
   } else if (word == "help" || word == "?") {
     t_.out << "Type:\n"
@@ -239,36 +250,42 @@ std::optional<Choice> HumanAgent::answer(const Game& g, const PlayerView& view,
   } else if (word == "quit") {
     if (confirm_quit()) return Choice{-2, {}};
   } else if (word == "back") {
-    if (menu_->back()) print_screen(t_.out, menu_->screen());
+    if (menu_->back()) print_screen(t_.out, menu_screen());
     else t_.out << "There is no step before this one.\n";
   } else if (line.find_first_not_of("0123456789") == std::string::npos) {
     size_t k = line.size() > 9 ? 0 : std::stoul(line);
     if (k >= 1 && k <= menu_->size()) {
       int d = menu_->pick(k - 1);
       if (d >= 0) return Choice{d, {}};
-      print_screen(t_.out, menu_->screen());
+      print_screen(t_.out, menu_screen());
     } else {
       t_.out << fmt::format("Choose a number from 1 to {}.\n", menu_->size());
     }
   } else if (auto d = menu_->typed(line)) {
     if (*d >= 0) return Choice{*d, {}};
-    print_screen(t_.out, menu_->screen());
+    print_screen(t_.out, menu_screen());
   } else if (std::string why; auto k = short_form(g, view, labels, line, why)) {
     return Choice{*k, {}};
   } else if (auto start = short_start(menu_->items(), line)) {
     std::string text;
     for (const std::string& part : *start) text += (text.empty() ? "" : " ") + part;
     if (auto e = menu_->typed(text); e && *e >= 0) return Choice{*e, {}};
-    print_screen(t_.out, menu_->screen());
+    print_screen(t_.out, menu_screen());
   } else {
     return Choice{-1, line};
   }
   return std::nullopt;
 }
 
+std::string HumanAgent::menu_screen() const {
+  return (asked_.empty() ? "" : "» " + asked_ + "\n") + menu_->screen();
+}
+
 void HumanAgent::restart() {
   t_.out << "Undone: your last decision and what followed it are taken back.\n";
   news_.clear();
+  asked_.clear();
+  asked_new_ = false;
   told_.clear();
   menu_.reset();
   retry_ = false;

@@ -53,6 +53,9 @@ class Agent {
   // What this seat was shown happen, one line per event, each card's name one unit of a
   // screen (log.hpp's screen_events: print it with print_screen).
   virtual void observe(const std::string& line) { (void)line; }
+  // The last message the rule file addressed to this seat alone (log.hpp's
+  // last_message_to), told among the lines observed: what it is asked to do next.
+  virtual void asked(const std::string& line) { (void)line; }
   // Someone at the terminal (asked nothing when the game is played again after an undo).
   virtual bool person() const { return false; }
   // An undo: the game is played again from its start to an earlier decision (play_match).
@@ -133,6 +136,7 @@ class HumanAgent : public Agent {
   Choice choose(const Game& g, const PlayerView& view, const std::vector<std::string>& labels, int count) override;
   bool refused(const std::string& why) override;
   void observe(const std::string& line) override;
+  void asked(const std::string& line) override;
   bool person() const override { return true; }
   void restart() override;
   void replayed(int count) override;
@@ -143,6 +147,8 @@ class HumanAgent : public Agent {
  private:
   void hand_over();
   void tell_news();
+  // The menu, under the game's last message to this seat when it was about this decision.
+  std::string menu_screen() const;
   // What to do with a line typed at the prompt: a choice, or nothing (ask again).
   std::optional<Choice> answer(const Game& g, const PlayerView& view, const std::string& line,
                                const std::vector<std::string>& labels);
@@ -153,6 +159,11 @@ class HumanAgent : public Agent {
   std::deque<std::string> told_;  // the last lines observed, for `log`
   std::optional<Menu> menu_;
   bool retry_ = false;  // the last answer was refused: the same decision is asked again
+  // The game's last message to this seat alone, repeated above the menu of the decision
+  // that follows it (and only that one): "Name P2's hidden samurai" stays in sight while
+  // the person reads the page, goes back or asks for the list again.
+  std::string asked_;
+  bool asked_new_ = false;  // told since the last decision was asked
 };
 
 // Makes an agent from its name on the command line: human, random, script:FILE, and the

@@ -34,6 +34,7 @@ void deliver(const Game& g, std::vector<Event>& events, std::vector<std::unique_
   for (size_t seat = 0; seat < agents.size(); ++seat) {
     if (!agents[seat]->needs_view()) continue;
     for (const std::string& line : screen_events(g, events, static_cast<int>(seat))) agents[seat]->observe(line);
+    if (std::string line = last_message_to(g, events, static_cast<int>(seat)); !line.empty()) agents[seat]->asked(line);
     if (!seen[seat].empty())
       for (const Event& e : events)
         if (e.card >= 0 && ((e.seen_by >> seat) & 1u)) seen[seat][e.card] = true;

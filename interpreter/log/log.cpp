@@ -380,6 +380,12 @@ std::vector<std::string> screen_events(const Game& g, const std::vector<Event>& 
   return describe_events(g, events, viewer, true);
 }
 
+std::string last_message_to(const Game& g, const std::vector<Event>& events, int viewer) {
+  for (auto e = events.rbegin(); e != events.rend(); ++e)
+    if (e->kind == Event::say && e->player == viewer && viewer >= 0) return said_text(g, *e, viewer, true);
+  return {};
+}
+
 bool told_by_message(const Game& g, const std::vector<Event>& events, int viewer) {
   auto d = std::find_if(events.begin(), events.end(), [](const Event& e) { return e.kind == Event::decision; });
   return d != events.end() && told_before(g, events, viewer)[static_cast<size_t>(d - events.begin())];

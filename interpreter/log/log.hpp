@@ -34,6 +34,10 @@ std::vector<std::string> describe_events(const Game& g, const std::vector<Event>
 // The same lines for a screen: each card's name one unit that wrapping never splits
 // (runtime/wrap.hpp). Print them with print_screen or through a WrappingStream.
 std::vector<std::string> screen_events(const Game& g, const std::vector<Event>& events, int viewer);
+// The last message (`say to`) the rule file addressed to `viewer` alone among `events`, as
+// screen_events tells it, or empty: what a game tells one player just before asking them
+// ("Name P2's hidden samurai"), which their menu repeats.
+std::string last_message_to(const Game& g, const std::vector<Event>& events, int viewer);
 // Whether the first decision among `events` (Event::decision, up to the end of its effect)
 // is told to `viewer` by a message of its effect, a `say` that viewer is told: then it is
 // not told again as "P1 chose: NOTATION" (play, replay), nor are the moves that message
