@@ -949,3 +949,39 @@ TEST_CASE("the game's last message to the player stays above the menu of that de
   // The rally and the call before the accusation had no message to P1 alone.
   CHECK(r.out.find("»") == first);
 }
+
+
+TEST_CASE("an undo refused for a card seen names it as the screens do, without its copy number", "[cli][prompt][leaks]") {
+  using kata::test::run_kata;
+  // P2 hides two of its three Pawns, in an order P1 cannot see; P1 looks at one. Which
+  // copy it is follows from P2's hidden choices: the refusal says "P2 Pawn", as the look
+  // did. Each of P2's orders (its random seeds) is tried.
+  std::string file = kata::test::temp("kata-peek.yaml", R"(game: Peek
+players: 2
+components:
+  card:
+    per_player: true
+    list: [{name: Pawn, count: 3}]
+    name: "{owner} {name}{copy}"
+    in: hand
+zones:
+  hand: {per_player: true, visibility: owner, order: set}
+  table: {per_player: true, visibility: owner}
+flow: |
+  choose P2: hide
+  choose P2: hide
+  choose P1: pass
+  choose P1: peek
+  choose P1: pass
+actions:
+  hide: {params: {c: player.hand}, do: "move c to player.table"}
+  peek: {params: {c: P2.table}, do: "look player at c"}
+  pass: {do: ""}
+)");
+  for (int seed = 1; seed <= 6; ++seed) {
+    auto r = run_kata(fmt::format("play {} -a human,random --seed {} --no-clear", file, seed), "1\n1\nundo\nquit\ny\n");
+    INFO(r.out);
+    CHECK(has(r.out, "You look at P2 Pawn in P2.table"));
+    CHECK(has(r.out, "Refused: you cannot undo that decision: since you made it you have seen P2 Pawn\n"));
+  }
+}

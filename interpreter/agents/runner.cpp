@@ -53,7 +53,8 @@ std::string learned(const Game& g, const std::vector<bool>& before, const std::v
   int more = 0;
   for (int c = 0; c < g.card_count; ++c) {
     if (!now[c] || before[c]) continue;
-    if (names.size() < 3) names.push_back(g.card_names[c]);
+    // As screens name it: a copy number follows from what its owner played unseen.
+    if (names.size() < 3) names.push_back(g.card_plain_names[c]);
     else ++more;
   }
   if (names.empty()) return "";
