@@ -985,3 +985,13 @@ actions:
     CHECK(has(r.out, "Refused: you cannot undo that decision: since you made it you have seen P2 Pawn\n"));
   }
 }
+
+TEST_CASE("an undo refused for what was told quotes the line that told it, not the person's own move", "[cli][prompt]") {
+  using kata::test::run_kata;
+  // Hogen, seed 2: P1 calls Fujiwara and P2 answers; whether P2 could answer was not P1's
+  // to know. The refusal quotes the answer, not "P1 calls Fujiwara".
+  auto r = run_kata("play rules/hogen.yaml -p 3 --seed 2 --no-clear", "1\n2\nundo\nquit\ny\n");
+  CHECK(has(r.out, "P2 answers the call Fujiwara"));
+  CHECK(has(r.out, "you were told what you could not have known then (\"P2 answers the call Fujiwara\")"));
+  CHECK_FALSE(has(r.out, "(\"P1 calls"));
+}

@@ -122,7 +122,9 @@ std::string learned_since(const Game& g, const State& at, int seat, const std::v
       told_step(g, sample, d, seat, told);
       for (size_t l = i ? ends[i - 1] : 0; l < ends[i]; ++l)
         if (l >= told.size() || told[l] != truth[l]) return truth[l];
-      if (told.size() != ends[i]) return truth[i ? ends[i - 1] : 0];
+      // The sample told more: where it went on, the game truly stopped for the next
+      // decision, whose first line is what the person could not have known.
+      if (told.size() != ends[i]) return ends[i] + 1 < truth.size() ? truth[ends[i]] : "your view of the game now";
     }
     if (describe_view(g, make_view(g, sample, seat)) != truth.back()) return "your view of the game now";
   }
