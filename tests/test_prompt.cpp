@@ -918,6 +918,11 @@ TEST_CASE("a refused decision typed in words several words long gets the rules' 
   CHECK((first != std::string::npos && r.out.find(twice, first + 1) != std::string::npos));
   CHECK_FALSE(has(r.out, "takes 1 value"));
   CHECK_FALSE(has(r.out, "ambiguous"));
+  // A call nobody could answer is no choice until another is made: said of the words typed.
+  auto again = run_kata("play rules/hogen.yaml -p 3 -a human,random,random --seed 1 --no-clear",
+                        "1\ncall fujiwara of rank 4\ncall fujiwara of rank 4\nquit\ny\n");
+  CHECK(has(again.out, "Nobody can answer Fujiwara of rank 4: P1 must call differently"));
+  CHECK(has(again.out, "P1> Refused: 'fujiwara of rank 4' is not a choice for what you call (choices: Minamoto, "));
 }
 
 TEST_CASE("an action's name typed short, where one action begins so, is refused for what follows it", "[cli][prompt]") {

@@ -203,7 +203,8 @@ std::vector<std::string> card_forms(const Game& g, int c) {
 // as itself (at most 64 readings), and the first reading the notation reads to the end
 // gives its reason: the `when:` refusal in the game's words ("P1 Spy must spy while ...")
 // rather than "not a choice". Nothing when no reading gets that far.
-std::optional<std::string> full_reason(const Game& g, const State& s, const Reading& r) {
+std::optional<std::string> full_reason(const Game& g, const State& s, const Reading& r,
+                                       std::string* not_a_choice_reading = nullptr) {
   constexpr size_t most_readings = 64, longest_run = 4, most_cards = 4;
   if (r.typed.size() < 2) return std::nullopt;
   std::unordered_map<std::string, std::vector<int>> named;  // a typed form: the cards it names
@@ -214,30 +215,35 @@ std::optional<std::string> full_reason(const Game& g, const State& s, const Read
       if (cs.size() < most_cards && std::find(cs.begin(), cs.end(), c) == cs.end()) cs.push_back(c);
     }
   }
-  std::vector<std::string> readings;
+  std::vector<std::pair<std::string, bool>> readings;  // the text; whether a run of words was read as one card
   // Every reading of typed[i..] after `text`, depth first, up to the limit.
-  auto read = [&](auto& self, size_t i, const std::string& text) -> void {
+  auto read = [&](auto& self, size_t i, const std::string& text, bool joined) -> void {
     if (readings.size() >= most_readings) return;
     if (i == r.typed.size()) {
-      readings.push_back(text);
+      readings.emplace_back(text, joined);
       return;
     }
-    self(self, i + 1, text + " " + r.typed[i]);
+    self(self, i + 1, text + " " + r.typed[i], joined);
     std::string run;
     for (size_t end = i; end < r.typed.size() && end < i + longest_run; ++end) {
       run += squashed(r.typed[end]);
       if (auto it = named.find(run); it != named.end())
         for (int c : it->second)
-          if (end > i || g.card_names[c] != r.typed[i]) self(self, end + 1, text + " " + g.card_names[c]);
+          if (end > i || g.card_names[c] != r.typed[i]) self(self, end + 1, text + " " + g.card_names[c], joined || end > i);
     }
   };
-  read(read, 1, r.typed[0]);
-  for (const std::string& text : readings) {
+  read(read, 1, r.typed[0], false);
+  for (const auto& [text, joined] : readings) {
     std::string why;
     if (parse_decision(g, s, text, why)) continue;  // legal: the short form would have read it
     if (!why.empty() && why.find("' is not a choice for ") == std::string::npos &&
         why.find("' takes ") == std::string::npos)
       return why;
+    // Words read as one card that is no choice ("call tachibana of rank 3", a call nobody
+    // could answer): the caller may say so, rather than count the words.
+    if (not_a_choice_reading && not_a_choice_reading->empty() && joined &&
+        why.find("' is not a choice for ") != std::string::npos)
+      *not_a_choice_reading = text;
   }
   return std::nullopt;
 }
@@ -420,8 +426,20 @@ std::optional<Decision> read_named(const Game& g, const State& s, const std::str
   // Words that name the cards the chooser sees, read so, may make a decision the rules
   // refuse: their reason, in the game's words ("call taira of rank 4" is a call of
   // Taira/4, which the caller's hidden samurai forbids), before any about the words.
+  std::string as_card;  // the text with words read as a card that is no choice
   if (r.action && r.matched.empty())
-    if (auto reason = full_reason(g, s, r)) return why = *reason, std::nullopt;
+    if (auto reason = full_reason(g, s, r, &as_card)) return why = *reason, std::nullopt;
+  if (!as_card.empty() && as_card != text && why.rfind("'" + r.action->name + "' takes ", 0) == 0) {
+    std::string reason;
+    read_named(g, s, as_card, reason);
+    // Of an action of one value, the value is what was typed after its name.
+    if (size_t quote = reason.find('\'', 1); r.action->params.size() == 1 && !reason.empty() && reason[0] == '\'' && quote != std::string::npos) {
+      std::string typed;
+      for (size_t i = 1; i < r.typed.size(); ++i) typed += (i > 1 ? " " : "") + r.typed[i];
+      reason = "'" + typed + reason.substr(quote);
+    }
+    if (!reason.empty()) return why = reason, std::nullopt;
+  }
   // Too few or too many values, in the notation in full: what they are, in words.
   if (r.action && why.rfind("'" + r.action->name + "' takes ", 0) == 0) {
     why = takes(g, *r.action);
