@@ -735,7 +735,7 @@ Zones
       The face-down deck.
   hand: a set, one for each player; seen by its owner
       A player's cards.
-  stash: a stack, one for each player; seen by everyone; shown as "{player}'s stash"
+  {player}'s stash (stash): a stack, one for each player; seen by everyone
   pile: a stack, shared; seen by everyone, its top card only
 
 Variables

@@ -175,6 +175,8 @@ void card_table(const Game& g, const KindInfo& k, GameReference::Kind& out) {
   if (repeated) out.columns.push_back("count");
   for (size_t i = 0; i < rows.size(); ++i) {
     if (repeated) rows[i].push_back(std::to_string(counts[i]));
+    // A titled kind's cards by their titles, as screens name them ("Rice Field").
+    if (k.titled && !rows[i].empty()) rows[i][0] = titles[i];
     out.rows.push_back(rows[i]);
   }
   if (described) out.docs = docs;
@@ -274,7 +276,7 @@ GameReference::Variable variable(const Game& g, const VarInfo& v) {
     case VarType::player: type = "player"; break;
     case VarType::card: type = "card"; break;
   }
-  return {v.name, each(g, v.per_player, v.kind), type, v.doc, v.show == Show::never};
+  return {v.name, each(g, v.per_player, v.kind), type, v.doc, v.show == Show::never, v.label};
 }
 
 template <class T>
@@ -384,14 +386,15 @@ std::string kind_text(const GameReference::Kind& k) {
   return text + (k.start.empty() ? ", out of play at the start" : ", in " + k.start);
 }
 
+// A zone by the words screens name it by, where it has a label, then its name: "the
+// stack of 4 VP tiles (stack4): a stack, shared; ...".
 std::string zone_text(const GameReference::Zone& z) {
-  return fmt::format("{}: a {}, {}; seen by {}{}", z.name, z.order,
-                     z.each.empty() ? "shared" : "one for each " + z.each, z.seen_by,
-                     z.label.empty() ? "" : "; shown as \"" + z.label + "\"");
+  return fmt::format("{}: a {}, {}; seen by {}", z.label.empty() || z.label == z.name ? z.name : fmt::format("{} ({})", z.label, z.name), z.order,
+                     z.each.empty() ? "shared" : "one for each " + z.each, z.seen_by);
 }
 
 std::string variable_text(const GameReference::Variable& v) {
-  return fmt::format("{}: {}{}", v.name, v.type == "true or false" ? v.type : "a " + v.type,
+  return fmt::format("{}: {}{}", v.label.empty() || v.label == v.name ? v.name : fmt::format("{} ({})", v.label, v.name), v.type == "true or false" ? v.type : "a " + v.type,
                      v.each.empty() ? "" : " for each " + v.each);
 }
 
@@ -672,7 +675,7 @@ std::string write_json(const GameReference& r) {
                      {"doc", z.doc},
                      {"bookkeeping", z.bookkeeping}});
   for (auto& v : r.variables)
-    variables.push_back({{"name", v.name}, {"each", v.each}, {"type", v.type}, {"doc", v.doc}, {"bookkeeping", v.bookkeeping}});
+    variables.push_back({{"name", v.name}, {"each", v.each}, {"type", v.type}, {"doc", v.doc}, {"bookkeeping", v.bookkeeping}, {"label", v.label}});
   for (auto& a : r.actions) {
     json params = json::array();
     for (auto& p : a.params) params.push_back({{"name", p.name}, {"domain", p.domain}, {"doc", p.doc}});

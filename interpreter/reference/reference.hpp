@@ -70,6 +70,7 @@ struct GameReference {
     std::string type;  // "number", "true or false", "player", "card"
     std::string doc;
     bool bookkeeping = false;  // as for zones
+    std::string label;  // its `label:`, the words a page writes for it, or empty
   };
   struct Param {
     std::string name;
