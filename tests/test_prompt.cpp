@@ -909,9 +909,9 @@ TEST_CASE("a refused decision typed in words several words long gets the rules' 
   auto r = run_kata("play rules/hogen.yaml -p 3 -a human,random,random --seed 1 --no-clear",
                     "1\ncall taira of rank 4\ncall rank 4\ncall Taira/4\nquit\ny\n");
   CHECK(has(r.out, "P1's Sutoko:   Taira 4*"));
-  const std::string why = ": a call of a clan or of a rank must not match your hidden samurai";
-  CHECK(has(r.out, "P1> Refused: You can't call Taira of rank 4" + why));
-  CHECK(has(r.out, "P1> Refused: You can't call rank 4" + why));
+  const std::string why = ": it is your hidden samurai";
+  CHECK(has(r.out, "P1> Refused: You can't call Taira of rank 4" + why + " itself"));
+  CHECK(has(r.out, "P1> Refused: You can't call rank 4" + why + "'s rank"));
   // The notation typed in full is refused in the same words: the card by its title.
   const std::string twice = "Refused: You can't call Taira of rank 4" + why;
   size_t first = r.out.find(twice);
