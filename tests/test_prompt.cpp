@@ -1000,3 +1000,25 @@ TEST_CASE("an undo refused for what was told quotes the line that told it, not t
   CHECK(has(r.out, "you were told what you could not have known then (\"P2 answers the call Fujiwara\")"));
   CHECK_FALSE(has(r.out, "(\"P1 calls"));
 }
+
+TEST_CASE("on a terminal: a refusal's list of choices wraps between choices, never inside one", "[cli][prompt][wrap]") {
+  // Hogen, seed 1: a call nobody could answer, typed again, lists the calls left, several
+  // words each ("Minamoto of rank 4"), on more than one line of the 100 columns.
+  Pty t({"play", "rules/hogen.yaml", "-p", "3", "-a", "human,random,random", "--seed", "1", "--no-clear"});
+  REQUIRE(t.started());
+  REQUIRE(t.expect("P1> "));
+  t.send("1");
+  REQUIRE(t.expect("P1> "));
+  t.send("call fujiwara of rank 4");
+  REQUIRE(t.expect("P1> "));
+  t.send("call fujiwara of rank 4");
+  REQUIRE(t.expect("P1> "));
+  std::string out = t.last();
+  REQUIRE(has(out, "is not a choice for what you call (choices:"));
+  for (const char* call : {"Minamoto of rank 4", "Taira of rank 1", "Taira of rank 2", "Taira of rank 3", "Tachibana of rank 4",
+                           "rank 1", "rank 2", "rank 3"})
+    CHECK(has(out, call));
+  t.send("quit");
+  REQUIRE(t.expect("Really quit"));
+  t.send("y");
+}

@@ -135,6 +135,23 @@ bool valid_utf8(const std::string& s) {
   return true;
 }
 
+// A refusal with its list of choices ("(choices: Taira of rank 1, rank 2)", "for example:
+// ...") as one line of a screen: wrapping breaks it after a comma, never inside a choice.
+std::string choices_whole(std::string why) {
+  for (const char* list : {"(choices: ", "choices, for example: "}) {
+    size_t open = why.find(list);
+    if (open == std::string::npos) continue;
+    // To the bracket that closes the list: a choice may hold brackets ("#1 (card 1 ...)").
+    int depth = why[open] == '(' ? 1 : 0;
+    for (size_t i = open + std::string(list).size(); i < why.size(); ++i) {
+      if (why[i] == '(') ++depth;
+      if (why[i] == ')' && --depth <= 0) break;
+      if (why[i] == ' ' && why[i - 1] != ',') why[i] = unbroken_space;
+    }
+  }
+  return why;
+}
+
 std::string trimmed(const std::string& s) {
   size_t a = s.find_first_not_of(" \t\r"), b = s.find_last_not_of(" \t\r");
   return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
@@ -307,7 +324,7 @@ bool HumanAgent::confirm_quit() {
 }
 
 bool HumanAgent::refused(const std::string& why) {
-  t_.out << "Refused: " << why << '\n';
+  print_screen(t_.out, "Refused: " + choices_whole(why) + '\n');
   retry_ = true;
   return true;
 }
