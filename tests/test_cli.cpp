@@ -260,6 +260,23 @@ TEST_CASE("a failed expectation shows players, cards and truth as such", "[cli]"
   CHECK(has(r.out, "actual: the left side is P1, the right side is P2"));
 }
 
+TEST_CASE("kata test reports a rule file's load-time error as kata check does, never aborts", "[cli]") {
+  // `where:` overflows 64 bits while the file loads (Compiler's load-time values): the
+  // scenario runner loads through the same pipeline as check, so the error is a diagnostic.
+  std::string rules = temp("kata-overflow.yaml",
+                           "game: Big\nplayers: 2\ncomponents:\n  cell: {each: {x: 1..3}, where: \"x * 2000000000 * 2000000000 * 2000000000 > 0\", in: grid}\n"
+                           "zones:\n  grid: {visibility: everyone}\nflow: |\n  choose P1: pass\nactions:\n  pass: {do: \"\"}\n");
+  std::string scenario = temp("kata-overflow-test.yaml", "scenario: overflow\nrules: " + rules + "\nplayers: 2\nsteps:\n  - play: P1 pass\n");
+  auto check = run_kata("check " + rules);
+  auto test = run_kata("test " + scenario);
+  CHECK(check.status == 1);
+  CHECK(test.status == 1);
+  const std::string error = "4:35: error: the result is too large to work out (beyond 64-bit numbers)";
+  CHECK(has(check.out, error));
+  CHECK(has(test.out, error));
+  CHECK_FALSE(has(test.out, "terminate"));
+}
+
 TEST_CASE("an option for some player counts only is refused with the others", "[cli]") {
   auto r = run_kata("simulate rules/kenjin.yaml --players 3 --option teams=true --games 1");
   CHECK(r.status == 2);

@@ -930,8 +930,10 @@ TEST_CASE("an action's name typed short, where one action begins so, is refused 
   // Kenjin's draft, seed 2: P1 takes the Village (take_four), then only take_six is
   // offered: 't village' is take_six's, and the Village is not on offer.
   auto r = run_kata("play rules/kenjin.yaml -p 3 -a human,random,random --seed 2 -o placement=draft --no-clear",
-                    "t village\nt village\nquit\ny\n");
+                    "t village\nt village\nt rice field\nquit\ny\n");
   CHECK(has(r.out, "P1> Refused: 'village' is not a choice for the tile you take (choices: Golden Temple, Bridge)"));
+  // A value of several words is quoted whole, not by its first word.
+  CHECK(has(r.out, "P1> Refused: 'rice field' is not a choice for the tile you take (choices: Golden Temple, Bridge)"));
   CHECK_FALSE(has(r.out, "there is no action 't'"));
 }
 

@@ -477,7 +477,13 @@ std::optional<Decision> read_named(const Game& g, const State& s, const std::str
       return std::nullopt;
     }
     if (r.depth > 0) {
-      why = not_a_choice(g, view, labels, a, r.depth, r.reached, squashed(r.typed[r.stop]), seen(r.depth));
+      // At the last value, all the words left are it ("rice field", "taira 3").
+      std::string word = squashed(r.typed[r.stop]);
+      if (r.depth + 1 == a.params.size()) {
+        word.clear();
+        for (size_t i = r.stop; i < r.typed.size(); ++i) word += (i > r.stop ? " " : "") + r.typed[i];
+      }
+      why = not_a_choice(g, view, labels, a, r.depth, r.reached, word, seen(r.depth));
       return std::nullopt;
     }
   }
@@ -487,6 +493,11 @@ std::optional<Decision> read_named(const Game& g, const State& s, const std::str
   std::string dead_end = dead == std::string::npos || why.back() != ')'
                              ? std::string()
                              : why.substr(dead + none.size(), why.size() - dead - none.size() - 1);
+  // An action of one value: every word after its name is that value ("rice field").
+  if (k == 0 && a.params.size() == 1 && r.typed.size() > 2 && word == squashed(r.typed[1])) {
+    word.clear();
+    for (size_t i = 1; i < r.typed.size(); ++i) word += (i > 1 ? " " : "") + r.typed[i];
+  }
   why = not_a_choice(g, view, labels, a, k, begun(g, labels, a, k, text), word, seen(k), dead_end);
   return std::nullopt;
 }

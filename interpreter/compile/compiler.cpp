@@ -1216,8 +1216,9 @@ std::shared_ptr<const Game> compile_rules(RuleFile& rf, const Symbols& symbols,
 namespace {
 
 std::shared_ptr<const Game> finish_load(std::unique_ptr<RuleFile> rf, std::shared_ptr<Sources>& sources,
-                                        Diagnostics& diags) {
+                                        Diagnostics& diags, const std::function<bool(RuleFile&)>& amend = {}) {
   if (!rf) return nullptr;
+  if (amend && !amend(*rf)) return nullptr;
   Symbols symbols;
   bool ok = !diags.has_errors();
   // A file whose YAML could not be read has nothing worth checking.
@@ -1248,9 +1249,10 @@ std::shared_ptr<const Game> load_game(const std::string& path, std::shared_ptr<S
 }
 
 std::shared_ptr<const Game> load_game_text(const std::string& name, const std::string& text,
-                                           std::shared_ptr<Sources>& sources, Diagnostics& diags) {
+                                           std::shared_ptr<Sources>& sources, Diagnostics& diags,
+                                           const std::function<bool(RuleFile&)>& amend) {
   if (!sources) sources = std::make_shared<Sources>();
-  return finish_load(load_rule_text(name, text, *sources, diags), sources, diags);
+  return finish_load(load_rule_text(name, text, *sources, diags), sources, diags, amend);
 }
 
 }  // namespace kata

@@ -178,23 +178,25 @@ class Runner {
   bool setup() {
     std::string text, why;
     if (!read_source(rules_, text, why)) return d_.error(rules_pos_, fmt::format("the scenario's rule file: {}", why)), false;
-    auto rf = load_rule_text(rules_, text, *r_.sources, d_);
-    if (!rf) return d_.error(rules_pos_, fmt::format("cannot load the rule file '{}'", rules_)), false;
-    first_invariant_ = static_cast<int>(rf->invariants.size());
-    for (size_t i = 0; i < expects_.size(); ++i) {
-      InvariantDecl inv{fmt::format("expect {}", i + 1), expects_[i].pos, expects_[i], nullptr};
-      inv.expr = parse_expression(inv.text.text, inv.text.where, d_);
-      if (inv.expr) rf->invariants.push_back(std::move(inv));
-    }
-    if (d_.has_errors()) return false;
-    Symbols symbols;
-    Diagnostics check_diags;
-    if (!check_rules(*rf, symbols, check_diags)) {
-      for (auto& d : check_diags.items())
-        if (d.severity == Severity::error) d_.add(d);
-      return false;
-    }
-    game_ = compile_rules(*rf, symbols, r_.sources);
+    // The pipeline every command loads with (compile/compiler.hpp), the expectations added
+    // as invariants; of its diagnostics, the errors (a rule file's warnings are `kata
+    // check`'s business).
+    bool parsed = false;
+    Diagnostics load_diags;
+    game_ = load_game_text(rules_, text, r_.sources, load_diags, [&](RuleFile& rf) {
+      parsed = true;
+      first_invariant_ = static_cast<int>(rf.invariants.size());
+      for (size_t i = 0; i < expects_.size(); ++i) {
+        InvariantDecl inv{fmt::format("expect {}", i + 1), expects_[i].pos, expects_[i], nullptr};
+        inv.expr = parse_expression(inv.text.text, inv.text.where, load_diags);
+        if (inv.expr) rf.invariants.push_back(std::move(inv));
+      }
+      return !load_diags.has_errors();
+    });
+    for (auto& d : load_diags.items())
+      if (d.severity == Severity::error) d_.add(d);
+    if (!parsed && !d_.has_errors()) d_.error(rules_pos_, fmt::format("cannot load the rule file '{}'", rules_));
+    if (!game_) return false;
     if (players_ < game_->min_players || players_ > game_->max_players)
       return d_.error(players_pos_, fmt::format("{} plays with {} to {} players", game_->name, game_->min_players, game_->max_players)), false;
     options_values_ = default_options(*game_);
