@@ -20,6 +20,7 @@ using namespace kata;
 using kata::test::load_file;
 using kata::test::load_text;
 using kata::test::legal_texts;
+using kata::test::has;
 
 namespace {
 
@@ -144,6 +145,38 @@ TEST_CASE("a load-time result beyond 64 bits is an error in the file, not a cras
             return s.rfind("6:", 0) == 0 && s.find("error: the result is too large to work out (beyond 64-bit numbers)") != std::string::npos;
           }) == 1);
   }
+}
+
+TEST_CASE("load-time values mean what the same expressions mean at run time", "[board][check]") {
+  // Division by zero stops the game at run time: at load time it is an error at the
+  // division, not 0.
+  auto zero = load_text(with("where: n <= 6", "where: n <= 6 and n / 0 == 0"));
+  CHECK_FALSE(zero.game);
+  CHECK(zero.diags.error_count() == 1);
+  std::vector<std::string> m = zero.messages();
+  INFO(fmt::format("{}", fmt::join(m, "\n")));
+  CHECK(std::any_of(m.begin(), m.end(), [](const std::string& s) { return s.rfind("6:", 0) == 0 && has(s, "error: division by zero"); }));
+  // best is the element of the highest value (not the first), a range is not cut short,
+  // and best of nothing is none (-1), as the runtime's aggregates.
+  auto points = [&](const std::string& where) {
+    auto l = load_text(with("where: n <= 6", where));
+    INFO(where);
+    REQUIRE(l.game);
+    for (const KindInfo& k : l.game->kinds)
+      if (k.name == "point") return k.card_count;
+    return -1;
+  };
+  CHECK(points("where: n <= 6") == 7);
+  CHECK(points("where: n <= 6 and best(x for x in 1..3) == 3") == 7);
+  CHECK(points("where: n <= 6 and worst(0 - x for x in 1..3) == 3") == 7);
+  CHECK(points("where: n <= 6 and count(x in 1..4096) == 4096") == 7);
+  // A longer range is an error, as at run time, not cut short.
+  auto range = load_text(with("where: n <= 6", "where: n <= 6 and count(x in 1..5000) > 0"));
+  CHECK_FALSE(range.game);
+  std::vector<std::string> rm = range.messages();
+  CHECK(std::any_of(rm.begin(), rm.end(), [](const std::string& s) { return has(s, "error: a range of more than 4096 numbers"); }));
+  CHECK(points("where: n <= 6 and best(x for x in 1..3 where x > 5) < 0") == 7);
+  CHECK(points("where: n <= best(x for x in 1..9 where x * x <= 40)") == 7);
 }
 
 TEST_CASE("a typed decision is refused on the first condition that fails, before later lists are worked out", "[board][notation]") {

@@ -455,7 +455,8 @@ class Compiler {
             (op == "*" && __builtin_mul_overflow(a, b, &r)) || ((op == "/" || op == "%") && a == INT64_MIN && b == -1))
           too_large(e);
         if (op == "+" || op == "-" || op == "*") return r;
-        if (op == "/" || op == "%") return b == 0 ? 0 : op == "/" ? a / b : a % b;
+        if ((op == "/" || op == "%") && b == 0) throw LoadTimeError{e.pos, "division by zero"};  // as at run time
+        if (op == "/" || op == "%") return op == "/" ? a / b : a % b;
         if (op == "==") return a == b;
         if (op == "!=") return a != b;
         if (op == "<") return a < b;
@@ -467,25 +468,34 @@ class Compiler {
         int64_t lo = constant(*e.args[0]->args[0], env), hi = constant(*e.args[0]->args[1], env);
         size_t slot = static_cast<size_t>(e.sym.index);
         if (env.size() <= slot) env.resize(slot + 1);
-        int64_t acc = e.op == "all" ? 1 : 0;
+        // The runtime's meaning (machine.cpp's aggregate): a range of at most 4096 numbers,
+        // best/worst the element with the highest/lowest value, the first on ties, and
+        // find/best/worst `none` (-1) when nothing passes.
+        int64_t acc = e.op == "all" ? 1 : 0, key = 0, span = 0;
+        if (hi >= lo && (__builtin_sub_overflow(hi, lo, &span) || span >= 4096))
+          throw LoadTimeError{e.pos, "a range of more than 4096 numbers"};  // as at run time
         bool found = false;
-        for (int64_t x = lo; x <= hi && x - lo < 4096; ++x) {
+        for (int64_t x = lo; x <= hi; ++x) {
+          if (++load_steps_ > max_load_steps) [[unlikely]] too_long(e);
           env[slot] = x;
           if (e.args[1] && !constant(*e.args[1], env)) continue;
+          if (e.op == "find") return x;
           int64_t v = e.args[2] ? constant(*e.args[2], env) : 1;
           if (e.op == "sum") {
             if (__builtin_add_overflow(acc, v, &acc)) too_large(e);
-          }
-          else if (e.op == "count") ++acc;
-          else if (e.op == "any") acc = acc || v;
-          else if (e.op == "all") acc = acc && v;
-          else if (e.op == "min" || e.op == "max") {
-            if (!found || (e.op == "min" ? v < acc : v > acc)) acc = v;
-          } else if (!found) {
-            acc = x;  // find, best, worst: the first (enough for load-time use)
+          } else if (e.op == "count") {
+            ++acc;
+          } else if (e.op == "any") {
+            acc = acc || v;
+          } else if (e.op == "all") {
+            acc = acc && v;
+          } else if (!found || (e.op == "max" || e.op == "best" ? v > key : v < key)) {
+            key = v;  // min, max, best, worst
+            acc = e.op == "best" || e.op == "worst" ? x : v;
           }
           found = true;
         }
+        if ((e.op == "best" || e.op == "worst" || e.op == "find") && !found) return -1;
         return acc;
       }
       default: return 0;
