@@ -260,6 +260,17 @@ TEST_CASE("a failed expectation shows players, cards and truth as such", "[cli]"
   CHECK(has(r.out, "actual: the left side is P1, the right side is P2"));
 }
 
+TEST_CASE("kata rules writes a titled kind's titles in its name column, wherever that column is", "[cli]") {
+  std::string file = temp("kata-titled.yaml",
+                          "game: Titled\nplayers: 2\ncomponents:\n  tile:\n    list:\n"
+                          "      - {vp: 4, name: GoldMine, title: Gold Mine, doc: Digs gold.}\n"
+                          "      - {vp: 6, name: SilverPit, title: Silver Pit, doc: Digs silver.}\n    in: box\n"
+                          "zones:\n  box: {visibility: everyone}\nflow: |\n  choose P1: pass\nactions:\n  pass: {do: \"\"}\n");
+  auto r = run_kata("rules " + file);
+  CHECK(r.status == 0);
+  CHECK(has(r.out, "      vp  name\n      4   Gold Mine\n      6   Silver Pit\n"));
+}
+
 TEST_CASE("kata test reports a rule file's load-time error as kata check does, never aborts", "[cli]") {
   // `where:` overflows 64 bits while the file loads (Compiler's load-time values): the
   // scenario runner loads through the same pipeline as check, so the error is a diagnostic.

@@ -135,7 +135,7 @@ bool valid_utf8(const std::string& s) {
   return true;
 }
 
-// A refusal with its list of choices ("(choices: Taira of rank 1, rank 2)", "for example:
+// A refusal with its list of choices ("(choices: Queen of hearts, rank 2)", "for example:
 // ...") as one line of a screen: wrapping breaks it after a comma, never inside a choice.
 std::string choices_whole(std::string why) {
   for (const char* list : {"(choices: ", "choices, for example: "}) {

@@ -160,7 +160,7 @@ class HumanAgent : public Agent {
   std::optional<Menu> menu_;
   bool retry_ = false;  // the last answer was refused: the same decision is asked again
   // The game's last message to this seat alone, repeated above the menu of the decision
-  // that follows it (and only that one): "Name P2's hidden samurai" stays in sight while
+  // that follows it (and only that one): "Name P2's hidden card" stays in sight while
   // the person reads the page, goes back or asks for the list again.
   std::string asked_;
   bool asked_new_ = false;  // told since the last decision was asked

@@ -169,27 +169,32 @@ std::vector<std::string> board_notes(const Game& g, const PlayerView& view, cons
   return notes;
 }
 
-// A hidden card's place as a menu shows it: "#1" for "Port.side(P2)#1", the words beside
-// it saying where; any other value as it is.
-std::string place_number(const std::string& value) {
+// Where "#" begins the number of a hidden card's place in `value` ("Port.side(P2)#1", as
+// card_text writes it), or npos when the value is no place.
+size_t place_hash(const std::string& value) {
   size_t hash = value.rfind('#');
   if (hash == std::string::npos || hash == 0 || hash + 1 >= value.size() ||
       value.find_first_not_of("0123456789", hash + 1) != std::string::npos)
-    return value;
-  return value.substr(hash);
+    return std::string::npos;
+  return hash;
 }
 
-// Beside each part of the item that is a hidden card's place ("Port.side(P2)#1", as
-// card_text writes it) in a zone with a label: the place in words, as a message tells it
-// (hidden_card_text). The place is in the notation already: this tells nothing more.
+// A hidden card's place as a menu shows it: "#1" for "Port.side(P2)#1", the words beside
+// it saying where; any other value as it is.
+std::string place_number(const std::string& value) {
+  size_t hash = place_hash(value);
+  return hash == std::string::npos ? value : value.substr(hash);
+}
+
+// Beside each part of the item that is a hidden card's place in a zone with a label: the
+// place in words, as a message tells it (hidden_card_text). The place is in the notation
+// already: this tells nothing more.
 std::vector<std::string> place_words(const Game& g, const std::vector<std::string>& places, const MenuItem& item) {
   std::vector<std::string> out(item.parts.size());
   for (size_t k = 1; k < item.parts.size(); ++k) {
     const std::string& part = item.parts[k];
-    size_t hash = part.rfind('#');
-    if (hash == std::string::npos || hash + 1 >= part.size() ||
-        part.find_first_not_of("0123456789", hash + 1) != std::string::npos)
-      continue;
+    size_t hash = place_hash(part);
+    if (hash == std::string::npos) continue;
     auto it = std::find(places.begin(), places.end(), part.substr(0, hash));
     if (it == places.end()) continue;
     int zone = static_cast<int>(it - places.begin());

@@ -30,6 +30,13 @@ std::vector<std::string> words(const std::string& text) {
 }
 
 
+// The words from `from` on, as typed, one space between them: a value of several words.
+std::string words_from(const std::vector<std::string>& w, size_t from) {
+  std::string out;
+  for (size_t i = from; i < w.size(); ++i) out += (i > from ? " " : "") + w[i];
+  return out;
+}
+
 // The words of `text` after `prefix`, squashed; nothing when it does not begin with
 // `prefix` or has nothing after it.
 std::optional<std::string> without(const std::string& text,
@@ -120,7 +127,7 @@ std::vector<std::set<std::string>> value_forms(const Game& g, const std::vector<
       if (auto w = without(name, prefix)) f.insert(*w);
     }
     for (const std::string& blind : blind_forms(g, parts[k])) f.insert(blind);
-    // A hidden card's place ("GoldenTemple.side(P3)#1") also by its number alone ("#1"),
+    // A hidden card's place ("North.side(P3)#1") also by its number alone ("#1"),
     // read as the one place with it that the rest of what is typed leaves.
     if (size_t hash = parts[k].rfind('#'); hash != std::string::npos && hash > 0 && hash + 1 < parts[k].size() &&
                                             parts[k].find_first_not_of("0123456789", hash + 1) == std::string::npos)
@@ -199,7 +206,7 @@ std::vector<std::string> card_forms(const Game& g, int c) {
 
 // Why the full notation refuses what `typed` names in short, when the short form stopped
 // at a value no legal decision has: each run of up to four typed words that names a card
-// the chooser sees ("lord", "taira of rank 2") is tried as each such card, each word also
+// the chooser sees ("guard", "queen of hearts") is tried as each such card, each word also
 // as itself (at most 64 readings), and the first reading the notation reads to the end
 // gives its reason: the `when:` refusal in the game's words ("P1 Spy must spy while ...")
 // rather than "not a choice". Nothing when no reading gets that far.
@@ -239,8 +246,8 @@ std::optional<std::string> full_reason(const Game& g, const State& s, const Read
     if (!why.empty() && why.find("' is not a choice for ") == std::string::npos &&
         why.find("' takes ") == std::string::npos)
       return why;
-    // Words read as one card that is no choice ("call tachibana of rank 3", a call nobody
-    // could answer): the caller may say so, rather than count the words.
+    // Words read as one card that is no choice ("play queen of hearts", a card not offered
+    // now): the caller may say so, rather than count the words.
     if (not_a_choice_reading && not_a_choice_reading->empty() && joined &&
         why.find("' is not a choice for ") != std::string::npos)
       *not_a_choice_reading = text;
@@ -255,7 +262,7 @@ constexpr size_t listed_values = 12, example_values = 6;
 constexpr size_t ambiguous_named = 4;
 
 // The values `word` (squashed) begins without being one of them, as a person types the
-// start of a name: "minamoto" for Minamoto1 and Minamoto2, "lord" for "P1 Lord" (each
+// start of a name: "guard" for Guard1 and Guard2, "spear" for "P1 Spear" (each
 // word of a value may start it).
 std::vector<std::string> begun_by(const std::vector<std::string>& values, const std::string& word) {
   std::vector<std::string> out;
@@ -273,7 +280,7 @@ std::vector<std::string> begun_by(const std::vector<std::string>& values, const 
   return out;
 }
 
-// "ambiguous: 'minamoto' could be Minamoto1 or Minamoto2 (the card you give)"; the
+// "ambiguous: 'guard' could be Guard1 or Guard2 (the card you give)"; the
 // parameter is named only by its doc, which says what it is for.
 std::string ambiguous(const Game& g, const std::string& word, std::vector<std::string> values, const Param& p) {
   size_t more = values.size() > ambiguous_named ? values.size() - ambiguous_named : 0;
@@ -424,8 +431,8 @@ std::optional<Decision> read_named(const Game& g, const State& s, const std::str
   // The notation in full said "'W' is not a choice for NAME": which parameter, and W.
   Reading r = read_short(g, labels, text);
   // Words that name the cards the chooser sees, read so, may make a decision the rules
-  // refuse: their reason, in the game's words ("call taira of rank 4" is a call of
-  // Taira/4, which the caller's hidden samurai forbids), before any about the words.
+  // refuse: their reason, in the game's words ("play queen of hearts" is a play of
+  // Queen/hearts, which a `when:` forbids), before any about the words.
   std::string as_card;  // the text with words read as a card that is no choice
   if (r.action && r.matched.empty())
     if (auto reason = full_reason(g, s, r, &as_card)) return why = *reason, std::nullopt;
@@ -433,11 +440,8 @@ std::optional<Decision> read_named(const Game& g, const State& s, const std::str
     std::string reason;
     read_named(g, s, as_card, reason);
     // Of an action of one value, the value is what was typed after its name.
-    if (size_t quote = reason.find('\'', 1); r.action->params.size() == 1 && !reason.empty() && reason[0] == '\'' && quote != std::string::npos) {
-      std::string typed;
-      for (size_t i = 1; i < r.typed.size(); ++i) typed += (i > 1 ? " " : "") + r.typed[i];
-      reason = "'" + typed + reason.substr(quote);
-    }
+    if (size_t quote = reason.find('\'', 1); r.action->params.size() == 1 && !reason.empty() && reason[0] == '\'' && quote != std::string::npos)
+      reason = "'" + words_from(r.typed, 1) + reason.substr(quote);
     if (!reason.empty()) return why = reason, std::nullopt;
   }
   // Too few or too many values, in the notation in full: what they are, in words.
@@ -466,7 +470,7 @@ std::optional<Decision> read_named(const Game& g, const State& s, const std::str
   if (k == a.params.size()) return std::nullopt;
   // The notation in full stopped at the first value, which a short form reads: the reason
   // is the full notation's for the cards the words name (full_reason), or where the short
-  // form stops ("deploy lord village" without a Village), or that the values are too few
+  // form stops ("play spear north" without a North), or that the values are too few
   // or too many.
   if (r.typed.size() >= 2 && word == squashed(r.typed[1]) && k == 0) {
     bool stopped = r.stop < r.typed.size() && r.depth < a.params.size();
@@ -477,12 +481,8 @@ std::optional<Decision> read_named(const Game& g, const State& s, const std::str
       return std::nullopt;
     }
     if (r.depth > 0) {
-      // At the last value, all the words left are it ("rice field", "taira 3").
-      std::string word = squashed(r.typed[r.stop]);
-      if (r.depth + 1 == a.params.size()) {
-        word.clear();
-        for (size_t i = r.stop; i < r.typed.size(); ++i) word += (i > r.stop ? " " : "") + r.typed[i];
-      }
+      // At the last value, all the words left are it ("gold mine", "queen of hearts").
+      std::string word = r.depth + 1 == a.params.size() ? words_from(r.typed, r.stop) : squashed(r.typed[r.stop]);
       why = not_a_choice(g, view, labels, a, r.depth, r.reached, word, seen(r.depth));
       return std::nullopt;
     }
@@ -493,11 +493,8 @@ std::optional<Decision> read_named(const Game& g, const State& s, const std::str
   std::string dead_end = dead == std::string::npos || why.back() != ')'
                              ? std::string()
                              : why.substr(dead + none.size(), why.size() - dead - none.size() - 1);
-  // An action of one value: every word after its name is that value ("rice field").
-  if (k == 0 && a.params.size() == 1 && r.typed.size() > 2 && word == squashed(r.typed[1])) {
-    word.clear();
-    for (size_t i = 1; i < r.typed.size(); ++i) word += (i > 1 ? " " : "") + r.typed[i];
-  }
+  // An action of one value: every word after its name is that value ("gold mine").
+  if (k == 0 && a.params.size() == 1 && r.typed.size() > 2 && word == squashed(r.typed[1])) word = words_from(r.typed, 1);
   why = not_a_choice(g, view, labels, a, k, begun(g, labels, a, k, text), word, seen(k), dead_end);
   return std::nullopt;
 }
@@ -519,17 +516,17 @@ std::optional<Decision> read_decision(const Game& g, const State& s, const std::
       if (std::none_of(found.begin(), found.end(), [&](const auto& f) { return f.second == *d; }))
         found.emplace_back(full, *d);
   };
+  std::string rest;
+  for (size_t i = 1; i < w.size(); ++i) rest += " " + w[i];
   // The reasons the one action offered here whose name the first word begins refuses
-  // the rest ("t village" where take_six alone is offered: Village is not a choice).
+  // the rest ("t north" where take_tile alone is offered: North is not a choice).
   std::vector<std::string> shortened;
   for (int a : g.program.sites[s[Layout::site]].actions) {
     const std::string& name = g.program.actions[a].name;
     std::string n = squashed(name), first = squashed(w[0]);
     if (n.size() > first.size() && n.compare(0, first.size(), first) == 0) {
       std::string reason;
-      std::string full = name;
-      for (size_t i = 1; i < w.size(); ++i) full += " " + w[i];
-      attempt(full, reason);
+      attempt(name + rest, reason);
       shortened.push_back(reason);
     }
     std::string ignored;

@@ -182,8 +182,8 @@ std::string content(const Game& g, const Part& p) {
 // A run of moves that all leave one zone (`same_from`) or all enter one: "4 cards move
 // from deck: 3 to P1.hand; to P2.hand a card; ..." reads badly when cards are numbers, so
 // each zone is followed by what it got: "4 cards move from deck — to P1.hand: 3; to
-// P2.hand: a card; to pile: 10" ("6 tiles move to field — from stack4: ...; from stack6:
-// ...": the other zones are where they came from).
+// P2.hand: a card; to pile: 10" ("6 tiles move to field — from bag1: ...; from bag2: ...":
+// the other zones are where they came from).
 std::string describe_run(const Game& g, const std::vector<Event>& run, bool same_from, int viewer, bool units) {
   std::vector<Part> parts;
   for (const Event& e : run) {

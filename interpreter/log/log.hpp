@@ -36,7 +36,7 @@ std::vector<std::string> describe_events(const Game& g, const std::vector<Event>
 std::vector<std::string> screen_events(const Game& g, const std::vector<Event>& events, int viewer);
 // The last message (`say to`) the rule file addressed to `viewer` alone among `events`, as
 // screen_events tells it, or empty: what a game tells one player just before asking them
-// ("Name P2's hidden samurai"), which their menu repeats.
+// ("Name P2's hidden card"), which their menu repeats.
 std::string last_message_to(const Game& g, const std::vector<Event>& events, int viewer);
 // Whether the first decision among `events` (Event::decision, up to the end of its effect)
 // is told to `viewer` by a message of its effect, a `say` that viewer is told: then it is

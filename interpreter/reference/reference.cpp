@@ -77,7 +77,7 @@ std::vector<std::string> card_row(const Game& g, const KindInfo& k, int card) {
   return row;
 }
 
-// "x: -8 to 8" for numbers, "clan: Minamoto, Taira" for symbols, in order of first use.
+// "x: -8 to 8" for numbers, "suit: hearts, spades" for symbols, in order of first use.
 std::vector<std::string> property_ranges(const Game& g, const KindInfo& k, int cards) {
   std::vector<std::string> out;
   for (int p : read_properties(k)) {
@@ -173,10 +173,12 @@ void card_table(const Game& g, const KindInfo& k, GameReference::Kind& out) {
   }
   for (int p : properties) out.columns.push_back(g.properties[p].name);
   if (repeated) out.columns.push_back("count");
+  // A titled kind's `name` column holds its cards' titles, as screens name them ("Gold
+  // Mine" for GoldMine); the other properties are as they are.
+  auto name_column = std::find(out.columns.begin(), out.columns.end(), "name");
   for (size_t i = 0; i < rows.size(); ++i) {
     if (repeated) rows[i].push_back(std::to_string(counts[i]));
-    // A titled kind's cards by their titles, as screens name them ("Rice Field").
-    if (k.titled && !rows[i].empty()) rows[i][0] = titles[i];
+    if (k.titled && name_column != out.columns.end()) rows[i][static_cast<size_t>(name_column - out.columns.begin())] = titles[i];
     out.rows.push_back(rows[i]);
   }
   if (described) out.docs = docs;
@@ -386,15 +388,19 @@ std::string kind_text(const GameReference::Kind& k) {
   return text + (k.start.empty() ? ", out of play at the start" : ", in " + k.start);
 }
 
-// A zone by the words screens name it by, where it has a label, then its name: "the
-// stack of 4 VP tiles (stack4): a stack, shared; ...".
+// A zone or variable by the words screens name it by, where it has a label, then its
+// name: "the draw pile (deck)", "first player (first)"; by its name otherwise.
+std::string called_as(const std::string& name, const std::string& label) {
+  return label.empty() || label == name ? name : fmt::format("{} ({})", label, name);
+}
+
 std::string zone_text(const GameReference::Zone& z) {
-  return fmt::format("{}: a {}, {}; seen by {}", z.label.empty() || z.label == z.name ? z.name : fmt::format("{} ({})", z.label, z.name), z.order,
+  return fmt::format("{}: a {}, {}; seen by {}", called_as(z.name, z.label), z.order,
                      z.each.empty() ? "shared" : "one for each " + z.each, z.seen_by);
 }
 
 std::string variable_text(const GameReference::Variable& v) {
-  return fmt::format("{}: {}{}", v.label.empty() || v.label == v.name ? v.name : fmt::format("{} ({})", v.label, v.name), v.type == "true or false" ? v.type : "a " + v.type,
+  return fmt::format("{}: {}{}", called_as(v.name, v.label), v.type == "true or false" ? v.type : "a " + v.type,
                      v.each.empty() ? "" : " for each " + v.each);
 }
 
@@ -450,7 +456,7 @@ std::string section_text(const std::string& heading, const std::vector<T>& items
   return out.empty() ? "" : "\n" + heading + "\n" + out;
 }
 
-// A card of a row as people read it: its title where the kind has titles ("Rice Field"),
+// A card of a row as people read it: its title where the kind has titles ("Gold Mine"),
 // else its first property (its name).
 std::string card_called(const GameReference::Kind& k, size_t i) {
   return i < k.titles.size() ? k.titles[i] : k.rows[i].empty() ? std::string() : k.rows[i][0];
@@ -490,13 +496,12 @@ std::string write_text(const GameReference& r, size_t width) {
   out += section_text("Actions", r.actions, [](const GameReference::Action& a) {
     return a.params.empty() ? notation(a) : fmt::format("{}  ({})", notation(a), params_text(a));
   }, width);
-  // Phases run in this order; each is told by its doc where it has one.
   out += section_text("Phases, in order", r.phases, [](const GameReference::Phase& p) { return p.name; }, width);
   return out;
 }
 
 
-// "Peasant (army, 4 for each player; unit: secret, strength: 0): what it does": a row of a kind's
+// "Guard (card, 4 for each player; rank: 2, suit: red): what it does": a row of a kind's
 // table, with how many there are when more than one (for each player, for a kind per
 // player).
 std::string card_entry(const GameReference::Kind& k, size_t i, size_t width) {

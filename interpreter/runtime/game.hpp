@@ -422,7 +422,7 @@ struct Game {
   // The name a person reads: a board point's zone (`board: zone:`) is named by its point
   // ("4/-5", not "4/-5.spot"); a zone with a `label:` by it ("P1's side of North"); any
   // other zone by instance_name. A label's holder is named by its title where its kind has
-  // one ("P1's side of Rice Field"); for a screen (`units`), as one unit that wrapping never
+  // one ("P1's side of Gold Mine"); for a screen (`units`), as one unit that wrapping never
   // splits (runtime/wrap.hpp). For narration and views; the log's JSON and the notation
   // keep instance_name.
   std::string place_name(int instance, bool units = false) const;

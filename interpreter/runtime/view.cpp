@@ -170,7 +170,7 @@ std::string comparison_sides(const Game& g, const State& s, const Invariant& inv
 std::string var_value_text(const Game& g, VarType t, int64_t v) {
   if (t == VarType::card) {
     if (v == PlayerView::hidden_card) return "a hidden card";
-    // A name of several words ("Golden Temple") is one unit: a page never breaks it.
+    // A name of several words ("Gold Mine") is one unit: a page never breaks it.
     return v >= 0 && v < g.card_count ? unbroken(g.card_plain_names[v]) : "none";
   }
   if (t == VarType::boolean) return v ? "yes" : "no";
@@ -676,7 +676,7 @@ bool zone_listed(const Game& g, const ZoneView& z) {
 }
 
 // The zones a page lists, in the order it lists them: as declared, except that the zones
-// components hold (a battlefield's sides) follow their holders where the viewer sees them
+// components hold (each player's side of a tile) follow their holders where the viewer sees them
 // lie (the tiles in their row's order), then their owners' seats. A holder the viewer does
 // not see keeps its zones in declaration order, after the seen ones: where an unseen card
 // lies is not the page's to tell.
