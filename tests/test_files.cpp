@@ -393,7 +393,7 @@ TEST_CASE("compiled mode: a library is checked before it is loaded, through one 
   auto g = compile_native(small(), error);
   INFO(error);
   REQUIRE(g);
-  fs::path library = g->native->library;
+  fs::path library = dynamic_cast<const NativeCode&>(*g->native).library;
   g.reset();
   // Another shared object put in its place: its constructor must never run.
   fs::path ran = dir.parent_path() / "constructor-ran";

@@ -12,10 +12,9 @@
 
 #include "runtime/engine.hpp"
 #include "runtime/view.hpp"
+#include "syntax/source.hpp"  // sha256_hex
 
 namespace kata {
-
-std::string sha256_hex(const std::string& data);
 
 // One event as a log line (everything, for the record).
 nlohmann::json event_json(const Game& g, const Event& e);

@@ -13,7 +13,6 @@
 #include <map>
 #include <set>
 
-#include "native/abi.hpp"
 #include "native/native.hpp"
 #include "runtime/engine.hpp"
 

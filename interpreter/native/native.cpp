@@ -34,8 +34,7 @@
 
 #include <fmt/format.h>
 
-#include "log/log.hpp"
-#include "native/abi.hpp"
+#include "syntax/source.hpp"
 
 extern char** environ;
 

@@ -8,30 +8,19 @@
 #include <memory>
 #include <string>
 
+#include "runtime/backend.hpp"
 #include "runtime/game.hpp"
 
 namespace kata {
 
-struct KataCtx;
-struct KataHost;
-
-// The interpreter's side of the boundary (machine.cpp): what compiled code calls back.
-const KataHost* native_host();
-
-// The loaded code of one game. Unloaded when the last Game holding it goes.
-struct NativeCode {
+// The loaded code of one game: a shared object. Unloaded when the last Game holding it goes.
+struct NativeCode : CompiledCode {
   void* handle = nullptr;
-  // Runs effects from the state's pc, or, given a decision (five int32: a Decision), from
-  // the start of its action.
-  void (*run)(KataCtx*, const int32_t* decision) = nullptr;
-  int (*legal)(KataCtx*, int32_t* out, int cap) = nullptr;
-  // Plays to the end with random decisions (play_randomly in runtime/engine.hpp).
-  void (*playout)(KataCtx*, uint64_t* rng) = nullptr;
   std::string library;  // the shared object's path
   // The descriptor it was loaded through (/proc/self/fd/N), open while it is loaded: the
   // dynamic loader knows a library by that name, and the number must not be reused meanwhile.
   int fd = -1;
-  ~NativeCode();
+  ~NativeCode() override;
 };
 
 // The C++ source of a game's program (deterministic: the same Game gives the same text).

@@ -362,7 +362,7 @@ struct BoardInfo {
 
 enum class Status : int32_t { running = 0, waiting = 1, over = 2 };
 
-struct NativeCode;  // native/native.hpp
+struct CompiledCode;  // runtime/backend.hpp
 
 struct Game {
   std::string name;
@@ -411,8 +411,9 @@ struct Game {
   std::shared_ptr<const Sources> sources;
   std::string path;  // the rule file
   std::string text;  // its text, for the log's checksum
-  // The program compiled to machine code (compile_native), or null: the interpreter runs it.
-  std::shared_ptr<const NativeCode> native;
+  // The program compiled to machine code by a back-end (native/compile_native), or null:
+  // the interpreter runs it.
+  std::shared_ptr<const CompiledCode> native;
 
   std::string symbol_name(int64_t v) const;
   int zone_instance(int zone, int seat) const {

@@ -12,8 +12,7 @@
 #include <memory>
 #include <type_traits>
 
-#include "native/abi.hpp"
-#include "native/native.hpp"
+#include "runtime/backend.hpp"
 #include "runtime/engine.hpp"
 #include "runtime/view.hpp"
 
@@ -552,7 +551,7 @@ class Evaluator {
     return r;
   }
 
-  // Takes the frame of compiled code that hands a node back (native/abi.hpp).
+  // Takes the frame of compiled code that hands a node back (runtime/backend.hpp).
   void set_frame(const int64_t* env, int base) {
     std::copy(env, env + frame_size, env_);
     base_ = base;

@@ -38,6 +38,10 @@ size_t utf8_length(std::string_view text, size_t i);
 // \u009F). Every name, message and quoted line kata prints goes through it.
 std::string printable(std::string_view text);
 
+// The SHA-256 of a text in lowercase hexadecimal: a log's checksum of its rule file, the
+// name of a compiled game in the cache.
+std::string sha256_hex(std::string_view data);
+
 // Lower case, without blanks: how a name a person typed is compared with a name.
 std::string squashed(std::string_view text);
 

@@ -1,6 +1,10 @@
-// The boundary between the runtime and a rule file compiled to machine code (native.hpp):
-// one plain struct, the same text on both sides. The host compiles it here; the generated
-// source receives the very same text (KATA_NATIVE_ABI_TEXT), so the two cannot drift apart.
+// The interface of a compiled back-end: what the runtime runs a game through when its
+// program has been compiled to machine code. The runtime owns it; native/ implements it
+// (the C++ generator and the system compiler), and another back-end could.
+//
+// The boundary is one plain struct, the same text on both sides: the host compiles it
+// here; generated source receives the very same text (KATA_NATIVE_ABI_TEXT), so the two
+// cannot drift apart.
 #pragma once
 
 #include <cstdint>
@@ -43,4 +47,23 @@
 
 namespace kata {
 KATA_NATIVE_ABI()
+
+// A game's program compiled by a back-end (Game::native). The runtime runs effects and
+// lists legal decisions through it wherever no event is being recorded (simulations,
+// random playouts, bots' searches); states stay the interpreter's, slot for slot, so the
+// two take turns on one game. Released when the last Game holding it goes.
+struct CompiledCode {
+  // Runs effects from the state's pc, or, given a decision (five int32: a Decision), from
+  // the start of its action.
+  void (*run)(KataCtx*, const int32_t* decision) = nullptr;
+  // Writes at most `cap` legal decisions (five int32 each) to out; returns how many there are.
+  int (*legal)(KataCtx*, int32_t* out, int cap) = nullptr;
+  // Plays to the end with random decisions (play_randomly in runtime/engine.hpp).
+  void (*playout)(KataCtx*, uint64_t* rng) = nullptr;
+  virtual ~CompiledCode() = default;
+};
+
+// The interpreter's side of the boundary (runtime/backend.cpp): what compiled code calls
+// back for, handed to it once when it is loaded.
+const KataHost* native_host();
 }  // namespace kata
