@@ -468,7 +468,7 @@ class Compiler {
         int64_t lo = constant(*e.args[0]->args[0], env), hi = constant(*e.args[0]->args[1], env);
         size_t slot = static_cast<size_t>(e.sym.index);
         if (env.size() <= slot) env.resize(slot + 1);
-        // The runtime's meaning (machine.cpp's aggregate): a range of at most 4096 numbers,
+        // The runtime's meaning (runtime/evaluator.hpp's aggregate): a range of at most 4096 numbers,
         // best/worst the element with the highest/lowest value, the first on ties, and
         // find/best/worst `none` (-1) when nothing passes.
         int64_t acc = e.op == "all" ? 1 : 0, key = 0, span = 0;

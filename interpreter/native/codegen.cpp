@@ -1,6 +1,6 @@
 // The compiled program of a Game written out as C++: one function runs the instructions
 // (each instruction a label, each jump a goto), one lists the legal decisions, and every
-// expression is a C++ expression. The translation follows machine.cpp case for case, in
+// expression is a C++ expression. The translation follows the interpreter (runtime/evaluator.hpp, machine.cpp) case for case, in
 // the same order of evaluation and with the same checks, so a compiled game runs exactly
 // as the interpreter runs it; what it does not translate (rare nodes, like `walk`) it
 // hands back to the interpreter through KataCtx::eval and KataCtx::list.
@@ -21,7 +21,7 @@ namespace kata {
 namespace {
 
 // The helpers every generated file starts with, after its tables. They are the
-// interpreter's (machine.cpp), over the same state layout.
+// interpreter's (runtime/), over the same state layout.
 constexpr const char* prelude = R"(
 // Only the four entry points are exported: calls among them stay direct, not through
 // the procedure linkage table.
@@ -944,7 +944,7 @@ class Generator {
   }
 
   // ---- legal decisions ----
-  // The decisions of one action from parameter k on (enumerate() in machine.cpp).
+  // The decisions of one action from parameter k on (enumerate() in runtime/legal.cpp).
   std::string level(const Action& act, int a, size_t k) {
     // The chooser, and the parameters chosen so far among players, are seats. (Code
     // written later for an earlier level never reads the later arguments.)
@@ -967,7 +967,7 @@ class Generator {
 
   // A `when` tested while decisions are listed: `return` if it fails. One that reads only its
   // last parameter is worked out once for each value of it in a listing (cached() in
-  // machine.cpp), so that it spends the expressions' budget as the interpreter does; WV
+  // runtime/legal.cpp), so that it spends the expressions' budget as the interpreter does; WV
   // holds its values (2: not worked out yet).
   std::string when(const Action& act, size_t i) {
     std::string test = e(act.when_nodes[i]);

@@ -10,7 +10,7 @@
 #include <cstdint>
 
 // What failed in compiled code; the host turns it into the interpreter's own message
-// (machine.cpp, native_failure), positioned at the node or instruction `where`.
+// (backend.cpp, native_fail), positioned at the node or instruction `where`.
 #define KATA_NATIVE_ABI(...)                                                                  \
   enum KataFail {                                                                             \
     kata_bad_player, kata_bad_card, kata_bad_zone, kata_bad_division, kata_bad_kind,          \

@@ -1,0 +1,624 @@
+// The expression evaluator: one short case per node kind, over a state's slots. The
+// machine (machine.cpp) runs effects with it, the listing of legal decisions (legal.cpp)
+// decides conditions with it, compiled code hands it the nodes it does not translate
+// (backend.cpp), and scores and views ask it (scores.cpp). Internal to runtime/: the
+// rest of kata evaluates through runtime/engine.hpp.
+//
+// It is all here, in the header, so that each of those files inlines the evaluator's
+// small cases into its own loop.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "runtime/engine.hpp"
+#include "runtime/view.hpp"
+
+namespace kata::detail {
+
+constexpr int frame_size = Program::frame_size;
+constexpr int max_list = 4096;
+
+// The work lists of a walk, kept by the thread so that a walk allocates nothing once warm
+// (a board game's moves may list walks for every decision of every playout). One set per
+// depth: the condition of a walk, or what is done with each card it reaches, may walk
+// again.
+struct WalkLists {
+  std::vector<std::pair<int32_t, int32_t>> now, next;
+  std::vector<int32_t> ends;
+  // The round in which each link (each card, at the last step) was last taken: a way is
+  // kept once as it is met, so the lists never hold more than the links.
+  std::vector<uint32_t> link_round, card_round;
+  uint32_t round = 0;
+};
+
+class WalkScope {
+ public:
+  WalkScope() {
+    if (depth_ == pool_.size()) pool_.push_back(std::make_unique<WalkLists>());
+    lists = pool_[depth_++].get();
+  }
+  ~WalkScope() { --depth_; }
+  WalkScope(const WalkScope&) = delete;
+  WalkScope& operator=(const WalkScope&) = delete;
+  WalkLists* lists;
+
+ private:
+  static inline thread_local std::vector<std::unique_ptr<WalkLists>> pool_;
+  static inline thread_local size_t depth_ = 0;
+};
+
+class Evaluator {
+ public:
+  Evaluator(const Game& g, const int32_t* s, const int32_t* locals)
+      : g_(g), p_(g.program), nodes_(g.program.nodes.data()), s_(s), locals_(locals),
+        n_(s[Layout::players]), mp_(g.max_players), work_left_(g.max_steps) {}
+
+  [[noreturn]] void fail(int node, const std::string& message) const {
+    throw RuntimeError(p_.node_pos[node], message);
+  }
+  // The messages are built out of line, so the evaluator's hot path stays small.
+  [[noreturn, gnu::cold, gnu::noinline]] void bad_player(int node, int64_t p) const {
+    fail(node, p < 0 ? "no player here (the value is none)" : fmt::format("there is no player {}", p + 1));
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void bad_zone(int node, int64_t z) const {
+    if (z < 0 || z >= static_cast<int64_t>(g_.instance_zone.size())) fail(node, "no zone here");
+    fail(node, fmt::format("there is no player {} in this game", g_.instance_owner[z] + 1));
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void bad_card(int node) const {
+    fail(node, "no card here (the value is none: an empty zone?)");
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void bad_division(int node) const { fail(node, "division by zero"); }
+  [[noreturn, gnu::cold, gnu::noinline]] void bad_kind(int node, int kind) const {
+    fail(node, fmt::format("this card is not a '{}'", g_.kinds[kind].name));
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void not_a_value(int node) const { fail(node, "a list cannot stand here"); }
+  // Numbers are worked out in 64 bits; a result beyond them stops the game (C++ would
+  // wrap it, or trap on the one division that overflows).
+  [[noreturn, gnu::cold, gnu::noinline]] void overflow(int node) const {
+    fail(node, "the result is too large to work out (beyond 64-bit numbers)");
+  }
+
+  // Each round of an aggregate, each function call and each test of a walk's condition
+  // is one step of the expressions' budget: limits.steps for the evaluator's life (one run
+  // of effects up to a decision, one listing of the legal decisions, one score...).
+  // Nested aggregates and functions calling functions grow exponentially with the text's
+  // length; this stops them.
+  void spend(int node) {
+    if (--work_left_ < 0) [[unlikely]] too_much_work(node);
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void too_much_work(int node) const {
+    fail(node, fmt::format("the expressions took more than {} steps (rounds of aggregates and function calls) without a decision; raise limits.steps if this is intended", g_.max_steps));
+  }
+  // What is left of the budget: compiled code keeps its own count and hands it over with
+  // the nodes it leaves to the interpreter (native_eval), so both spend alike.
+  int64_t work_left() const { return work_left_; }
+  void set_work_left(int64_t left) { work_left_ = left; }
+
+  static int kid(const Node& n, int i) { return n.kid[i]; }
+
+  // The chooser and parameters of the decision whose legality is being decided.
+  void set_args(const int32_t* args) { args_ = args; }
+
+  int player(int node) {
+    int64_t p = eval(node);
+    if (p < 0 || p >= n_) [[unlikely]] bad_player(node, p);
+    return static_cast<int>(p);
+  }
+  int card(int node) {
+    int64_t c = eval(node);
+    if (c < 0 || c >= g_.card_count) [[unlikely]] bad_card(node);
+    return static_cast<int>(c);
+  }
+  // A card that must be of a given kind: what a component variable or zone is read through.
+  int card_of_kind(int node, int kind) {
+    int c = card(node);
+    if (g_.card_kind[c] != kind) [[unlikely]] bad_kind(node, kind);
+    return c;
+  }
+  // The slot of a component variable (`b.west`, `b.bonus(p)`), from its card_var node.
+  int card_var_slot(const Node& n) {
+    const VarInfo& v = g_.card_vars[n.a];
+    int c = card_of_kind(n.kid[0], v.kind);
+    int p = v.per_player ? player(n.kid[1]) : 0;
+    return g_.layout.card_vars + v.base + g_.component_index(v.kind, v.per_player, c, p);
+  }
+  // The instance of a component zone (`b.stack`, `b.side(p)`), from its card_zone_of node.
+  int card_zone_instance(const Node& n) {
+    const ZoneInfo& z = g_.zones[n.a];
+    int c = card_of_kind(n.kid[0], z.kind);
+    int p = z.per_player ? player(n.kid[1]) : 0;
+    return z.first_instance + g_.component_index(z.kind, z.per_player, c, p);
+  }
+
+  int zone(int node) {
+    // A named zone, or a player's zone with the player checked, needs no further check.
+    const Node& k = nodes_[node];
+    switch (k.op) {
+      case NodeOp::zone: return k.a;
+      case NodeOp::zone_of_local: return k.a + checked_player(k, locals_[k.b]);
+      case NodeOp::zone_of_bound: return k.a + checked_player(k, env_[base_ + k.b]);
+      case NodeOp::zone_of_arg: return k.a + checked_player(k, args_[k.b]);
+      default: break;
+    }
+    int64_t z = eval(node);
+    if (z < 0 || z >= static_cast<int64_t>(g_.instance_zone.size()) || g_.instance_owner[z] >= n_) [[unlikely]]
+      bad_zone(node, z);
+    return static_cast<int>(z);
+  }
+
+  // A node's value. Leaves (constants, variables, arguments, and members of a player held
+  // in a variable) are read here without a call; about two thirds of all nodes evaluated
+  // are leaves. A bound variable is always written by its aggregate or call before it is
+  // read (the checker scopes them), so the frame is not cleared on construction; GCC
+  // cannot see that (clang has no such warning).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+  int64_t eval(int node) {
+    const Node& k = nodes_[node];
+    switch (k.op) {
+      case NodeOp::constant: return k.a;
+      case NodeOp::local: return locals_[k.a];
+      case NodeOp::arg: return args_[k.a];
+      case NodeOp::bound: return env_[base_ + k.a];
+      case NodeOp::global: return s_[g_.layout.globals + k.a];
+      case NodeOp::option: return s_[g_.layout.options + k.a];
+      case NodeOp::zone: return k.a;
+      case NodeOp::player_var_local: return player_var(k, locals_[k.b]);
+      case NodeOp::player_var_bound: return player_var(k, env_[base_ + k.b]);
+      case NodeOp::player_var_arg: return player_var(k, args_[k.b]);
+      case NodeOp::zone_of_local: return k.a + checked_player(k, locals_[k.b]);
+      case NodeOp::zone_of_bound: return k.a + checked_player(k, env_[base_ + k.b]);
+      case NodeOp::zone_of_arg: return k.a + checked_player(k, args_[k.b]);
+      case NodeOp::prop_local: return prop(k, locals_[k.b]);
+      case NodeOp::prop_bound: return prop(k, env_[base_ + k.b]);
+      case NodeOp::prop_arg: return prop(k, args_[k.b]);
+      case NodeOp::card_var_local: return card_var(k, locals_[k.b]);
+      case NodeOp::card_var_bound: return card_var(k, env_[base_ + k.b]);
+      case NodeOp::card_var_arg: return card_var(k, args_[k.b]);
+      default: return inner(node, k);
+    }
+  }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+  // The player a specialised member node's kid holds, checked.
+  int checked_player(const Node& n, int64_t p) {
+    if (p < 0 || p >= n_) [[unlikely]] bad_player(kid(n, 0), p);
+    return static_cast<int>(p);
+  }
+  int64_t player_var(const Node& n, int64_t p) {
+    return s_[g_.layout.player_vars + n.a * mp_ + checked_player(n, p)];
+  }
+  // A property of the card a specialised member node's kid holds, checked.
+  int64_t prop(const Node& n, int64_t c) {
+    if (c < 0 || c >= g_.card_count) [[unlikely]] bad_card(kid(n, 0));
+    return g_.card_props[n.a * g_.card_count + c];
+  }
+  // A component variable (not per player) of the card such a node's kid holds, checked as
+  // card_of_kind checks it.
+  int64_t card_var(const Node& n, int64_t c) {
+    const VarInfo& v = g_.card_vars[n.a];
+    if (c < 0 || c >= g_.card_count) [[unlikely]] bad_card(kid(n, 0));
+    if (g_.card_kind[c] != v.kind) [[unlikely]] bad_kind(kid(n, 0), v.kind);
+    return s_[g_.layout.card_vars + v.base + (c - g_.kinds[v.kind].first_card)];
+  }
+
+  int size(int z) const { return s_[g_.layout.zone_size + z]; }
+  const int32_t* cards(int z) const { return s_ + g_.layout.zone_cards + z * g_.card_count; }
+  bool eliminated(int p) const { return s_[g_.layout.eliminated + p] != 0; }
+
+  // The inner node kinds met most often are evaluated here; the others in `eval_rest`, out
+  // of line, so that this function needs few registers and its calls stay cheap.
+  [[gnu::noinline]] int64_t inner(int node, const Node& n) {
+    switch (n.op) {
+      case NodeOp::player_var: return s_[g_.layout.player_vars + n.a * mp_ + player(kid(n, 0))];
+      case NodeOp::zone_of: return g_.zones[n.a].first_instance + player(kid(n, 0));
+      case NodeOp::prop: return g_.card_props[n.a * g_.card_count + card(kid(n, 0))];
+      case NodeOp::not_: return !eval(kid(n, 0));
+      case NodeOp::add: {
+        int64_t a = eval(kid(n, 0)), b = eval(kid(n, 1)), r;
+        if (__builtin_add_overflow(a, b, &r)) [[unlikely]] overflow(node);
+        return r;
+      }
+      case NodeOp::sub: {
+        int64_t a = eval(kid(n, 0)), b = eval(kid(n, 1)), r;
+        if (__builtin_sub_overflow(a, b, &r)) [[unlikely]] overflow(node);
+        return r;
+      }
+      case NodeOp::eq: return eval(kid(n, 0)) == eval(kid(n, 1));
+      case NodeOp::ne: return eval(kid(n, 0)) != eval(kid(n, 1));
+      case NodeOp::lt: return eval(kid(n, 0)) < eval(kid(n, 1));
+      case NodeOp::le: return eval(kid(n, 0)) <= eval(kid(n, 1));
+      case NodeOp::gt: return eval(kid(n, 0)) > eval(kid(n, 1));
+      case NodeOp::ge: return eval(kid(n, 0)) >= eval(kid(n, 1));
+      case NodeOp::and_: return eval(kid(n, 0)) && eval(kid(n, 1));
+      case NodeOp::or_: return eval(kid(n, 0)) || eval(kid(n, 1));
+      case NodeOp::cond: return eval(kid(n, 0)) ? eval(kid(n, 1)) : eval(kid(n, 2));
+      case NodeOp::top: {
+        int z = zone(kid(n, 0));
+        return size(z) ? cards(z)[size(z) - 1] : -1;
+      }
+      default: return eval_rest(node, n);
+    }
+  }
+
+  [[gnu::noinline]] int64_t eval_rest(int node, const Node& n) {
+    switch (n.op) {
+      case NodeOp::card_var: return s_[card_var_slot(n)];
+      case NodeOp::card_zone_of: return card_zone_instance(n);
+      case NodeOp::card_owner: return g_.card_owner[card(kid(n, 0))];
+      case NodeOp::neg: {
+        int64_t v = eval(kid(n, 0));
+        if (v == INT64_MIN) [[unlikely]] overflow(node);
+        return -v;
+      }
+      case NodeOp::mul: {
+        int64_t a = eval(kid(n, 0)), b = eval(kid(n, 1)), r;
+        if (__builtin_mul_overflow(a, b, &r)) [[unlikely]] overflow(node);
+        return r;
+      }
+      case NodeOp::div:
+      case NodeOp::mod: {
+        int64_t a = eval(kid(n, 0)), b = eval(kid(n, 1));
+        if (b == 0) [[unlikely]] bad_division(node);
+        if (a == INT64_MIN && b == -1) [[unlikely]] overflow(node);
+        return n.op == NodeOp::div ? a / b : a % b;
+      }
+      case NodeOp::sum:
+      case NodeOp::count:
+      case NodeOp::min:
+      case NodeOp::max:
+      case NodeOp::any:
+      case NodeOp::all:
+      case NodeOp::best:
+      case NodeOp::worst:
+      case NodeOp::find: return aggregate(node, n);
+      case NodeOp::call: return call(node, n);
+      case NodeOp::player_count: return n_;
+      case NodeOp::bottom: {
+        int z = zone(kid(n, 0));
+        return size(z) ? cards(z)[0] : -1;
+      }
+      case NodeOp::size: return size(zone(kid(n, 0)));
+      case NodeOp::next_player: {
+        int p = player(kid(n, 0));
+        for (int i = 1, q = p; i <= n_; ++i) {
+          if (++q == n_) q = 0;  // (p + i) % n_, without a division
+          if (!eliminated(q)) return q;
+        }
+        return p;
+      }
+      case NodeOp::left: {
+        int p = player(kid(n, 0)) + 1;
+        return p == n_ ? 0 : p;
+      }
+      case NodeOp::right: {
+        int p = player(kid(n, 0));
+        return p == 0 ? n_ - 1 : p - 1;
+      }
+      case NodeOp::alive: return !eliminated(player(kid(n, 0)));
+      case NodeOp::sees: {
+        int p = player(kid(n, 0));
+        return is_visible(p, card(kid(n, 1)));
+      }
+      case NodeOp::face_up: return s_[g_.layout.card_face + card(kid(n, 0))];
+      case NodeOp::zone_owner: return g_.instance_owner[zone(kid(n, 0))];
+      case NodeOp::card_zone: return s_[g_.layout.card_zone + card(kid(n, 0))];
+      case NodeOp::contains: {
+        int z = zone(kid(n, 0));
+        return s_[g_.layout.card_zone + card(kid(n, 1))] == z;
+      }
+      case NodeOp::seat: return player(kid(n, 0)) + 1;
+      case NodeOp::holder: return g_.instance_card[zone(kid(n, 0))];
+      case NodeOp::abs: {
+        int64_t v = eval(kid(n, 0));
+        if (v == INT64_MIN) [[unlikely]] overflow(node);
+        return v < 0 ? -v : v;
+      }
+      case NodeOp::min_of: {
+        int64_t a = eval(kid(n, 0)), b = eval(kid(n, 1));
+        return a < b ? a : b;
+      }
+      case NodeOp::max_of: {
+        int64_t a = eval(kid(n, 0)), b = eval(kid(n, 1));
+        return a > b ? a : b;
+      }
+      case NodeOp::card_at: {
+        const CardLookup& t = p_.lookups[n.a];
+        int64_t v[3] = {0, 0, 0};
+        for (int d = 0; d < t.dims; ++d) v[d] = eval(kid(n, d));
+        return t.find(v);
+      }
+      case NodeOp::linked: {
+        int a = card(kid(n, 0)), b = card(kid(n, 1));
+        return std::binary_search(g_.link_to.begin() + g_.link_start[a], g_.link_to.begin() + g_.link_start[a + 1], b);
+      }
+      case NodeOp::position: {
+        int c = card(kid(n, 0));
+        int z = s_[g_.layout.card_zone + c];
+        if (z < 0) return 0;
+        return std::find(cards(z), cards(z) + size(z), c) - cards(z) + 1;
+      }
+      default: not_a_value(node);
+    }
+  }
+
+  // Calls f(element) for each element of a list node, in list order; f returns false to stop.
+  template <typename F>
+  void each(int node, F&& f) {
+    const Node& n = p_.nodes[node];
+    switch (n.op) {
+      case NodeOp::list_players:
+        for (int p = 0; p < n_; ++p)
+          if (!eliminated(p) && !f(p)) return;
+        return;
+      case NodeOp::list_all_players:
+        for (int p = 0; p < n_; ++p)
+          if (!f(p)) return;
+        return;
+      case NodeOp::list_from: {
+        int start = player(kid(n, 1));
+        if (p_.nodes[kid(n, 0)].op == NodeOp::list_players) {  // the common case, directly
+          for (int i = 0; i < n_; ++i) {
+            int p = start + i < n_ ? start + i : start + i - n_;  // no division
+            if (!eliminated(p) && !f(p)) return;
+          }
+          return;
+        }
+        int32_t buf[16];
+        int k = collect_players(kid(n, 0), buf);
+        std::stable_partition(buf, buf + k, [&](int32_t x) { return x >= start; });
+        for (int i = 0; i < k; ++i)
+          if (!f(buf[i])) return;
+        return;
+      }
+      case NodeOp::list_values:
+        for (int64_t v : p_.value_lists[n.a])
+          if (!f(v)) return;
+        return;
+      case NodeOp::list_neighbours: {
+        int c = card(kid(n, 0));
+        for (int i = g_.link_start[c]; i < g_.link_start[c + 1]; ++i)
+          if (!f(g_.link_to[i])) return;
+        return;
+      }
+      case NodeOp::list_walk: {
+        WalkScope scope;
+        walk(node, n, *scope.lists);
+        for (int32_t c : scope.lists->ends)
+          if (!f(c)) return;
+        return;
+      }
+      case NodeOp::list_range: {
+        int64_t lo = eval(kid(n, 0)), hi = eval(kid(n, 1));
+        if (hi - lo >= max_list) [[unlikely]] fail(node, "a range of more than 4096 numbers");
+        for (int64_t i = lo; i <= hi; ++i)
+          if (!f(i)) return;
+        return;
+      }
+      default: {
+        int z = zone(node);
+        const int32_t* c = cards(z);
+        for (int i = 0, k = size(z); i < k; ++i)
+          if (!f(c[i])) return;
+      }
+    }
+  }
+
+  // `walk(start, steps, q where cond)`: the cards reached in exactly `steps` steps along
+  // links, never straight back to the card just left, every card passed on the way (not
+  // the start, not the end) satisfying cond. Walks are followed as (card, card left)
+  // pairs, so the work grows with the links, not with the number of paths. The ends come
+  // in card order, in `w.ends`.
+  void walk(int node, const Node& n, WalkLists& w) {
+    int start = card(n.kid[0]);
+    int64_t steps = eval(n.kid[1]);
+    if (steps < 0 || steps > 64) [[unlikely]] fail(node, fmt::format("a walk of {} steps (0 to 64)", steps));
+    int slot = base_ + n.a;
+    if (slot >= frame_size) fail(node, "expressions nested too deeply");
+    auto& now = w.now;
+    auto& next = w.next;
+    auto& ends = w.ends;
+    w.link_round.resize(g_.link_to.size());
+    w.card_round.resize(g_.card_count);
+    now.assign(1, {start, -1});
+    for (int64_t step = 1; step <= steps; ++step) {
+      next.clear();
+      if (++w.round == 0) {  // after 2^32 rounds: start the marks again
+        std::fill(w.link_round.begin(), w.link_round.end(), 0);
+        std::fill(w.card_round.begin(), w.card_round.end(), 0);
+        w.round = 1;
+      }
+      for (size_t j = 0; j < now.size();) {
+        auto [at, from] = now[j];
+        // At the last step only the card reached matters, and no condition is tested: each
+        // card is left once (`now` is in card order), back along no way if it was reached
+        // by two (each way forbids only its own).
+        size_t ways = 1;
+        if (step == steps)
+          while (j + ways < now.size() && now[j + ways].first == at) ++ways;
+        int32_t back = ways > 1 ? -2 : from;
+        j += ways;
+        for (int i = g_.link_start[at]; i < g_.link_start[at + 1]; ++i) {
+          int32_t to = g_.link_to[i];
+          if (to == back) continue;
+          if (step < steps && n.kid[2] >= 0) {
+            spend(node);
+            env_[slot] = to;
+            if (!eval(n.kid[2])) continue;
+          }
+          // The same (card, card left) reached twice walks on the same way: keep it once.
+          uint32_t& mark = step == steps ? w.card_round[to] : w.link_round[i];
+          if (mark == w.round) continue;
+          mark = w.round;
+          next.push_back({to, step == steps ? -1 : at});
+        }
+      }
+      std::sort(next.begin(), next.end());
+      next.erase(std::unique(next.begin(), next.end()), next.end());
+      now.swap(next);
+    }
+    ends.clear();
+    for (auto [at, from] : now) ends.push_back(at);
+    if (steps == 0) ends.assign(1, start);
+    std::sort(ends.begin(), ends.end());
+    ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
+  }
+
+  // The players of a list node, in order (a function, not a template, so that `each` does
+  // not instantiate itself without end).
+  int collect_players(int node, int32_t* buf) {
+    struct Collect {
+      int32_t* buf;
+      int* k;
+      bool operator()(int64_t x) const {
+        if (*k < 16) buf[(*k)++] = static_cast<int32_t>(x);
+        return true;
+      }
+    };
+    int k = 0;
+    each(node, Collect{buf, &k});
+    return k;
+  }
+
+  int64_t aggregate(int node, const Node& n) {
+    int domain = kid(n, 0), where = kid(n, 1), value = kid(n, 2);
+    int slot = base_ + n.a;
+    if (slot >= frame_size) fail(node, "expressions nested too deeply");
+    int64_t acc = 0;
+    bool found = false;
+    int64_t best_key = 0;
+    each(domain, [&](int64_t x) {
+      spend(node);
+      env_[slot] = x;
+      if (where >= 0 && !eval(where)) return true;
+      switch (n.op) {
+        case NodeOp::sum:
+          if (__builtin_add_overflow(acc, eval(value), &acc)) [[unlikely]] overflow(node);
+          return true;
+        case NodeOp::count: ++acc; return true;
+        case NodeOp::any:
+          if (value < 0 || eval(value)) return acc = 1, false;
+          return true;
+        case NodeOp::all:
+          if (value >= 0 && !eval(value)) return found = true, false;
+          return true;
+        case NodeOp::find: return acc = x, found = true, false;
+        default: {
+          int64_t v = eval(value);
+          bool better = n.op == NodeOp::max || n.op == NodeOp::best ? v > best_key : v < best_key;
+          if (!found || better) {
+            best_key = v;
+            acc = n.op == NodeOp::best || n.op == NodeOp::worst ? x : v;
+            found = true;
+          }
+          return true;
+        }
+      }
+    });
+    if (n.op == NodeOp::all) return !found;
+    if ((n.op == NodeOp::best || n.op == NodeOp::worst || n.op == NodeOp::find) && !found) return -1;
+    return acc;
+  }
+
+  int64_t call(int node, const Node& n) {
+    const Function& f = p_.functions[n.a];
+    int new_base = base_ + n.b;
+    if (new_base + f.params + 1 >= frame_size) fail(node, "functions nested too deeply");
+    spend(node);
+    // All arguments are evaluated before any is bound: an argument's own aggregates use the
+    // frame from new_base on, where the earlier arguments would otherwise already stand.
+    int64_t small[8];
+    std::vector<int64_t> large;
+    int64_t* args = small;
+    if (n.kid_count > 8) large.resize(n.kid_count), args = large.data();
+    for (int i = 0; i < n.kid_count; ++i) args[i] = eval(p_.kids[n.first_kid + i]);
+    std::copy(args, args + n.kid_count, env_ + new_base);
+    int saved = base_;
+    base_ = new_base;
+    int64_t r = eval(f.body);
+    base_ = saved;
+    return r;
+  }
+
+  // Takes the frame of compiled code that hands a node back (runtime/backend.hpp).
+  void set_frame(const int64_t* env, int base) {
+    std::copy(env, env + frame_size, env_);
+    base_ = base;
+  }
+
+  // Evaluates with the first frame variable bound to `x` (a score's `p`).
+  int64_t eval_with(int64_t x, int node) {
+    env_[0] = x;
+    return eval(node);
+  }
+
+  bool is_visible(int viewer, int c) const {
+    if (viewer < 0) return true;
+    int z = s_[g_.layout.card_zone + c];
+    if (z < 0) return false;
+    if (s_[g_.layout.card_face + c]) return true;
+    if (s_[g_.layout.card_known + c] & (1u << viewer)) return true;
+    // A zone's visibility decides who sees its face-down cards: `everyone` only turns cards
+    // face up as they enter (a card put there face down stays hidden).
+    switch (g_.instance_visibility[z]) {
+      case Visibility::everyone: return false;
+      case Visibility::owner: return g_.instance_owner[z] == viewer;
+      case Visibility::top: return cards(z)[size(z) - 1] == c;
+      case Visibility::nobody: return false;
+    }
+    return false;
+  }
+
+  // Layout::public_knowledge if every seat sees card c now in a way all are shown (face
+  // up, the top card of a `top` zone) or has known it so since the last shuffle, else 0.
+  int32_t seen_publicly(int c) const {
+    int z = s_[g_.layout.card_zone + c];
+    bool seen = (s_[g_.layout.card_known + c] & Layout::public_knowledge) != 0 ||
+                (z >= 0 && (s_[g_.layout.card_face + c] ||
+                            (g_.instance_visibility[z] == Visibility::top && cards(z)[size(z) - 1] == c)));
+    return seen ? Layout::public_knowledge : 0;
+  }
+
+  // The seats that see card c: is_visible for every seat at once.
+  uint32_t seen_mask(int c) const {
+    uint32_t all = (1u << n_) - 1;
+    int z = s_[g_.layout.card_zone + c];
+    if (z < 0) return 0;
+    uint32_t m = static_cast<uint32_t>(s_[g_.layout.card_known + c]);
+    if (s_[g_.layout.card_face + c]) return all;
+    switch (g_.instance_visibility[z]) {
+      case Visibility::everyone: return m & all;
+      case Visibility::owner: {
+        int owner = g_.instance_owner[z];  // a shared zone has no owner: nobody sees it
+        return (owner < 0 ? m : m | (1u << owner)) & all;
+      }
+      case Visibility::top: return cards(z)[size(z) - 1] == c ? all : m & all;
+      case Visibility::nobody: return m & all;
+    }
+    return m & all;
+  }
+
+ protected:
+  const Game& g_;
+  const Program& p_;
+  const Node* nodes_;
+  const int32_t* s_;
+  const int32_t* locals_;
+  int n_, mp_;
+  const int32_t* args_ = nullptr;
+  int64_t env_[frame_size];
+  int base_ = 0;
+  int64_t work_left_;  // see spend()
+};
+
+}  // namespace kata::detail

@@ -1,0 +1,143 @@
+// Setting a game up: its options (set_option, checked against the player count by
+// setup_error) and its initial state (cards in their starting zones, variables at their
+// initial values) before the flow's first effects run.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <charconv>
+#include <climits>
+
+#include "runtime/evaluator.hpp"
+
+namespace kata {
+
+using namespace detail;
+
+std::vector<int64_t> default_options(const Game& g) {
+  std::vector<int64_t> v;
+  for (auto& o : g.options) v.push_back(o.default_value);
+  return v;
+}
+
+namespace {
+
+// "option 'placement' has no value 'drft'; did you mean 'draft'? its values are random, draft"
+std::string no_such_value(const Game& g, const OptionInfo& o, const std::string& value) {
+  std::vector<std::string> values;
+  for (auto c : o.choices) values.push_back(g.symbol_name(c));
+  std::string near = closest_name(value, values);
+  return fmt::format("option '{}' has no value '{}'{}{}", o.name, value,
+                     near.empty() ? "" : fmt::format("; did you mean '{}'?", near),
+                     values.empty() ? ""
+                                    : fmt::format("{} its values are {}", near.empty() ? ";" : "",
+                                                  fmt::join(values, ", ")));
+}
+
+}  // namespace
+
+bool set_option(const Game& g, std::vector<int64_t>& values, const std::string& name,
+                const std::string& value, std::string& error) {
+  for (size_t i = 0; i < g.options.size(); ++i) {
+    const OptionInfo& o = g.options[i];
+    if (o.name != name) continue;
+    int64_t v = 0;
+    if (o.is_bool) {
+      if (value != "true" && value != "false") return error = fmt::format("option '{}' is true or false, not '{}'", name, value), false;
+      v = value == "true";
+    } else if (o.is_symbol || (!o.choices.empty() && g.symbol_name(o.choices[0]) != std::to_string(o.choices[0]))) {
+      auto it = std::find(g.symbols.begin(), g.symbols.end(), value);
+      if (it == g.symbols.end()) return error = no_such_value(g, o, value), false;
+      v = Game::symbol_base + (it - g.symbols.begin());
+    } else {
+      // Digits and an optional '-', nothing else (no spaces, no '+'); a value is kept in a
+      // 32-bit slot of the state, so one beyond that is refused, never cut short.
+      const char* end = value.data() + value.size();
+      auto [at, ec] = std::from_chars(value.data(), end, v);
+      if (value.empty() || at != end || (ec != std::errc() && ec != std::errc::result_out_of_range))
+        return error = fmt::format("option '{}' is a number, not '{}'", name, value), false;
+      int64_t lo = std::max<int64_t>(o.min, INT32_MIN), hi = std::min<int64_t>(o.max, INT32_MAX);
+      if (ec == std::errc::result_out_of_range || v < lo || v > hi)
+        return error = fmt::format("option '{}' must be between {} and {}", name, lo, hi), false;
+    }
+    if (!o.choices.empty() && std::find(o.choices.begin(), o.choices.end(), v) == o.choices.end()) {
+      std::string list;
+      for (auto c : o.choices) list += (list.empty() ? "" : ", ") + g.symbol_name(c);
+      return error = fmt::format("option '{}' must be one of: {}", name, list), false;
+    }
+    values[i] = v;
+    return true;
+  }
+  std::vector<std::string> names;
+  for (auto& o : g.options) names.push_back(o.name);
+  std::string near = closest_name(name, names);
+  if (names.empty())
+    error = fmt::format("unknown option '{}'; {} has no options", name, g.name);
+  else
+    error = fmt::format("unknown option '{}'; {}the options of {} are {}", name,
+                        near.empty() ? "" : fmt::format("did you mean '{}'? ", near), g.name,
+                        fmt::join(names, ", "));
+  return false;
+}
+
+std::string setup_error(const Game& g, int players, const std::vector<int64_t>& options) {
+  if (players < g.min_players || players > g.max_players)
+    return fmt::format("{} plays with {} to {} players, not {}", g.name, g.min_players, g.max_players, players);
+  for (size_t i = 0; i < g.options.size() && i < options.size(); ++i) {
+    const OptionInfo& o = g.options[i];
+    if (o.max_is_players && options[i] > players)
+      return fmt::format("option {}={} is more than the {} players", o.name, options[i], players);
+    if (options[i] == o.default_value || (players >= o.min_players && players <= o.max_players)) continue;
+    std::string value = o.is_bool ? (options[i] ? "true" : "false") : g.symbol_name(options[i]);
+    std::string counts = o.min_players == o.max_players ? std::to_string(o.min_players)
+                                                        : fmt::format("{} to {}", o.min_players, o.max_players);
+    return fmt::format("option {}={} is for {} players, not {}", o.name, value, counts, players);
+  }
+  return "";
+}
+
+State initial_state(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options) {
+  State st;
+  st.slots.assign(g.layout.total, 0);
+  int32_t* s = st.slots.data();
+  const Layout& l = g.layout;
+  s[Layout::players] = players;
+  uint64_t rng = seed;
+  next_random(rng);  // decorrelate nearby seeds
+  s[Layout::rng_hi] = static_cast<int32_t>(rng >> 32);
+  s[Layout::rng_lo] = static_cast<int32_t>(rng);
+  for (size_t i = 0; i < options.size(); ++i) s[l.options + i] = static_cast<int32_t>(options[i]);
+  for (int c = 0; c < g.card_count; ++c) s[l.card_zone + c] = -1;
+  for (const KindInfo& k : g.kinds) {
+    if (k.start_zone < 0) continue;
+    for (int c = k.first_card; c < k.first_card + k.card_count; ++c) {
+      int owner = g.card_owner[c];
+      if (owner >= players) continue;
+      int z = g.zone_instance(k.start_zone, std::max(owner, 0));
+      s[l.zone_cards + z * g.card_count + s[l.zone_size + z]++] = c;
+      s[l.card_zone + c] = z;
+      s[l.card_face + c] = g.zones[k.start_zone].visibility == Visibility::everyone;
+    }
+  }
+  Evaluator ev(g, s, s + l.locals);
+  for (size_t i = 0; i < g.globals.size(); ++i)
+    if (g.globals[i].initial >= 0) s[l.globals + i] = static_cast<int32_t>(ev.eval(g.globals[i].initial));
+    else if (g.globals[i].type == VarType::player || g.globals[i].type == VarType::card) s[l.globals + i] = -1;
+  for (const VarInfo& v : g.card_vars) {
+    int32_t initial = v.initial >= 0 ? static_cast<int32_t>(ev.eval(v.initial))
+                      : v.type == VarType::player || v.type == VarType::card ? -1 : 0;
+    int count = g.kinds[v.kind].card_count * (v.per_player ? g.max_players : 1);
+    std::fill(s + l.card_vars + v.base, s + l.card_vars + v.base + count, initial);
+  }
+  for (size_t i = 0; i < g.player_vars.size(); ++i)
+    for (int p = 0; p < players; ++p) {
+      int32_t v = g.player_vars[i].initial >= 0 ? static_cast<int32_t>(ev.eval(g.player_vars[i].initial))
+                  : g.player_vars[i].type == VarType::player || g.player_vars[i].type == VarType::card ? -1 : 0;
+      s[l.player_vars + i * g.max_players + p] = v;
+    }
+  s[Layout::pc] = g.program.flow_entry;
+  return st;
+}
+
+
+}  // namespace kata
