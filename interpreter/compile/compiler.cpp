@@ -136,6 +136,7 @@ class Compiler {
       ++k;
     }
     g_.layout.total = g_.layout.locals + locals_;
+    g_.kernel = make_kernel_tables(g_);
   }
 
  private:

@@ -20,8 +20,9 @@ namespace kata {
 
 namespace {
 
-// The helpers every generated file starts with, after its tables. They are the
-// interpreter's (runtime/), over the same state layout.
+// The helpers every generated file starts with, after its tables and the kernel
+// (runtime/kernel.hpp: the random generator, visibility, moving, turning and shuffling
+// cards, the interpreter's own text). They are the interpreter's, over the same layout.
 constexpr const char* prelude = R"(
 // Only the four entry points are exported: calls among them stay direct, not through
 // the procedure linkage table.
@@ -57,113 +58,10 @@ static inline int32_t narrow(KataCtx& c, int64_t v, int instr) {
   if (__builtin_expect(v < INT32_MIN || v > INT32_MAX, 0)) fail(c, kata_too_large, instr, v);
   return (int32_t)v;
 }
-static inline uint64_t next_random(uint64_t& x) {
-  uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-static inline uint32_t uniform(uint64_t& x, uint32_t n) {
-  uint64_t m = (uint64_t)(uint32_t)next_random(x) * n;
-  uint32_t low = (uint32_t)m;
-  if (low < n) {
-    uint32_t t = (0u - n) % n;
-    while (low < t) {
-      m = (uint64_t)(uint32_t)next_random(x) * n;
-      low = (uint32_t)m;
-    }
-  }
-  return (uint32_t)(m >> 32);
-}
-static inline bool is_visible(KataCtx& c, int viewer, int card) {
-  const int32_t* s = c.s;
-  if (viewer < 0) return true;
-  int z = s[CZ + card];
-  if (z < 0) return false;
-  if (s[FACE + card]) return true;
-  if (s[KNOWN + card] & (1u << viewer)) return true;
-  switch (VIS[z]) {
-    case 1: return IOWNER[z] == viewer;
-    case 3: return s[ZC + z * CC + s[ZS + z] - 1] == card;
-    default: return false;
-  }
-}
-// The seats that see a card (Evaluator::seen_mask), with two tables for one switch: the
-// owner's bit where the owner sees the zone, and which zones show their top card.
-[[gnu::always_inline]] static inline uint32_t seen_mask(const int32_t* s, int n, int card) {
-  uint32_t all = (1u << n) - 1;
-  int z = s[CZ + card];
-  if (z < 0) return 0;
-  if (s[FACE + card]) return all;
-  if (ISTOP[z] && s[ZC + z * CC + s[ZS + z] - 1] == card) return all;
-  return ((uint32_t)s[KNOWN + card] | OWNBIT[z]) & all;
-}
-// Evaluator::seen_publicly: PUBLIC if every seat sees the card in a way all are shown.
-[[gnu::always_inline]] static inline int32_t seen_publicly(const int32_t* s, int card) {
-  int z = s[CZ + card];
-  bool seen = (s[KNOWN + card] & PUBLIC) || (z >= 0 && (s[FACE + card] || (ISTOP[z] && s[ZC + z * CC + s[ZS + z] - 1] == card)));
-  return seen ? PUBLIC : 0;
-}
-[[gnu::always_inline]] static inline void move_card(int32_t* s, int n, int card, int z, int face, int at) {
-  uint32_t before = seen_mask(s, n, card);
-  int32_t was_public = seen_publicly(s, card);
-  int from = s[CZ + card];
-  if (from >= 0) {
-    int32_t* fs = s + ZC + from * CC;
-    int32_t& fn = s[ZS + from];
-    if (fs[fn - 1] != card) {
-      int i = 0;
-      while (fs[i] != card) ++i;
-      for (; i + 1 < fn; ++i) fs[i] = fs[i + 1];
-    }
-    --fn;
-  }
-  int32_t* cs = s + ZC + z * CC;
-  int size = s[ZS + z];
-  if (at < 0 || at > size) at = size;
-  if (ISET[z]) {
-    at = 0;
-    while (at < size && cs[at] < card) ++at;
-  }
-  int vis = VIS[z];
-  if (size > 0 && at == size && vis == 3) s[KNOWN + cs[size - 1]] |= (int32_t)seen_mask(s, n, cs[size - 1]) | PUBLIC;
-  for (int i = size; i > at; --i) cs[i] = cs[i - 1];
-  cs[at] = card;
-  s[ZS + z] = size + 1;
-  s[CZ + card] = z;
-  s[FACE + card] = face == 1 ? 1 : face == 2 ? 0 : vis == 0;
-  s[KNOWN + card] |= (int32_t)before | was_public;
-}
-static inline void flip(int32_t* s, int n, int card, int face) {
-  int32_t& f = s[FACE + card];
-  uint32_t before = seen_mask(s, n, card);
-  int32_t was_public = seen_publicly(s, card);
-  f = face == 0 ? !f : face == 1;
-  s[KNOWN + card] |= (int32_t)(f ? (1u << n) - 1 : before) | (f ? PUBLIC : was_public);
-}
+// A whole shuffle: where compiled code runs, no shuffle is fixed (Machine::shuffle).
 static inline void shuffle(int32_t* s, int z) {
-  int32_t* cs = s + ZC + z * CC;
-  int n = s[ZS + z];
-  uint64_t rng = ((uint64_t)(uint32_t)s[RNG_HI] << 32) | (uint32_t)s[RNG_LO];
-  // Everyone forgets the cards: each is cleared where it lands.
-  for (int i = n - 1; i > 0; --i) {
-    int j = (int)uniform(rng, (uint32_t)(i + 1));
-    int32_t t = cs[j];
-    cs[j] = cs[i];
-    cs[i] = t;
-    s[KNOWN + t] = 0;
-  }
-  if (n > 0) s[KNOWN + cs[0]] = 0;
-  s[RNG_HI] = (int32_t)(rng >> 32);
-  s[RNG_LO] = (int32_t)rng;
-  // A set keeps card order (Machine::shuffle): insertion sort, sets being small.
-  if (ISET[z])
-    for (int i = 1; i < n; ++i) {
-      int32_t t = cs[i];
-      int j = i;
-      for (; j > 0 && cs[j - 1] > t; --j) cs[j] = cs[j - 1];
-      cs[j] = t;
-    }
+  shuffle_draw(T, s, z);
+  shuffle_end(T, s, z);
 }
 )";
 
@@ -183,6 +81,8 @@ class Generator {
     out_ += KATA_NATIVE_ABI_TEXT;
     out_ += "\n";
     tables();
+    out_ += KATA_KERNEL_TEXT;
+    out_ += "\n";
     out_ += prelude;
     find_safe_locals();
     for (size_t f = 0; f < p_.functions.size(); ++f)
@@ -225,27 +125,24 @@ class Generator {
     table("int32_t", "OWNER", g_.card_owner);
     table("int32_t", "IOWNER", g_.instance_owner);
     table("int32_t", "ICARD", g_.instance_card);
-    std::vector<int> vis;
-    for (Visibility v : g_.instance_visibility) vis.push_back(static_cast<int>(v));
-    table("uint8_t", "VIS", vis);
-    std::vector<uint32_t> ownbit;
-    std::vector<int> istop;
-    for (size_t z = 0; z < g_.instance_visibility.size(); ++z) {
-      int owner = g_.instance_owner[z];
-      ownbit.push_back(g_.instance_visibility[z] == Visibility::owner && owner >= 0 ? 1u << owner : 0u);
-      istop.push_back(g_.instance_visibility[z] == Visibility::top);
-    }
-    table("uint32_t", "OWNBIT", ownbit);
-    table("uint8_t", "ISTOP", istop);
-    table("uint8_t", "ISET", g_.instance_set);
+    // The kernel's tables (Game::kernel), and the struct through which it reads them.
+    const KernelTables& k = g_.kernel;
+    table("uint8_t", "VIS", k.VIS);
+    table("uint32_t", "OWNBIT", k.OWNBIT);
+    table("uint8_t", "ISTOP", k.ISTOP);
+    table("uint8_t", "ISET", k.ISET);
+    out_ += fmt::format(
+        "struct KT {{ static constexpr int CC = {}, ZS = {}, ZC = {}, CZ = {}, FACE = {}, KNOWN = {}, RNG_HI = {}, RNG_LO = {};"
+        " static constexpr int32_t PUBLIC = {}; static constexpr const uint8_t* VIS = ::VIS; static constexpr const uint8_t* ISTOP = ::ISTOP;"
+        " static constexpr const uint8_t* ISET = ::ISET; static constexpr const int32_t* IOWNER = ::IOWNER;"
+        " static constexpr const uint32_t* OWNBIT = ::OWNBIT; }};\nstatic constexpr KT T{{}};\n",
+        k.CC, k.ZS, k.ZC, k.CZ, k.FACE, k.KNOWN, k.RNG_HI, k.RNG_LO, k.PUBLIC);
     table("int32_t", "LS", g_.link_start);
     table("int32_t", "LT", g_.link_to);
     for (size_t i = 0; i < p_.value_lists.size(); ++i)
       table("int64_t", fmt::format("VL{}", i).c_str(), p_.value_lists[i]);
     for (size_t i = 0; i < p_.lookups.size(); ++i)
       if (p_.lookups[i].dense) table("int32_t", fmt::format("LK{}", i).c_str(), p_.lookups[i].table);
-    static_assert(static_cast<int>(Visibility::everyone) == 0 && static_cast<int>(Visibility::owner) == 1 &&
-                  static_cast<int>(Visibility::top) == 3);
   }
 
   std::string tmp() { return fmt::format("t{}", next_++); }
@@ -398,6 +295,7 @@ class Generator {
     return text;
   }
 
+  KATA_EXHAUSTIVE_BEGIN  // every node kind (ops.hpp)
   std::string expression(int n) {
     const Node& k = node(n);
     const int a = k.a, k0 = k.kid[0], k1 = k.kid[1], k2 = k.kid[2];
@@ -501,7 +399,7 @@ class Generator {
       case NodeOp::alive: return fmt::format("(int64_t)(s[{} + {}] == 0)", l_.eliminated, P(k0));
       case NodeOp::sees: {
         std::string pv = tmp();
-        return fmt::format("({{ int {} = {}; (int64_t)is_visible(c, {}, {}); }})", pv, P(k0), pv, C(k1));
+        return fmt::format("({{ int {} = {}; (int64_t)is_visible(T, c.s, {}, {}); }})", pv, P(k0), pv, C(k1));
       }
       case NodeOp::face_up: return fmt::format("(int64_t)s[{} + {}]", l_.card_face, C(k0));
       case NodeOp::zone_owner: return fmt::format("(int64_t)IOWNER[{}]", Z(k0));
@@ -520,10 +418,15 @@ class Generator {
       case NodeOp::min_of: return binary_pick(n, "<");
       case NodeOp::max_of: return binary_pick(n, ">");
       case NodeOp::card_at: return card_at(n);
-      default: return host_eval(n);  // linked, position, and what cannot be a value
+      case NodeOp::linked:
+      case NodeOp::position:
+      KATA_LIST_NODES(KATA_NODE_CASE) return host_eval(n);  // and a list, which cannot be a value
     }
+    return host_eval(n);  // no kind is left: a node out of the table
   }
+  KATA_EXHAUSTIVE_END
 
+  KATA_EXHAUSTIVE_BEGIN  // every list, and a zone
   // A loop over a list node's elements, in list order: `body` runs with `x` bound (an
   // int64_t); in the body, `continue` goes on to the next element.
   std::string each(int n, const std::string& x, const std::string& body) {
@@ -558,7 +461,9 @@ class Generator {
             lo, e(k.kid[0]), hi, e(k.kid[1]), n, i, x, body);
       }
       case NodeOp::list_walk: break;
-      default: {
+      KATA_LEAF_NODES(KATA_NODE_CASE)
+      KATA_INNER_NODES(KATA_NODE_CASE)
+      KATA_REST_NODES(KATA_NODE_CASE) {
         // A zone: its cards, bottom first.
         std::string z = tmp(), m = tmp();
         return fmt::format(
@@ -572,6 +477,7 @@ class Generator {
         "{{ int32_t {0}[CC + 16]; int {1} = H.list(c.host, c.s, c.args, c.env, {2}, {3}, {0}, CC + 16, &c.work); for (int {4} = 0; {4} < {1}; ++{4}) {{ int64_t {5} = {0}[{4}]; {6} }} }}",
         buf, m, base_, n, i, x, body);
   }
+  KATA_EXHAUSTIVE_END
 
   std::string aggregate(int n) {
     const Node& k = node(n);
@@ -806,6 +712,7 @@ class Generator {
     return body;
   }
 
+  KATA_EXHAUSTIVE_BEGIN  // every instruction (ops.hpp)
   std::string instr(int pc) {
     const Instr& in = p_.code[pc];
     int L = l_.locals;
@@ -823,24 +730,24 @@ class Generator {
       }
       case Op::move: {
         if (in.d != 2)
-          return fmt::format("{{ int card = {}; int z = {}; move_card(s, n, card, z, {}, {}); }}", C(in.a), Z(in.b), face(in),
+          return fmt::format("{{ int card = {}; int z = {}; move_card(T, s, n, card, z, {}, {}); }}", C(in.a), Z(in.b), face(in),
                              in.d == 1 ? 0 : -1);
         return fmt::format(
-            "{{ int card = {}; int z = {}; int64_t k = {}; int room = s[{} + z] + (s[{} + card] == z ? 0 : 1); if (k < 1 || k > room) fail(c, kata_bad_position, {}, k, ((int64_t)z << 32) | room); move_card(s, n, card, z, {}, (int)k - 1); }}",
+            "{{ int card = {}; int z = {}; int64_t k = {}; int room = s[{} + z] + (s[{} + card] == z ? 0 : 1); if (k < 1 || k > room) fail(c, kata_bad_position, {}, k, ((int64_t)z << 32) | room); move_card(T, s, n, card, z, {}, (int)k - 1); }}",
             C(in.a), Z(in.b), e(in.e), l_.zone_size, l_.card_zone, pc, face(in));
       }
       case Op::move_all: {
         std::string x = tmp();
         if (is_zone_list(in.a))  // at most every card: a buffer on the stack
           return fmt::format(
-              "{{ int32_t buf[CC]; int k = 0; {} int z = {}; for (int i = 0; i < k; ++i) move_card(s, n, buf[i], z, {}, {}); }}",
+              "{{ int32_t buf[CC]; int k = 0; {} int z = {}; for (int i = 0; i < k; ++i) move_card(T, s, n, buf[i], z, {}, {}); }}",
               each(in.a, x, fmt::format("buf[k++] = (int32_t){};", x)), Z(in.b), face(in), in.d == 1 ? 0 : -1);
         return fmt::format(
-            "{{ std::vector<int32_t> buf; {} int z = {}; for (int32_t card : buf) move_card(s, n, card, z, {}, {}); }}",
+            "{{ std::vector<int32_t> buf; {} int z = {}; for (int32_t card : buf) move_card(T, s, n, card, z, {}, {}); }}",
             each(in.a, x, fmt::format("buf.push_back((int32_t){});", x)), Z(in.b), face(in), in.d == 1 ? 0 : -1);
       }
       case Op::shuffle: return fmt::format("shuffle(s, {});", Z(in.a));
-      case Op::flip: return fmt::format("flip(s, n, {}, {});", C(in.a), in.c);
+      case Op::flip: return fmt::format("flip(T, s, n, {}, {});", C(in.a), in.c);
       case Op::reveal: return fmt::format("s[{} + {}] = (int32_t)((1u << n) - 1) | PUBLIC;", l_.card_known, C(in.a));
       case Op::look:
         return fmt::format("{{ int p = {}; int card = {}; s[{} + card] |= (int32_t)(1u << p); }}", P(in.a), C(in.b),
@@ -913,6 +820,7 @@ class Generator {
     }
     return "__builtin_trap();";
   }
+  KATA_EXHAUSTIVE_END
 
   // The end of the flow: each player's score and tie-breaks, the best of them among the
   // players still in (everyone, if nobody is), and their holders win (Machine::finish).

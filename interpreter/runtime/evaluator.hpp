@@ -152,6 +152,8 @@ class Evaluator {
     return static_cast<int>(z);
   }
 
+  // The dispatch over node kinds, from here to the end of each(): exhaustive (ops.hpp).
+  KATA_EXHAUSTIVE_BEGIN
   // A node's value. Leaves (constants, variables, arguments, and members of a player held
   // in a variable) are read here without a call; about two thirds of all nodes evaluated
   // are leaves. A bound variable is always written by its aggregate or call before it is
@@ -183,8 +185,11 @@ class Evaluator {
       case NodeOp::card_var_local: return card_var(k, locals_[k.b]);
       case NodeOp::card_var_bound: return card_var(k, env_[base_ + k.b]);
       case NodeOp::card_var_arg: return card_var(k, args_[k.b]);
-      default: return inner(node, k);
+      KATA_INNER_NODES(KATA_NODE_CASE)
+      KATA_REST_NODES(KATA_NODE_CASE)
+      KATA_LIST_NODES(KATA_NODE_CASE) return inner(node, k);
     }
+    not_a_value(node);  // no kind is left: a node out of the table
   }
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
@@ -247,8 +252,11 @@ class Evaluator {
         int z = zone(kid(n, 0));
         return size(z) ? cards(z)[size(z) - 1] : -1;
       }
-      default: return eval_rest(node, n);
+      KATA_REST_NODES(KATA_NODE_CASE)
+      KATA_LIST_NODES(KATA_NODE_CASE) return eval_rest(node, n);
+      KATA_LEAF_NODES(KATA_NODE_CASE) return eval(node);  // not met: eval reads leaves itself
     }
+    not_a_value(node);  // no kind is left: a node out of the table
   }
 
   [[gnu::noinline]] int64_t eval_rest(int node, const Node& n) {
@@ -348,8 +356,11 @@ class Evaluator {
         if (z < 0) return 0;
         return std::find(cards(z), cards(z) + size(z), c) - cards(z) + 1;
       }
-      default: not_a_value(node);
+      KATA_LIST_NODES(KATA_NODE_CASE) not_a_value(node);
+      KATA_LEAF_NODES(KATA_NODE_CASE)
+      KATA_INNER_NODES(KATA_NODE_CASE) return eval(node);  // not met: eval and inner read them
     }
+    not_a_value(node);  // no kind is left: a node out of the table
   }
 
   // Calls f(element) for each element of a list node, in list order; f returns false to stop.
@@ -405,7 +416,9 @@ class Evaluator {
           if (!f(i)) return;
         return;
       }
-      default: {
+      KATA_LEAF_NODES(KATA_NODE_CASE)
+      KATA_INNER_NODES(KATA_NODE_CASE)
+      KATA_REST_NODES(KATA_NODE_CASE) {  // a zone: its cards, bottom first
         int z = zone(node);
         const int32_t* c = cards(z);
         for (int i = 0, k = size(z); i < k; ++i)
@@ -413,6 +426,8 @@ class Evaluator {
       }
     }
   }
+
+  KATA_EXHAUSTIVE_END
 
   // `walk(start, steps, q where cond)`: the cards reached in exactly `steps` steps along
   // links, never straight back to the card just left, every card passed on the way (not
@@ -562,51 +577,14 @@ class Evaluator {
     return eval(node);
   }
 
-  bool is_visible(int viewer, int c) const {
-    if (viewer < 0) return true;
-    int z = s_[g_.layout.card_zone + c];
-    if (z < 0) return false;
-    if (s_[g_.layout.card_face + c]) return true;
-    if (s_[g_.layout.card_known + c] & (1u << viewer)) return true;
-    // A zone's visibility decides who sees its face-down cards: `everyone` only turns cards
-    // face up as they enter (a card put there face down stays hidden).
-    switch (g_.instance_visibility[z]) {
-      case Visibility::everyone: return false;
-      case Visibility::owner: return g_.instance_owner[z] == viewer;
-      case Visibility::top: return cards(z)[size(z) - 1] == c;
-      case Visibility::nobody: return false;
-    }
-    return false;
-  }
+  bool is_visible(int viewer, int c) const { return kata::is_visible(g_.kernel, s_, viewer, c); }
 
   // Layout::public_knowledge if every seat sees card c now in a way all are shown (face
   // up, the top card of a `top` zone) or has known it so since the last shuffle, else 0.
-  int32_t seen_publicly(int c) const {
-    int z = s_[g_.layout.card_zone + c];
-    bool seen = (s_[g_.layout.card_known + c] & Layout::public_knowledge) != 0 ||
-                (z >= 0 && (s_[g_.layout.card_face + c] ||
-                            (g_.instance_visibility[z] == Visibility::top && cards(z)[size(z) - 1] == c)));
-    return seen ? Layout::public_knowledge : 0;
-  }
+  int32_t seen_publicly(int c) const { return kata::seen_publicly(g_.kernel, s_, c); }
 
   // The seats that see card c: is_visible for every seat at once.
-  uint32_t seen_mask(int c) const {
-    uint32_t all = (1u << n_) - 1;
-    int z = s_[g_.layout.card_zone + c];
-    if (z < 0) return 0;
-    uint32_t m = static_cast<uint32_t>(s_[g_.layout.card_known + c]);
-    if (s_[g_.layout.card_face + c]) return all;
-    switch (g_.instance_visibility[z]) {
-      case Visibility::everyone: return m & all;
-      case Visibility::owner: {
-        int owner = g_.instance_owner[z];  // a shared zone has no owner: nobody sees it
-        return (owner < 0 ? m : m | (1u << owner)) & all;
-      }
-      case Visibility::top: return cards(z)[size(z) - 1] == c ? all : m & all;
-      case Visibility::nobody: return m & all;
-    }
-    return m & all;
-  }
+  uint32_t seen_mask(int c) const { return kata::seen_mask(g_.kernel, s_, n_, c); }
 
  protected:
   const Game& g_;

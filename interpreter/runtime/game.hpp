@@ -10,51 +10,15 @@
 #include <string>
 #include <vector>
 
+#include "runtime/kernel.hpp"
+#include "runtime/ops.hpp"
 #include "syntax/rulefile.hpp"
 #include "syntax/source.hpp"
 
 namespace kata {
 
 // ---- compiled expressions: a flat array of nodes, children by index ----
-enum class NodeOp : uint8_t {
-  constant,    // a
-  option,      // a: option index
-  global,      // a: global variable
-  player_var,  // a: player variable, kid 0: player
-  local,       // a: state slot (relative to layout.locals)
-  bound,       // a: depth in the evaluation frame
-  zone,        // a: zone instance (shared zone)
-  zone_of,     // a: zone declaration, kid 0: player (per-player zone)
-  prop,        // a: property, kid 0: card
-  card_var,    // a: component variable, kid 0: card, kid 1: player (if per player)
-  card_zone_of,  // a: zone declaration (per component), kid 0: card, kid 1: player (if per player)
-  card_owner,  // kid 0: card
-  neg, not_, add, sub, mul, div, mod, eq, ne, lt, le, gt, ge, and_, or_,
-  cond,        // kids: condition, then, else
-  sum, count, min, max, any, all, best, worst, find,  // a: depth; kids: domain, where|-1, value|-1
-  call,        // a: function, b: live frame size; kids: arguments
-  // lists (only as domains of aggregates, loops and parameters)
-  list_players,      // players still in the game, from seat 1
-  list_all_players,  // every seat
-  list_from,         // kids: player list, start player: the list in turn order from start
-  list_zone,         // kid 0: zone: the cards in it, bottom first
-  list_range,        // kids: low, high
-  list_values,       // a: index into Program::value_lists: the values a property takes
-  list_neighbours,   // kid 0: card: the cards linked to it
-  list_walk,         // a: depth of the variable; kids: start, steps, condition|-1
-  // builtins
-  player_count, top, bottom, size, next_player, left, right, alive, sees, face_up, zone_owner,
-  card_zone, contains, seat, holder, position, abs, linked,
-  min_of, max_of,  // kids 0, 1: the lower or higher of two numbers (`min(a, b, c)` is a tree of them)
-  card_at,  // a: index into Program::lookups; kids: the values of the kind's first properties
-  arg,  // a: argument of the decision being checked (0: the chooser, 1..: parameters)
-  // `p.var` and `p.zone` where p is a local, bound variable or argument, and `c.prop` and
-  // `c.var` (not per player) where c is one, read without a call. b: p's (or c's) slot,
-  // depth or argument index (as `a` of kid 0, kept for its position); a: player variable,
-  // the zone's first instance, the property, or the component variable.
-  player_var_local, player_var_bound, player_var_arg, zone_of_local, zone_of_bound, zone_of_arg,
-  prop_local, prop_bound, prop_arg, card_var_local, card_var_bound, card_var_arg,
-};
+// NodeOp: every kind, and what its fields hold, is in ops.hpp.
 
 // Up to three children are held in the node itself, the common case; calls keep theirs
 // in Program::kids. Positions are kept aside (Program::node_pos): only errors need them.
@@ -68,33 +32,7 @@ struct Node {
 };
 
 // ---- compiled statements: a flat instruction array with jumps ----
-enum class Op : uint8_t {
-  assign,       // a: target kind (0 global, 1 player var, 2 local, 3 component var), b: index,
-                // c: value node, d: player node (player var) or the card_var node (component
-                // var), e: 0 set, 1 add, 2 subtract
-  move,         // a: card node, b: zone node, c: face (0 keep/zone default, 1 up, 2 down),
-                // d: 0 on top, 1 at the bottom, 2 at the position of node e
-  move_all,     // a: list node, b: zone node, c, d: as move
-  shuffle,      // a: zone node
-  flip,         // a: card node, c: face (0 toggle, 1 up, 2 down)
-  reveal,       // a: card node
-  look,         // a: player node, b: card node
-  eliminate,    // a: player node
-  jump,         // a: target
-  jump_if_not,  // a: condition node, b: target
-  for_init,     // a: loop, b: exit target
-  for_next,     // a: loop, b: exit target
-  repeat_init,  // a: count node, b: counter slot
-  repeat_next,  // a: counter slot, b: exit target
-  choose,       // a: player node, b: choice site
-  call,         // a: procedure, b: first argument (into Program::kids: value nodes)
-  ret,          // a: return slot
-  phase,        // a: phase (a procedure), b: phase index
-  win,          // a: player or player list node, b: 1 if a list
-  end_game,
-  halt,         // the end of the flow: the game ends and is scored
-  say,          // a: message (Program::messages), b: player node (`say to`) or -1
-};
+// Op: every kind, and what a, b, c, d and e hold for it, is in ops.hpp.
 
 struct Instr {
   Op op;
@@ -363,6 +301,9 @@ struct BoardInfo {
 enum class Status : int32_t { running = 0, waiting = 1, over = 2 };
 
 struct CompiledCode;  // runtime/backend.hpp
+struct Game;
+// The kernel's tables of a compiled game (Game::kernel), from its layout and zones.
+KernelTables make_kernel_tables(const Game& g);
 
 struct Game {
   std::string name;
@@ -414,6 +355,9 @@ struct Game {
   // The program compiled to machine code by a back-end (native/compile_native), or null:
   // the interpreter runs it.
   std::shared_ptr<const CompiledCode> native;
+  // The layout and zone tables the kernel's card functions read (runtime/kernel.hpp),
+  // made from the rest by make_kernel_tables once the game is compiled.
+  KernelTables kernel;
 
   std::string symbol_name(int64_t v) const;
   int zone_instance(int zone, int seat) const {

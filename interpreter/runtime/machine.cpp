@@ -57,6 +57,7 @@ class Machine : public Evaluator {
         hooks_(hooks),
         events_(hooks ? hooks->events : nullptr) {}
 
+  KATA_EXHAUSTIVE_BEGIN  // every instruction (ops.hpp)
   void run() {
     int pc = w_[Layout::pc];
     int64_t steps = 0;
@@ -164,6 +165,7 @@ class Machine : public Evaluator {
       ++pc;
     }
   }
+  KATA_EXHAUSTIVE_END
 
   [[noreturn, gnu::cold, gnu::noinline]] void bad_position(const Instr& in, int64_t k, int z, int room) {
     throw RuntimeError(in.pos, fmt::format("position {} is outside {} (1 to {})", k, g_.instance_name(z), room));
@@ -235,18 +237,6 @@ class Machine : public Evaluator {
     events_->push_back(std::move(e));
   }
 
-  void remove_from_zone(int c, int z) {
-    if (z < 0) return;
-    int32_t* cs = w_ + g_.layout.zone_cards + z * g_.card_count;
-    int32_t& n = w_[g_.layout.zone_size + z];
-    if (cs[n - 1] != c) {  // not the top card: close the gap
-      int i = 0;
-      while (cs[i] != c) ++i;
-      std::copy(cs + i + 1, cs + n, cs + i);
-    }
-    --n;
-  }
-
   // `move c to z [at bottom | at position k]`: the position is checked once the card has
   // left its zone, so that moving a card within its own zone counts it once.
   void move(const Instr& in) {
@@ -258,27 +248,12 @@ class Machine : public Evaluator {
     move_card(c, z, in.c, static_cast<int>(k) - 1);
   }
 
-  // Moves a card into a zone at index `at` (0 the bottom; -1 on top). Whoever could see it
-  // before the move still knows it after: a card's identity is forgotten only by a shuffle.
+  // Moves a card into a zone at index `at` (0 the bottom; -1 on top), as the kernel
+  // moves it (kernel.hpp), and tells whoever listens.
   [[gnu::noinline]] void move_card(int c, int z, int face, int at) {
-    uint32_t before = seen_mask(c);
-    int32_t was_public = seen_publicly(c);
+    uint32_t before = events_ ? seen_mask(c) : 0;
     int from = w_[g_.layout.card_zone + c];
-    remove_from_zone(c, from);
-    int32_t* cs = w_ + g_.layout.zone_cards + z * g_.card_count;
-    int32_t& n = w_[g_.layout.zone_size + z];
-    if (at < 0 || at > n) at = n;
-    if (g_.instance_set[z]) at = static_cast<int>(std::upper_bound(cs, cs + n, c) - cs);
-    Visibility visibility = g_.instance_visibility[z];
-    // Covering the top card of a `top` zone: whoever saw it there remembers it.
-    if (n > 0 && at == n && visibility == Visibility::top)
-      w_[g_.layout.card_known + cs[n - 1]] |= static_cast<int32_t>(seen_mask(cs[n - 1])) | Layout::public_knowledge;
-    std::copy_backward(cs + at, cs + n, cs + n + 1);
-    cs[at] = c;
-    ++n;
-    w_[g_.layout.card_zone + c] = z;
-    w_[g_.layout.card_face + c] = face == 1 ? 1 : face == 2 ? 0 : visibility == Visibility::everyone;
-    w_[g_.layout.card_known + c] |= static_cast<int32_t>(before) | was_public;
+    kata::move_card(g_.kernel, w_, n_, c, z, face, at);
     if (events_) record(Event::move, -1, c, from, z, before | seen_mask(c));
   }
 
@@ -315,11 +290,7 @@ class Machine : public Evaluator {
   [[gnu::noinline]] void shuffle(int z, const Instr& in) {
     int32_t* cs = w_ + g_.layout.zone_cards + z * g_.card_count;
     int n = w_[g_.layout.zone_size + z];
-    uint64_t rng = (static_cast<uint64_t>(static_cast<uint32_t>(w_[Layout::rng_hi])) << 32) |
-                   static_cast<uint32_t>(w_[Layout::rng_lo]);
-    for (int i = n - 1; i > 0; --i) std::swap(cs[i], cs[uniform(rng, i + 1)]);
-    w_[Layout::rng_hi] = static_cast<int32_t>(rng >> 32);
-    w_[Layout::rng_lo] = static_cast<int32_t>(rng);
+    kata::shuffle_draw(g_.kernel, w_, z);
     if (hooks_ && hooks_->forced_shuffles && !hooks_->forced_shuffles->empty()) {
       std::vector<int32_t> top = std::move(hooks_->forced_shuffles->front());
       hooks_->forced_shuffles->pop_front();
@@ -333,21 +304,15 @@ class Machine : public Evaluator {
       }
       std::reverse(cs + n - static_cast<int>(top.size()), cs + n);
     }
-    // A set is mixed but keeps card order: the random draws are made all the same, so
-    // that a game's later chances do not depend on a zone's order.
-    if (g_.instance_set[z]) std::sort(cs, cs + n);
-    for (int i = 0; i < n; ++i) w_[g_.layout.card_known + cs[i]] = 0;
+    kata::shuffle_end(g_.kernel, w_, z);
     if (events_) events_->push_back({Event::shuffle, -1, -1, z, z, 0, std::vector<int32_t>(cs, cs + n), {}, {}});
   }
 
   void flip(int c, int face) {
-    int32_t& f = w_[g_.layout.card_face + c];
-    uint32_t before = seen_mask(c);
-    int32_t was_public = seen_publicly(c), was = f;
-    f = face == 0 ? !f : face == 1;
-    // Turned face down, a card stays known to whoever saw it; face up, to everyone.
-    w_[g_.layout.card_known + c] |= static_cast<int32_t>(f ? (1u << n_) - 1 : before) |
-                                    (f ? Layout::public_knowledge : was_public);
+    uint32_t before = events_ ? seen_mask(c) : 0;
+    int32_t was = w_[g_.layout.card_face + c];
+    kata::flip(g_.kernel, w_, n_, c, face);
+    int32_t f = w_[g_.layout.card_face + c];
     // A card left as it was is no event: "3 cards are turned face up" named cards that
     // were face up already.
     if (events_ && f != was) record(Event::flip, -1, c, w_[g_.layout.card_zone + c], f, before | seen_mask(c));

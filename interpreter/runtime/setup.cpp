@@ -14,6 +14,32 @@ namespace kata {
 
 using namespace detail;
 
+KernelTables make_kernel_tables(const Game& g) {
+  const Layout& l = g.layout;
+  KernelTables t;
+  t.CC = g.card_count;
+  t.ZS = l.zone_size;
+  t.ZC = l.zone_cards;
+  t.CZ = l.card_zone;
+  t.FACE = l.card_face;
+  t.KNOWN = l.card_known;
+  t.RNG_HI = Layout::rng_hi;
+  t.RNG_LO = Layout::rng_lo;
+  t.PUBLIC = Layout::public_knowledge;
+  static_assert(static_cast<int>(Visibility::everyone) == 0 && static_cast<int>(Visibility::owner) == 1 &&
+                static_cast<int>(Visibility::nobody) == 2 && static_cast<int>(Visibility::top) == 3);
+  for (size_t z = 0; z < g.instance_visibility.size(); ++z) {
+    Visibility v = g.instance_visibility[z];
+    int owner = g.instance_owner[z];
+    t.VIS.push_back(static_cast<uint8_t>(v));
+    t.ISTOP.push_back(v == Visibility::top);
+    t.ISET.push_back(g.instance_set[z] != 0);
+    t.IOWNER.push_back(owner);
+    t.OWNBIT.push_back(v == Visibility::owner && owner >= 0 ? 1u << owner : 0u);
+  }
+  return t;
+}
+
 std::vector<int64_t> default_options(const Game& g) {
   std::vector<int64_t> v;
   for (auto& o : g.options) v.push_back(o.default_value);

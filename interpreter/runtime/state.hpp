@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "runtime/game.hpp"
+#include "runtime/kernel.hpp"
 
 namespace kata {
 
@@ -36,26 +37,7 @@ constexpr int32_t blind_card(int zone) { return -2 - zone; }
 constexpr bool is_blind(int32_t card) { return card <= -2; }
 constexpr int blind_zone(int32_t card) { return -2 - card; }
 
-// splitmix64: small, fast and well understood; its 64-bit state lives in two slots.
-inline uint64_t next_random(uint64_t& x) {
-  uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-// A uniform integer in [0, n), without modulo bias (Lemire's method).
-inline uint32_t uniform(uint64_t& x, uint32_t n) {
-  uint64_t m = static_cast<uint64_t>(static_cast<uint32_t>(next_random(x))) * n;
-  uint32_t low = static_cast<uint32_t>(m);
-  if (low < n) {
-    uint32_t t = (0u - n) % n;
-    while (low < t) {
-      m = static_cast<uint64_t>(static_cast<uint32_t>(next_random(x))) * n;
-      low = static_cast<uint32_t>(m);
-    }
-  }
-  return static_cast<uint32_t>(m >> 32);
-}
+// next_random and uniform (the generator every chance draws from) are the kernel's
+// (runtime/kernel.hpp), shared with compiled code.
 
 }  // namespace kata

@@ -156,7 +156,9 @@ std::string value_text(const Game& g, Type t, int64_t v) {
 
 std::string comparison_sides(const Game& g, const State& s, const Invariant& inv) {
   const Node& n = g.program.nodes[inv.node];
-  if (n.kid_count != 2 || n.op < NodeOp::eq || n.op > NodeOp::ge) return {};
+  bool comparison = n.op == NodeOp::eq || n.op == NodeOp::ne || n.op == NodeOp::lt || n.op == NodeOp::le ||
+                    n.op == NodeOp::gt || n.op == NodeOp::ge;
+  if (n.kid_count != 2 || !comparison) return {};
   auto show = [&](Type t, int64_t v) {
     if (t == Type::card) return v >= 0 && v < g.card_count ? g.card_names[v] : std::string("none");
     return value_text(g, t, v);

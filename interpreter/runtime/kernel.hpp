@@ -1,0 +1,168 @@
+// The kernel: the random generator, who sees a card, and moving, turning and shuffling
+// cards, over a state's slots. One text, compiled here for the interpreter and pasted
+// into every generated file (native/codegen.cpp, as KATA_KERNEL_TEXT), so the two
+// back-ends cannot drift apart: the same draws, the same knowledge, the same order.
+//
+// The card functions read the state's layout and the zones' tables through `T`: here a
+// KernelTables (in each Game), in generated code a struct whose members are constants,
+// which the compiler folds. Being macro text, the kernel has no `//` comments and no
+// names but its own and the standard integer types.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#define KATA_KERNEL(FN)                                                                       \
+  /* splitmix64: the generator every chance of a game draws from. */                          \
+  FN uint64_t next_random(uint64_t& x) {                                                      \
+    uint64_t z = (x += 0x9e3779b97f4a7c15ULL);                                                \
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;                                              \
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;                                              \
+    return z ^ (z >> 31);                                                                     \
+  }                                                                                           \
+  /* A uniform integer in [0, n), without modulo bias (Lemire's method). */                   \
+  FN uint32_t uniform(uint64_t& x, uint32_t n) {                                              \
+    uint64_t m = (uint64_t)(uint32_t)next_random(x) * n;                                      \
+    uint32_t low = (uint32_t)m;                                                               \
+    if (low < n) {                                                                            \
+      uint32_t t = (0u - n) % n;                                                              \
+      while (low < t) {                                                                       \
+        m = (uint64_t)(uint32_t)next_random(x) * n;                                           \
+        low = (uint32_t)m;                                                                    \
+      }                                                                                       \
+    }                                                                                         \
+    return (uint32_t)(m >> 32);                                                               \
+  }                                                                                           \
+  /* Whether seat `viewer` (-1: the referee) sees card `card`: face up, known to it, or in a \
+     zone that shows it (the owner's; the top of a `top` zone). VIS: 0 everyone (cards turn  \
+     face up as they enter; one put there face down stays hidden), 1 owner, 2 nobody, 3 top. */ \
+  template <class Tb>                                                                         \
+  FN bool is_visible(const Tb& T, const int32_t* s, int viewer, int card) {                  \
+    if (viewer < 0) return true;                                                              \
+    int z = s[T.CZ + card];                                                                   \
+    if (z < 0) return false;                                                                  \
+    if (s[T.FACE + card]) return true;                                                        \
+    if (s[T.KNOWN + card] & (1u << viewer)) return true;                                      \
+    if (T.VIS[z] == 1) return T.IOWNER[z] == viewer;                                          \
+    if (T.VIS[z] == 3) return s[T.ZC + z * T.CC + s[T.ZS + z] - 1] == card;                   \
+    return false;                                                                             \
+  }                                                                                           \
+  /* The seats (of n) that see a card: is_visible for every seat at once. OWNBIT: the owner's \
+     bit of a zone its owner sees; ISTOP: whether a zone shows its top card. */              \
+  template <class Tb>                                                                         \
+  FN uint32_t seen_mask(const Tb& T, const int32_t* s, int n, int card) {                    \
+    uint32_t all = (1u << n) - 1;                                                             \
+    int z = s[T.CZ + card];                                                                   \
+    if (z < 0) return 0;                                                                      \
+    if (s[T.FACE + card]) return all;                                                         \
+    if (T.ISTOP[z] && s[T.ZC + z * T.CC + s[T.ZS + z] - 1] == card) return all;               \
+    return ((uint32_t)s[T.KNOWN + card] | T.OWNBIT[z]) & all;                                 \
+  }                                                                                           \
+  /* PUBLIC if every seat sees the card now in a way all are shown (face up, the top of a   \
+     `top` zone) or has known it so since the last shuffle, else 0. */                        \
+  template <class Tb>                                                                         \
+  FN int32_t seen_publicly(const Tb& T, const int32_t* s, int card) {                        \
+    int z = s[T.CZ + card];                                                                   \
+    bool seen = (s[T.KNOWN + card] & T.PUBLIC) ||                                             \
+                (z >= 0 && (s[T.FACE + card] || (T.ISTOP[z] && s[T.ZC + z * T.CC + s[T.ZS + z] - 1] == card))); \
+    return seen ? T.PUBLIC : 0;                                                               \
+  }                                                                                           \
+  /* Moves a card into zone z at index `at` (0 the bottom; -1 or past the top: on top; a set \
+     keeps card order), face 1 up, 2 down, 0 as the zone shows cards. Whoever saw it before  \
+     still knows it after (only a shuffle makes a card forgotten); covering the top card of  \
+     a `top` zone, whoever saw it there remembers it. */                                      \
+  template <class Tb>                                                                         \
+  FN void move_card(const Tb& T, int32_t* s, int n, int card, int z, int face, int at) {     \
+    uint32_t before = seen_mask(T, s, n, card);                                               \
+    int32_t was_public = seen_publicly(T, s, card);                                           \
+    int from = s[T.CZ + card];                                                                \
+    if (from >= 0) {                                                                          \
+      int32_t* fs = s + T.ZC + from * T.CC;                                                   \
+      int32_t& fn = s[T.ZS + from];                                                           \
+      if (fs[fn - 1] != card) {                                                               \
+        int i = 0;                                                                            \
+        while (fs[i] != card) ++i;                                                            \
+        for (; i + 1 < fn; ++i) fs[i] = fs[i + 1];                                            \
+      }                                                                                       \
+      --fn;                                                                                   \
+    }                                                                                         \
+    int32_t* cs = s + T.ZC + z * T.CC;                                                        \
+    int size = s[T.ZS + z];                                                                   \
+    if (at < 0 || at > size) at = size;                                                       \
+    if (T.ISET[z]) {                                                                          \
+      at = 0;                                                                                 \
+      while (at < size && cs[at] < card) ++at;                                                \
+    }                                                                                         \
+    int vis = T.VIS[z];                                                                       \
+    if (size > 0 && at == size && vis == 3)                                                   \
+      s[T.KNOWN + cs[size - 1]] |= (int32_t)seen_mask(T, s, n, cs[size - 1]) | T.PUBLIC;      \
+    for (int i = size; i > at; --i) cs[i] = cs[i - 1];                                        \
+    cs[at] = card;                                                                            \
+    s[T.ZS + z] = size + 1;                                                                   \
+    s[T.CZ + card] = z;                                                                       \
+    s[T.FACE + card] = face == 1 ? 1 : face == 2 ? 0 : vis == 0;                              \
+    s[T.KNOWN + card] |= (int32_t)before | was_public;                                        \
+  }                                                                                           \
+  /* Turns a card: face 0 over, 1 up, 2 down. Turned down, it stays known to whoever saw it;  \
+     up, to everyone. */                                                                      \
+  template <class Tb>                                                                         \
+  FN void flip(const Tb& T, int32_t* s, int n, int card, int face) {                         \
+    int32_t& f = s[T.FACE + card];                                                            \
+    uint32_t before = seen_mask(T, s, n, card);                                               \
+    int32_t was_public = seen_publicly(T, s, card);                                           \
+    f = face == 0 ? !f : face == 1;                                                           \
+    s[T.KNOWN + card] |= (int32_t)(f ? (1u << n) - 1 : before) | (f ? T.PUBLIC : was_public); \
+  }                                                                                           \
+  /* A shuffle's draws: Fisher-Yates from the top, with the state's generator. */             \
+  template <class Tb>                                                                         \
+  FN void shuffle_draw(const Tb& T, int32_t* s, int z) {                                     \
+    int32_t* cs = s + T.ZC + z * T.CC;                                                        \
+    int n = s[T.ZS + z];                                                                      \
+    uint64_t rng = ((uint64_t)(uint32_t)s[T.RNG_HI] << 32) | (uint32_t)s[T.RNG_LO];           \
+    for (int i = n - 1; i > 0; --i) {                                                         \
+      int j = (int)uniform(rng, (uint32_t)(i + 1));                                           \
+      int32_t t = cs[j];                                                                      \
+      cs[j] = cs[i];                                                                          \
+      cs[i] = t;                                                                              \
+    }                                                                                         \
+    s[T.RNG_HI] = (int32_t)(rng >> 32);                                                       \
+    s[T.RNG_LO] = (int32_t)rng;                                                               \
+  }                                                                                           \
+  /* A shuffle's end: a set is mixed but keeps card order (the draws are made all the same, \
+     so that later chances do not depend on a zone's order); everyone forgets the cards. */   \
+  template <class Tb>                                                                         \
+  FN void shuffle_end(const Tb& T, int32_t* s, int z) {                                      \
+    int32_t* cs = s + T.ZC + z * T.CC;                                                        \
+    int n = s[T.ZS + z];                                                                      \
+    if (T.ISET[z])                                                                            \
+      for (int i = 1; i < n; ++i) {                                                           \
+        int32_t t = cs[i];                                                                    \
+        int j = i;                                                                            \
+        for (; j > 0 && cs[j - 1] > t; --j) cs[j] = cs[j - 1];                                \
+        cs[j] = t;                                                                            \
+      }                                                                                       \
+    for (int i = 0; i < n; ++i) s[T.KNOWN + cs[i]] = 0;                                       \
+  }
+
+#define KATA_KERNEL_STR2(...) #__VA_ARGS__
+#define KATA_KERNEL_STR(...) KATA_KERNEL_STR2(__VA_ARGS__)
+// The kernel as generated code receives it (its functions `static inline`).
+#define KATA_KERNEL_TEXT KATA_KERNEL_STR(KATA_KERNEL(static inline))
+
+namespace kata {
+
+// The layout and zone tables the card functions read (Game::kernel, made once by
+// make_kernel_tables): offsets of the state's sections, and per zone instance its
+// visibility (VIS), owner (IOWNER), the owner's bit where the owner sees it (OWNBIT),
+// whether it shows its top card (ISTOP) and whether it is a set (ISET).
+struct KernelTables {
+  int CC = 0, ZS = 0, ZC = 0, CZ = 0, FACE = 0, KNOWN = 0, RNG_HI = 0, RNG_LO = 0;
+  int32_t PUBLIC = 0;
+  std::vector<uint8_t> VIS, ISTOP, ISET;
+  std::vector<int32_t> IOWNER;
+  std::vector<uint32_t> OWNBIT;
+};
+
+KATA_KERNEL(inline)
+
+}  // namespace kata
