@@ -345,8 +345,7 @@ class Loader {
     for (const auto& e : items) {
       // (A YAML::Node assigned to writes through to the node it refers to: never reassign.)
       const YAML::Node file_node = e.IsMap() ? e["file"] : e;
-      std::map<std::string, std::string> rename;
-      std::map<std::string, Pos> rename_pos;
+      Renames renames;
       if (e.IsMap()) {
         check_keys(e, keys::import, "an import");
         if (!file_node) {
@@ -356,10 +355,8 @@ class Loader {
         if (auto r = e["rename"]) {
           if (!r.IsMap()) error(r, "'rename' maps names in the imported file to names in this one");
           else
-            for (auto it = r.begin(); it != r.end(); ++it) {
-              rename[it->first.Scalar()] = scalar(it->second, "a new name");
-              rename_pos[it->first.Scalar()] = pos(it->first);
-            }
+            for (auto it = r.begin(); it != r.end(); ++it)
+              renames[it->first.Scalar()] = {scalar(it->second, "a new name"), pos(it->first)};
         }
       }
       std::string name = scalar(file_node, "a file to import");
@@ -380,7 +377,7 @@ class Loader {
       }
       if (imports_.loaded.count(key)) {
         // Read once, where first imported: its declarations are in the game already.
-        if (!rename.empty())
+        if (!renames.empty())
           error(file_node, fmt::format("'{}' is imported already; a file is read once, so rename it where it is first imported", name));
         continue;
       }
@@ -400,32 +397,9 @@ class Loader {
       chain.emplace_back(key, name);
       load_yaml(sources_, diags_, file, imported, imports_);
       chain.pop_back();
-      // A name to rename that the file does not declare is a typo: nothing would change.
-      std::vector<std::string> names = declared_names(imported);
-      for (auto& [old_name, at] : rename_pos)
-        if (std::find(names.begin(), names.end(), old_name) == names.end()) {
-          std::string near = diags_.wants_suggestions() ? closest_name(old_name, names) : "";
-          diags_.error(at, fmt::format("'{}' declares no '{}' to rename{}", name, old_name,
-                                       near.empty() ? "" : fmt::format("; did you mean '{}'?", near)));
-        }
-      if (!rename.empty()) rename_all(imported, rename);
+      if (!renames.empty()) rename_all(imported, renames, name, sources_, diags_);
       merge(std::move(imported));
     }
-  }
-
-  // Every name a file declares: what an import may rename.
-  static std::vector<std::string> declared_names(const RuleFile& rf) {
-    std::vector<std::string> out;
-    auto add = [&](const auto& list) {
-      for (const auto& d : list) out.push_back(d.name);
-    };
-    for (auto& c : rf.components) {
-      out.push_back(c.kind);
-      out.insert(out.end(), c.properties.begin(), c.properties.end());
-    }
-    add(rf.options), add(rf.zones), add(rf.variables), add(rf.actions);
-    add(rf.functions), add(rf.procedures), add(rf.phases), add(rf.invariants);
-    return out;
   }
 
   void merge(RuleFile&& from) {
