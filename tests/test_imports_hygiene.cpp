@@ -1,7 +1,9 @@
 // Hygienic imports (docs/language.md, "Imports"): an import's `rename:` renames the
 // imported file's declarations and their uses, never a name bound inside it (a parameter,
 // a `let`, a loop's or an aggregate's variable) nor a use of one; a new name that a local
-// would capture is an error at the rename.
+// would capture is an error at the rename. Replacing an imported declaration needs
+// `override: true` on the declaration that replaces it (else a warning), and
+// `override: true` that replaces nothing is an error.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -220,6 +222,130 @@ TEST_CASE("a new name the imported file declares already, or that two names take
   REQUIRE(l.game);
   CHECK(global(l, "silver") == 5);
   CHECK(global(l, "gold") == 50);
+}
+
+TEST_CASE(
+    "overriding an imported declaration without 'override: true' is a warning at the override",
+    "[imports][hygiene]") {
+  write("piece.yaml", "variables:\n  count: {initial: 5}\nprocedures:\n  bump: count += 1\n");
+  std::string main = write("overrides.yaml",
+                           "game: G\nplayers: 1\nimport: [piece.yaml]\nvariables:\n  count: "
+                           "{initial: 10}\nflow: bump()\n");
+  auto l = load(main);
+  REQUIRE(l.game);
+  CHECK(global(l, "count") == 11);  // it does override
+  REQUIRE(l.messages() ==
+          std::vector<std::string>{
+              "5:3: warning: variable 'count' overrides the one imported from 'piece.yaml' "
+              "(declared at "
+              "piece.yaml:2:3); declare it with 'override: true' if that is meant"});
+  CHECK(format_diagnostic(*l.sources, l.diags.items()[0]) ==
+        main +
+            ":5:3: warning: variable 'count' overrides the one imported from 'piece.yaml' "
+            "(declared at piece.yaml:2:3); "
+            "declare it with 'override: true' if that is meant\n"
+            "    5 |   count: {initial: 10}\n"
+            "      |   ^\n"
+            "piece.yaml:2:3: note: the imported declaration\n"
+            "    2 |   count: {initial: 5}\n"
+            "      |   ^\n");
+
+  // With it, nothing is said.
+  l = load(write("overrides_knowingly.yaml",
+                 "game: G\nplayers: 1\nimport: [piece.yaml]\n"
+                 "variables:\n  count: {initial: 10, override: true}\n"
+                 "procedures:\n  bump: {override: true, do: count += 2}\nflow: bump()\n"));
+  INFO(all(l));
+  REQUIRE(l.game);
+  CHECK(l.messages().empty());
+  CHECK(global(l, "count") == 12);
+
+  // A renamed declaration is overridden under its new name.
+  l = load(write("overrides_renamed.yaml",
+                 "game: G\nplayers: 1\nimport: [{file: piece.yaml, rename: {count: score}}]\n"
+                 "variables:\n  score: {initial: 3}\nflow: bump()\n"));
+  CHECK(l.messages() ==
+        std::vector<std::string>{
+            "5:3: warning: variable 'score' overrides the one imported from 'piece.yaml' (declared "
+            "at "
+            "piece.yaml:2:3 as 'count'); declare it with 'override: true' if that is meant"});
+
+  // One import's declaration replacing another's is said the same way, at the one that
+  // replaces (in the second import).
+  write("other_piece.yaml", "variables:\n  count: {initial: 7}\n");
+  l = load(write("two_pieces.yaml",
+                 "game: G\nplayers: 1\nimport: [piece.yaml, other_piece.yaml]\nflow: bump()\n"));
+  REQUIRE(l.diags.items().size() == 1);
+  CHECK(format_diagnostic(*l.sources, l.diags.items()[0])
+            .rfind("other_piece.yaml:2:3: warning: variable 'count' overrides the one imported "
+                   "from 'piece.yaml' (declared at "
+                   "piece.yaml:2:3); declare it with 'override: true' if that is meant\n",
+                   0) == 0);
+}
+
+TEST_CASE("'override: true' that overrides nothing is an error", "[imports][hygiene]") {
+  write("piece_again.yaml", "variables:\n  count: {initial: 5}\nprocedures:\n  bump: count += 1\n");
+  auto l = load(write("overrides_nothing.yaml",
+                      "game: G\nplayers: 1\nimport: [piece_again.yaml]\n"
+                      "variables:\n  cuont: {initial: 10, override: true}\nflow: bump()\n"));
+  CHECK(l.messages() ==
+        std::vector<std::string>{"5:3: error: variable 'cuont' is declared with 'override: true' "
+                                 "but overrides nothing: no "
+                                 "imported variable is named 'cuont'; did you mean 'count'?"});
+  // A procedure does not override a variable.
+  l = load(write("overrides_other_kind.yaml",
+                 "game: G\nplayers: 1\nimport: [piece_again.yaml]\n"
+                 "procedures:\n  count: {override: true, do: bump()}\nflow: count()\n"));
+  REQUIRE_FALSE(l.messages().empty());
+  CHECK(l.messages()[0] ==
+        "5:3: error: procedure 'count' is declared with 'override: true' but overrides nothing: no "
+        "imported procedure is "
+        "named 'count'");
+}
+
+TEST_CASE("'override: true' holds when the file it overrides was read first by the importing file",
+          "[imports][hygiene]") {
+  // inner.yaml is read once, where main imports it first: when outer.yaml imports it, it
+  // adds nothing, and outer's `x` replaces inner's only as outer is merged into main.
+  write("inner.yaml", "variables:\n  x: {initial: 1}\n");
+  write("outer.yaml", "import: [inner.yaml]\nvariables:\n  x: {initial: 2, override: true}\n");
+  auto l = load(
+      write("diamond.yaml", "game: G\nplayers: 1\nimport: [inner.yaml, outer.yaml]\nflow: ''\n"));
+  INFO(all(l));
+  REQUIRE(l.game);
+  CHECK(l.messages().empty());
+  CHECK(global(l, "x") == 2);
+  // And in the other order, where outer.yaml reads inner.yaml itself.
+  l = load(write("diamond_other_way.yaml",
+                 "game: G\nplayers: 1\nimport: [outer.yaml, inner.yaml]\nflow: ''\n"));
+  INFO(all(l));
+  REQUIRE(l.game);
+  CHECK(l.messages().empty());
+  CHECK(global(l, "x") == 2);
+}
+
+TEST_CASE("links and invariants override in long form", "[imports][hygiene]") {
+  write("checked.yaml", "variables:\n  n: {initial: 0}\ninvariants:\n  small: n < 3\n");
+  auto l = load(write("checked_main.yaml",
+                      "game: G\nplayers: 1\nimport: [checked.yaml]\n"
+                      "invariants:\n  small: {if: n < 10, override: true}\nflow: n = 5\n"));
+  INFO(all(l));
+  REQUIRE(l.game);
+  CHECK(l.messages().empty());
+  l = load(write(
+      "checked_short.yaml",
+      "game: G\nplayers: 1\nimport: [checked.yaml]\ninvariants:\n  small: n < 10\nflow: n = 5\n"));
+  CHECK(l.messages() ==
+        std::vector<std::string>{
+            "5:3: warning: invariant 'small' overrides the one imported from 'checked.yaml' "
+            "(declared at "
+            "checked.yaml:4:3); declare it with 'override: true' if that is meant"});
+  l = load(write("checked_bad.yaml",
+                 "game: G\nplayers: 1\nimport: [checked.yaml]\n"
+                 "invariants:\n  small: {override: true}\nflow: n = 5\n"));
+  REQUIRE_FALSE(l.messages().empty());
+  CHECK(l.messages()[0] ==
+        "5:10: error: an invariant written as a mapping needs 'if:', the condition");
 }
 
 TEST_CASE("every rule file, imported with all its declarations renamed, plays as itself",
