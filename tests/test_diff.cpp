@@ -75,7 +75,9 @@ TEST_CASE("check --against lists an edit of any scalar of any rule file", "[comp
     std::map<std::string, int> tried;
     int edits = 0;
     for (Scalar& s : all) {
-      if (tried[s.key] >= 4) continue;
+      // `override: true` changes no declaration, only whether replacing an imported one is
+      // warned about (docs/language.md, "Imports"): nothing for the diff to list.
+      if (tried[s.key] >= 4 || s.key == "override") continue;
       std::string was = s.node.Scalar();
       s.node = edited(was);
       auto now = read(path, emitted(root));

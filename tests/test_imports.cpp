@@ -32,8 +32,9 @@ kata::test::Loaded load(const std::string& path) { return kata::test::load_path(
 }  // namespace
 
 TEST_CASE("an imported piece is used, and overridden by a declaration of the same name", "[imports]") {
+  // (`override: true` says it is meant: tests/test_imports_hygiene.cpp.)
   write("piece.yaml", "variables:\n  count: {initial: 5}\nprocedures:\n  bump: count += 1\n");
-  auto l = load(write("main.yaml", "game: G\nplayers: 1\nimport: [piece.yaml]\nvariables:\n  count: {initial: 10}\nflow: bump()\n"));
+  auto l = load(write("main.yaml", "game: G\nplayers: 1\nimport: [piece.yaml]\nvariables:\n  count: {initial: 10, override: true}\nflow: bump()\n"));
   REQUIRE(l.game);
   State s = new_game(*l.game, 1, 1, default_options(*l.game));
   CHECK(s[l.game->layout.globals] == 11);
@@ -42,7 +43,7 @@ TEST_CASE("an imported piece is used, and overridden by a declaration of the sam
 TEST_CASE("rename gives an imported piece the game's own words", "[imports]") {
   auto l = load(write("renamed.yaml", "game: G\nplayers: 2\nimport:\n  - file: " KATA_SOURCE_DIR "/stdlib/betting.yaml\n"
                                       "    rename: {reserve: chips, join: call}\n"
-                                      "variables:\n  chips: {per_player: true, initial: 3}\n"
+                                      "variables:\n  chips: {per_player: true, initial: 3, override: true}\n"
                                       "flow: betting_round(P2)\n"));
   INFO(l.messages().size());
   REQUIRE(l.game);
@@ -104,7 +105,7 @@ TEST_CASE("the messages of an imported file follow its renames", "[imports]") {
   auto l = load(write("renamed-say.yaml", "game: G\nplayers: 2\nimport:\n  - file: " KATA_SOURCE_DIR
                                           "/stdlib/betting.yaml\n"
                                           "    rename: {reserve: chips, join: call, pass: fold}\n"
-                                          "variables:\n  chips: {per_player: true, initial: 3}\n"
+                                          "variables:\n  chips: {per_player: true, initial: 3, override: true}\n"
                                           "flow: betting_round(P2)\n"));
   REQUIRE(l.game);
   std::vector<std::string> texts;

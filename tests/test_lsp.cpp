@@ -314,13 +314,13 @@ TEST_CASE("kata lsp completes the keys a mapping may hold, and the parameters in
   for (const json& m : s.messages)
     if (m.contains("id") && m["id"].is_number() && m["result"].is_array())
       for (const json& item : m["result"]) labels[m["id"].get<int>()].push_back(item["label"]);
-  CHECK(labels[2] == std::vector<std::string>{"params", "when", "do", "say", "doc"});
+  CHECK(labels[2] == std::vector<std::string>{"params", "when", "do", "say", "doc", "override"});
   REQUIRE(labels[3].size() > 2);
   CHECK(labels[3][0] == "c");  // the action's parameter first, then `player`
   CHECK(labels[3][1] == "player");
   CHECK(std::find(labels[4].begin(), labels[4].end(), "components") != labels[4].end());  // the top level's keys
   CHECK(std::find(labels[4].begin(), labels[4].end(), "kata") != labels[4].end());
-  CHECK(labels[5] == std::vector<std::string>{"each", "list", "where", "per_player", "name", "title", "noun", "label", "in", "show", "doc"});
+  CHECK(labels[5] == std::vector<std::string>{"each", "list", "where", "per_player", "name", "title", "noun", "label", "in", "show", "doc", "override"});
 }
 
 TEST_CASE("kata lsp completes the names let, for and aggregates bind where the cursor is", "[lsp]") {

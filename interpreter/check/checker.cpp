@@ -2,6 +2,10 @@
 // scope order (locals, then globals, options, shared zones, builtins, symbols, seats) and
 // giving each expression a type. Procedures and functions take their parameter types
 // from their first call; bodies nobody calls are still checked, with unknown types.
+//
+// What binds a name, and where (the scopes below), is also what an import's `rename:`
+// leaves alone (syntax/visit.hpp, syntax/rename.cpp): a change here is made there too, and
+// tests/test_imports_hygiene.cpp renames every rule file to hold the two together.
 #include "check/checker.hpp"
 
 #include <fmt/format.h>

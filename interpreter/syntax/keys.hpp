@@ -16,17 +16,21 @@ inline const List rule_file = {"kata",      "game",   "doc",        "players",  
                                "actions",   "functions",  "procedures", "phases", "flow",
                                "invariants", "scoring",   "limits",     "board"};
 inline const List import = {"file", "rename"};
-inline const List option = {"default", "values", "min", "max", "players", "doc"};
-inline const List component = {"each", "list", "where", "per_player", "name", "title", "noun", "label", "in", "show", "doc"};
-inline const List zone = {"per_player", "per", "order", "visibility", "show", "label", "doc"};
-inline const List variable = {"per_player", "per", "type", "initial", "show", "label", "doc"};
+// A declaration's `override: true`: it replaces one of the same name that an import
+// declares (without it, doing so is a warning).
+inline const List option = {"default", "values", "min", "max", "players", "doc", "override"};
+inline const List component = {"each", "list", "where", "per_player", "name", "title", "noun", "label", "in", "show", "doc", "override"};
+inline const List zone = {"per_player", "per", "order", "visibility", "show", "label", "doc", "override"};
+inline const List variable = {"per_player", "per", "type", "initial", "show", "label", "doc", "override"};
 inline const List variable_show = {"if"};
 inline const List parameter = {"from", "doc"};
-inline const List action = {"params", "when", "do", "say", "doc"};
+inline const List action = {"params", "when", "do", "say", "doc", "override"};
 inline const List condition = {"if", "refuse"};
-inline const List function = {"params", "value", "doc"};
+inline const List function = {"params", "value", "doc", "override"};
 // A procedure or phase: `show: false` makes its calls bookkeeping.
-inline const List procedure = {"params", "do", "show", "doc"};
+inline const List procedure = {"params", "do", "show", "doc", "override"};
+// A link or an invariant in long form, to override an imported one: `{if: COND, override: true}`.
+inline const List overriding_condition = {"if", "override"};
 inline const List scoring = {"score", "parts", "tiebreak", "winners", "notes"};
 inline const List note = {"text", "when"};
 inline const List board = {"points", "x",     "y",           "zone", "label", "seats",
@@ -54,6 +58,7 @@ inline const std::vector<Set> all = {
     {"rules:variable_show", &variable_show}, {"rules:parameter", &parameter},
     {"rules:action", &action},       {"rules:condition", &condition},
     {"rules:function", &function},  {"rules:procedure", &procedure},     {"rules:scoring", &scoring},
+    {"rules:overriding_condition", &overriding_condition},
     {"rules:note", &note},           {"rules:board", &board},
     {"rules:limits", &limits},       {"scenario:", &scenario},
     {"scenario:position", &position}, {"scenario:position_card", &position_card},

@@ -105,7 +105,20 @@ std::string bad_byte_message(std::string_view s, size_t at, bool invalid_utf8, s
 struct Imports {
   std::vector<std::pair<std::string, std::string>> chain;  // canonical path, name as written
   std::set<std::string> loaded;
+  // Each declaration written with `override: true`, by where it is: whether it has
+  // replaced one yet, and the error to report if it never does. It may do so where its
+  // file is read, or, that file importing one read already, where its file is merged into
+  // the file that imports it: so these are settled once the whole load is done.
+  struct Claim {
+    bool done = false;
+    std::string nothing;  // "... overrides nothing ..."
+  };
+  std::map<std::tuple<int, int, int>, Claim> overrides;
+  // The name a declaration renamed by an import has where it is written, by where that is.
+  std::map<std::tuple<int, int, int>, std::string> written_as;
 };
+
+std::tuple<int, int, int> key_of(Pos p) { return {p.file, p.line, p.col}; }
 
 std::string canonical(const std::string& path) {
   std::error_code ec;
@@ -140,11 +153,11 @@ class Loader {
     for_each_entry(root["variables"], "variables", [&](auto& k, auto& v) { variable(k, v); });
     for_each_entry(root["actions"], "actions", [&](auto& k, auto& v) { action(k, v); });
     for_each_entry(root["functions"], "functions",
-                   [&](auto& k, auto& v) { routine(k, v, rf_.functions, true); });
+                   [&](auto& k, auto& v) { routine(k, v, rf_.functions, "function"); });
     for_each_entry(root["procedures"], "procedures",
-                   [&](auto& k, auto& v) { routine(k, v, rf_.procedures, false); });
+                   [&](auto& k, auto& v) { routine(k, v, rf_.procedures, "procedure"); });
     for_each_entry(root["phases"], "phases",
-                   [&](auto& k, auto& v) { routine(k, v, rf_.phases, false); });
+                   [&](auto& k, auto& v) { routine(k, v, rf_.phases, "phase"); });
     for_each_entry(root["invariants"], "invariants", [&](auto& k, auto& v) { invariant(k, v); });
     if (auto n = root["flow"]) {
       rf_.flow = text(n);
@@ -345,8 +358,7 @@ class Loader {
     for (const auto& e : items) {
       // (A YAML::Node assigned to writes through to the node it refers to: never reassign.)
       const YAML::Node file_node = e.IsMap() ? e["file"] : e;
-      std::map<std::string, std::string> rename;
-      std::map<std::string, Pos> rename_pos;
+      Renames renames;
       if (e.IsMap()) {
         check_keys(e, keys::import, "an import");
         if (!file_node) {
@@ -356,10 +368,8 @@ class Loader {
         if (auto r = e["rename"]) {
           if (!r.IsMap()) error(r, "'rename' maps names in the imported file to names in this one");
           else
-            for (auto it = r.begin(); it != r.end(); ++it) {
-              rename[it->first.Scalar()] = scalar(it->second, "a new name");
-              rename_pos[it->first.Scalar()] = pos(it->first);
-            }
+            for (auto it = r.begin(); it != r.end(); ++it)
+              renames[it->first.Scalar()] = {scalar(it->second, "a new name"), pos(it->first)};
         }
       }
       std::string name = scalar(file_node, "a file to import");
@@ -380,7 +390,7 @@ class Loader {
       }
       if (imports_.loaded.count(key)) {
         // Read once, where first imported: its declarations are in the game already.
-        if (!rename.empty())
+        if (!renames.empty())
           error(file_node, fmt::format("'{}' is imported already; a file is read once, so rename it where it is first imported", name));
         continue;
       }
@@ -400,48 +410,44 @@ class Loader {
       chain.emplace_back(key, name);
       load_yaml(sources_, diags_, file, imported, imports_);
       chain.pop_back();
-      // A name to rename that the file does not declare is a typo: nothing would change.
-      std::vector<std::string> names = declared_names(imported);
-      for (auto& [old_name, at] : rename_pos)
-        if (std::find(names.begin(), names.end(), old_name) == names.end()) {
-          std::string near = diags_.wants_suggestions() ? closest_name(old_name, names) : "";
-          diags_.error(at, fmt::format("'{}' declares no '{}' to rename{}", name, old_name,
-                                       near.empty() ? "" : fmt::format("; did you mean '{}'?", near)));
-        }
-      if (!rename.empty()) rename_all(imported, rename);
+      if (!renames.empty()) {
+        rename_all(imported, renames, name, sources_, diags_);
+        remember_renamed(imported, renames);
+      }
       merge(std::move(imported));
     }
   }
 
-  // Every name a file declares: what an import may rename.
-  static std::vector<std::string> declared_names(const RuleFile& rf) {
-    std::vector<std::string> out;
-    auto add = [&](const auto& list) {
-      for (const auto& d : list) out.push_back(d.name);
+  // Where each declaration of `rf` that `renames` renamed stands, with the name it has
+  // there (the first rename's, for a file renamed by each import on the way).
+  void remember_renamed(const RuleFile& rf, const Renames& renames) {
+    std::map<std::string, std::string> old;
+    for (const auto& [from, r] : renames) old[r.to] = from;
+    auto note = [&](const std::string& name, Pos at) {
+      if (auto it = old.find(name); it != old.end()) imports_.written_as.emplace(key_of(at), it->second);
     };
-    for (auto& c : rf.components) {
-      out.push_back(c.kind);
-      out.insert(out.end(), c.properties.begin(), c.properties.end());
-    }
-    add(rf.options), add(rf.zones), add(rf.variables), add(rf.actions);
-    add(rf.functions), add(rf.procedures), add(rf.phases), add(rf.invariants);
-    return out;
+    auto each = [&](const auto& list) {
+      for (const auto& d : list) note(d.name, d.pos);
+    };
+    for (const auto& c : rf.components) note(c.kind, c.pos);
+    each(rf.options), each(rf.zones), each(rf.variables), each(rf.actions);
+    each(rf.functions), each(rf.procedures), each(rf.phases), each(rf.invariants);
   }
 
   void merge(RuleFile&& from) {
     if (!from.game.empty() && rf_.game.empty()) rf_.game = from.game, rf_.game_pos = from.game_pos;
     if (from.players_pos.valid() && !rf_.players_pos.valid())
       rf_.min_players = from.min_players, rf_.max_players = from.max_players, rf_.players_pos = from.players_pos;
-    for (auto& x : from.options) replace(rf_.options, std::move(x));
-    for (auto& x : from.components) replace(rf_.components, std::move(x), &ComponentDecl::kind);
-    for (auto& x : from.links) replace(rf_.links, std::move(x), &LinkDecl::kind);
-    for (auto& x : from.zones) replace(rf_.zones, std::move(x));
-    for (auto& x : from.variables) replace(rf_.variables, std::move(x));
-    for (auto& x : from.actions) replace(rf_.actions, std::move(x));
-    for (auto& x : from.functions) replace(rf_.functions, std::move(x));
-    for (auto& x : from.procedures) replace(rf_.procedures, std::move(x));
-    for (auto& x : from.phases) replace(rf_.phases, std::move(x));
-    for (auto& x : from.invariants) replace(rf_.invariants, std::move(x));
+    for (auto& x : from.options) replace(rf_.options, std::move(x), "option");
+    for (auto& x : from.components) replace(rf_.components, std::move(x), "component kind", &ComponentDecl::kind);
+    for (auto& x : from.links) replace(rf_.links, std::move(x), "link", &LinkDecl::kind);
+    for (auto& x : from.zones) replace(rf_.zones, std::move(x), "zone");
+    for (auto& x : from.variables) replace(rf_.variables, std::move(x), "variable");
+    for (auto& x : from.actions) replace(rf_.actions, std::move(x), "action");
+    for (auto& x : from.functions) replace(rf_.functions, std::move(x), "function");
+    for (auto& x : from.procedures) replace(rf_.procedures, std::move(x), "procedure");
+    for (auto& x : from.phases) replace(rf_.phases, std::move(x), "phase");
+    for (auto& x : from.invariants) replace(rf_.invariants, std::move(x), "invariant");
     if (from.flow.present() && !rf_.flow.present()) rf_.flow = from.flow, rf_.flow_block = std::move(from.flow_block);
     if (from.scoring.present() && !rf_.scoring.present()) rf_.scoring = std::move(from.scoring);
     if (from.board && !rf_.board) rf_.board = std::move(from.board);
@@ -505,7 +511,8 @@ class Loader {
     } else {
       o.default_value = value(n);
     }
-    replace(rf_.options, std::move(o));
+    override_key(n, o.pos);
+    replace(rf_.options, std::move(o), "option");
   }
 
   void component(const YAML::Node& key, const YAML::Node& n) {
@@ -537,7 +544,8 @@ class Loader {
     }
     if (c.rows.size() > 1024) error(key, "at most 1024 components of one kind");
     if (auto v = n["show"]) property_show(v, c);
-    replace(rf_.components, std::move(c), &ComponentDecl::kind);
+    override_key(n, c.pos);
+    replace(rf_.components, std::move(c), "component kind", &ComponentDecl::kind);
   }
 
   // `show: {vp: true, hx: false}`: each of the kind's properties that a screen shows, or
@@ -681,7 +689,8 @@ class Loader {
     } else if (!n.IsNull()) {
       error(n, "a zone is a mapping (per_player:, per:, order:, visibility:, show:, label:, doc:)");
     }
-    replace(rf_.zones, std::move(z));
+    override_key(n, z.pos);
+    replace(rf_.zones, std::move(z), "zone");
   }
 
   // `show: true | false | WORD`, WORD being when_not_empty (zones) or when_set (variables).
@@ -735,7 +744,8 @@ class Loader {
       v.initial = text(n);
     }
     if (v.initial.present()) v.initial_expr = parse_expression(v.initial.text, v.initial.where, diags_);
-    replace(rf_.variables, std::move(v));
+    override_key(n, v.pos);
+    replace(rf_.variables, std::move(v), "variable");
   }
 
   // `name: LIST`, or in long form `name: {from: LIST, doc: TEXT}`.
@@ -796,7 +806,8 @@ class Loader {
       if (w.present()) a.when_exprs.push_back(parse_expression(w.text, w.where, diags_));
     if (a.effect.present()) parse_program(a.effect.text, a.effect.where, diags_, a.body);
     if (a.say.present()) said_first(a);
-    replace(rf_.actions, std::move(a));
+    override_key(n, a.pos);
+    replace(rf_.actions, std::move(a), "action");
   }
 
   // `say: TEXT` is the statement `say "TEXT"` put before the effect, with its positions in
@@ -872,8 +883,8 @@ class Loader {
   }
 
   // `name: body`, `name(a, b): body`, or `name: {params: [a, b], do: body, doc: ...}`.
-  void routine(const YAML::Node& key, const YAML::Node& n, std::vector<RoutineDecl>& into,
-               bool is_function) {
+  void routine(const YAML::Node& key, const YAML::Node& n, std::vector<RoutineDecl>& into, const char* what) {
+    bool is_function = std::string_view(what) == "function";
     RoutineDecl r;
     r.pos = pos(key);
     std::string k = key.Scalar();
@@ -908,19 +919,31 @@ class Loader {
       if (is_function) r.expr = parse_expression(r.body.text, r.body.where, diags_);
       else parse_program(r.body.text, r.body.where, diags_, r.block);
     }
-    replace(into, std::move(r));
+    override_key(n, r.pos);
+    replace(into, std::move(r), what);
+  }
+
+  // A condition, or in long form `{if: CONDITION, override: true}` (links and invariants).
+  Text condition(const YAML::Node& n, const char* what) {
+    if (!n.IsMap()) return text(n);
+    check_keys(n, keys::overriding_condition, what);
+    if (auto x = n["if"]) return text(x);
+    error(n, fmt::format("{} written as a mapping needs 'if:', the condition", what));
+    return {};
   }
 
   void link(const YAML::Node& key, const YAML::Node& n) {
-    LinkDecl l{key.Scalar(), pos(key), text(n), nullptr};
+    LinkDecl l{key.Scalar(), pos(key), condition(n, "a link"), nullptr};
     if (l.text.present()) l.expr = parse_expression(l.text.text, l.text.where, diags_);
-    replace(rf_.links, std::move(l), &LinkDecl::kind);
+    override_key(n, l.pos);
+    replace(rf_.links, std::move(l), "link", &LinkDecl::kind);
   }
 
   void invariant(const YAML::Node& key, const YAML::Node& n) {
-    InvariantDecl inv{key.Scalar(), pos(key), text(n), nullptr};
+    InvariantDecl inv{key.Scalar(), pos(key), condition(n, "an invariant"), nullptr};
     if (inv.text.present()) inv.expr = parse_expression(inv.text.text, inv.text.where, diags_);
-    replace(rf_.invariants, std::move(inv));
+    override_key(n, inv.pos);
+    replace(rf_.invariants, std::move(inv), "invariant");
   }
 
   void scoring(const YAML::Node& n) {
@@ -1094,17 +1117,57 @@ class Loader {
   }
 
   // A later declaration with the same name replaces an earlier one: this is how a file
-  // overrides what it imported.
+  // overrides what it imported. Replacing one from another file without `override: true`
+  // is a warning, at the declaration that replaces (the same file's twice is an error,
+  // reported as it is read: for_each_entry).
   template <typename T, typename Field = std::string T::*>
-  static void replace(std::vector<T>& into, T item, Field field = &T::name) {
+  void replace(std::vector<T>& into, T item, const char* what, Field field = &T::name) {
+    auto claim = imports_.overrides.find(key_of(item.pos));
+    const std::string& name = item.*field;
     for (auto& e : into)
-      if (e.*field == item.*field) {
+      if (e.*field == name) {
+        if (claim != imports_.overrides.end()) claim->second.done = true;
+        else if (e.pos.file != item.pos.file) overridden(e.pos, item.pos, what, name);
         e = std::move(item);
         return;
       }
+    if (claim != imports_.overrides.end() && claim->second.nothing.empty()) {
+      std::vector<std::string> imported;
+      for (const auto& e : into)
+        if (e.pos.file != item.pos.file) imported.push_back(e.*field);
+      std::string near = diags_.wants_suggestions() ? closest_name(name, imported) : "";
+      claim->second.nothing = fmt::format("{} '{}' is declared with 'override: true' but overrides nothing: no imported {} is named '{}'{}",
+                                          what, name, what, name, near.empty() ? "" : fmt::format("; did you mean '{}'?", near));
+    }
     into.push_back(std::move(item));
   }
 
+  void overridden(Pos imported, Pos at, const char* what, const std::string& name) {
+    const SourceFile& from = sources_.at(imported.file);
+    auto was = imports_.written_as.find(key_of(imported));
+    std::string as = was == imports_.written_as.end() ? "" : fmt::format(" as '{}'", was->second);
+    diags_.warning(at,
+                   fmt::format("{} '{}' overrides the one imported from '{}' (declared at {}:{}:{}{}); declare it with "
+                               "'override: true' if that is meant",
+                               what, name, printable(from.name), printable(from.name), imported.line, imported.col, as),
+                   {{imported, "the imported declaration"}});
+  }
+
+  // `override: true` in a declaration's mapping: it replaces one of the same name that an
+  // import declares (replace()).
+  void override_key(const YAML::Node& n, Pos declared) {
+    if (!n.IsMap()) return;
+    if (auto x = n["override"]; x && boolean(x, "override").value_or(false)) imports_.overrides[key_of(declared)];
+  }
+
+ public:
+  // Each `override: true` that replaced nothing, once the whole load is done.
+  static void unfulfilled_overrides(const Imports& imports, Diagnostics& diags) {
+    for (const auto& [at, claim] : imports.overrides)
+      if (!claim.done) diags.error(Pos{std::get<0>(at), std::get<1>(at), std::get<2>(at)}, claim.nothing);
+  }
+
+ private:
   // Every key and value of the file, before any is read: mappings and lists at most
   // max_yaml_depth deep, text values at most max_text_length long, and no control
   // characters (which YAML's escapes, "\e", can write). Iterative, in the file's order.
@@ -1231,6 +1294,7 @@ std::unique_ptr<RuleFile> load(int file, Sources& sources, Diagnostics& diags) {
   imports.chain.emplace_back(key, sources.at(file).name);
   imports.loaded.insert(key);
   Loader::load_yaml(sources, diags, file, *rf, imports);
+  Loader::unfulfilled_overrides(imports, diags);
   if (rf->game.empty() && !diags.has_errors())
     diags.error(Pos{file, 1, 1}, "a rule file needs 'game:', the game's name");
   return rf;

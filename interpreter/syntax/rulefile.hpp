@@ -289,8 +289,22 @@ bool read_yaml(const Sources& sources, int file, Diagnostics& diags, YAML::Node&
 std::unique_ptr<RuleFile> load_rule_file(const std::string& path, Sources& sources,
                                          Diagnostics& diags);
 
-// Renames declarations and every use of them (an import's `rename:`).
-void rename_all(RuleFile& rf, const std::map<std::string, std::string>& map);
+// One entry of an import's `rename: {old: new}`: the new name, and where the entry is
+// written (in the importing file), keyed by the old name.
+struct Rename {
+  std::string to;
+  Pos pos;
+};
+using Renames = std::map<std::string, Rename>;
+
+// Renames the declarations of `rf`, the file `file_name` imports, and every use of them
+// (an import's `rename:`), never a name bound inside the file (a parameter, a `let`, a
+// loop's or an aggregate's variable) nor a use of one. Errors, at the rename: a name the
+// file does not declare, a new name that it declares already or that two names take, a
+// new name that a local would capture where the old one is used, and a new name that the
+// file uses without declaring it (the renamed declaration would capture that use).
+void rename_all(RuleFile& rf, const Renames& renames, const std::string& file_name, const Sources& sources,
+                Diagnostics& diags);
 
 // Reads YAML text (for scenario files and tests). `name` is used in messages.
 std::unique_ptr<RuleFile> load_rule_text(const std::string& name, const std::string& text,
