@@ -289,6 +289,13 @@ bool read_yaml(const Sources& sources, int file, Diagnostics& diags, YAML::Node&
 std::unique_ptr<RuleFile> load_rule_file(const std::string& path, Sources& sources,
                                          Diagnostics& diags);
 
+// The standard library's directory, where `import:` looks for a file that is not beside
+// the importing one: $KATA_STDLIB if it is set and not empty; else the first directory
+// that exists of `../share/kata/stdlib` from the running program's own (an installed
+// kata, or a program installed beside it) and the stdlib/ of the source tree kata was
+// built from; "" when neither does (docs/language.md, "Imports").
+std::string stdlib_dir();
+
 // Renames declarations and every use of them (an import's `rename:`).
 void rename_all(RuleFile& rf, const std::map<std::string, std::string>& map);
 
