@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -71,6 +72,22 @@ TEST_CASE("the stdlib is found by name", "[imports]") {
   State s = new_game(*l.game, 2, 1, default_options(*l.game));
   CHECK(s[l.game->layout.zone_size + l.game->zone_instance(1, 0)] == 2);
   CHECK(s[l.game->layout.zone_size + l.game->zone_instance(1, 1)] == 2);
+}
+
+TEST_CASE("the stdlib is $KATA_STDLIB when set, else the source tree's for a program of the build tree", "[imports]") {
+  // (The installed kata's, found beside it, is ctest's `install` test: tests/install.cmake.)
+  const char* set = std::getenv("KATA_STDLIB");
+  std::optional<std::string> saved = set ? std::optional<std::string>(set) : std::nullopt;
+  unsetenv("KATA_STDLIB");
+  CHECK(std::filesystem::equivalent(stdlib_dir(), KATA_SOURCE_DIR "/stdlib"));
+  setenv("KATA_STDLIB", dir().c_str(), 1);
+  CHECK(stdlib_dir() == dir());
+  setenv("KATA_STDLIB", "", 1);  // empty, as if not set
+  CHECK(std::filesystem::equivalent(stdlib_dir(), KATA_SOURCE_DIR "/stdlib"));
+  if (saved)
+    setenv("KATA_STDLIB", saved->c_str(), 1);
+  else
+    unsetenv("KATA_STDLIB");
 }
 
 TEST_CASE("an error in an imported file says where it was imported from", "[imports]") {

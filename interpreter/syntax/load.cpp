@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -456,10 +457,9 @@ class Loader {
   std::string resolve(const std::string& name) const {
     fs::path here = fs::path(sources_.at(file_).path).parent_path();
     std::vector<fs::path> tries = {here / name};
-    const char* env = std::getenv("KATA_STDLIB");
-    std::string lib = env ? env : KATA_STDLIB_DIR;
+    std::string lib = stdlib_dir();
     std::string rest = name.rfind("stdlib/", 0) == 0 ? name.substr(7) : name;
-    tries.push_back(fs::path(lib) / rest);
+    if (!lib.empty()) tries.push_back(fs::path(lib) / rest);
     // The first that exists, whatever it is: read_source refuses a directory or a device
     // with a message that says so.
     for (const auto& p : tries) {
@@ -1301,6 +1301,21 @@ std::unique_ptr<RuleFile> load(int file, Sources& sources, Diagnostics& diags) {
 }
 
 }  // namespace
+
+std::string stdlib_dir() {
+  if (const char* env = std::getenv("KATA_STDLIB"); env && *env) return env;
+  std::vector<fs::path> tries;
+  // Installed, the stdlib is at the same place relative to the program whatever the
+  // prefix (GNUInstallDirs' bin/ and share/, KATA_STDLIB_FROM_BINDIR), so a moved
+  // installation still finds it; in the build tree, that place does not exist.
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) tries.push_back((exe.parent_path() / KATA_STDLIB_FROM_BINDIR).lexically_normal());
+  tries.push_back(KATA_STDLIB_DIR);
+  for (const auto& p : tries)
+    if (fs::is_directory(p, ec)) return p.string();
+  return {};
+}
 
 bool read_yaml(const Sources& sources, int file, Diagnostics& diags, YAML::Node& root, std::string_view kind) {
   return Loader::read(sources, file, diags, root, kind);

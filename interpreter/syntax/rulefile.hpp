@@ -289,6 +289,13 @@ bool read_yaml(const Sources& sources, int file, Diagnostics& diags, YAML::Node&
 std::unique_ptr<RuleFile> load_rule_file(const std::string& path, Sources& sources,
                                          Diagnostics& diags);
 
+// The standard library's directory, where `import:` looks for a file that is not beside
+// the importing one: $KATA_STDLIB if it is set and not empty; else the first directory
+// that exists of `../share/kata/stdlib` from the running program's own (an installed
+// kata, or a program installed beside it) and the stdlib/ of the source tree kata was
+// built from; "" when neither does (docs/language.md, "Imports").
+std::string stdlib_dir();
+
 // One entry of an import's `rename: {old: new}`: the new name, and where the entry is
 // written (in the importing file), keyed by the old name.
 struct Rename {
