@@ -211,6 +211,12 @@ std::string scratch_dir(const std::string& topic) {
   return p.string();
 }
 
+std::string scratch_file(const std::string& topic, const std::string& name, const std::string& text) {
+  std::string p = scratch_dir(topic) + "/" + name;
+  std::ofstream(p) << text;
+  return p;
+}
+
 Loaded load_path(const std::string& path) {
   Loaded l;
   l.game = load_game(path, l.sources, l.diags);

@@ -75,6 +75,8 @@ extern const std::string tiny_game;
 std::string with(const std::string& from, const std::string& to, std::string text = tiny_game);
 // A directory `topic` in test_dir() for a group of tests, made once.
 std::string scratch_dir(const std::string& topic);
+// Writes `text` to the file `name` of scratch_dir(topic); returns its path.
+std::string scratch_file(const std::string& topic, const std::string& name, const std::string& text);
 // A rule file loaded from a path, as `kata check` loads it (imports resolved beside it).
 Loaded load_path(const std::string& path);
 

@@ -25,9 +25,7 @@ std::string dir() {
 }
 
 std::string write(const std::string& name, const std::string& text) {
-  std::string p = dir() + "/" + name;
-  std::ofstream(p) << text;
-  return p;
+  return kata::test::scratch_file("budgets", name, text);
 }
 
 kata::test::Loaded load(const std::string& path) { return kata::test::load_path(path); }

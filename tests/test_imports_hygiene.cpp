@@ -20,15 +20,8 @@ using namespace kata;
 
 namespace {
 
-std::string dir() {
-  static std::string d = kata::test::scratch_dir("hygiene");
-  return d;
-}
-
 std::string write(const std::string& name, const std::string& text) {
-  std::string p = dir() + "/" + name;
-  std::ofstream(p) << text;
-  return p;
+  return kata::test::scratch_file("hygiene", name, text);
 }
 
 kata::test::Loaded load(const std::string& path) { return kata::test::load_path(path); }

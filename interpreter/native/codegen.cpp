@@ -363,15 +363,7 @@ class Generator {
       case NodeOp::and_: return fmt::format("(int64_t)(({}) && ({}))", e(k0), e(k1));
       case NodeOp::or_: return fmt::format("(int64_t)(({}) || ({}))", e(k0), e(k1));
       case NodeOp::cond: return fmt::format("(({}) ? ({}) : ({}))", e(k0), e(k1), e(k2));
-      case NodeOp::sum:
-      case NodeOp::count:
-      case NodeOp::min:
-      case NodeOp::max:
-      case NodeOp::any:
-      case NodeOp::all:
-      case NodeOp::best:
-      case NodeOp::worst:
-      case NodeOp::find: return aggregate(n);
+      KATA_AGGREGATE_NODES(KATA_NODE_CASE) return aggregate(n);
       case NodeOp::call: return call(n);
       case NodeOp::player_count: return "(int64_t)n";
       case NodeOp::top:

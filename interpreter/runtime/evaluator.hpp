@@ -281,15 +281,7 @@ class Evaluator {
         if (a == INT64_MIN && b == -1) [[unlikely]] overflow(node);
         return n.op == NodeOp::div ? a / b : a % b;
       }
-      case NodeOp::sum:
-      case NodeOp::count:
-      case NodeOp::min:
-      case NodeOp::max:
-      case NodeOp::any:
-      case NodeOp::all:
-      case NodeOp::best:
-      case NodeOp::worst:
-      case NodeOp::find: return aggregate(node, n);
+      KATA_AGGREGATE_NODES(KATA_NODE_CASE) return aggregate(node, n);
       case NodeOp::call: return call(node, n);
       case NodeOp::player_count: return n_;
       case NodeOp::bottom: {
