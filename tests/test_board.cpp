@@ -7,7 +7,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <regex>
+
+#include <rapidcheck.h>
+#include <rapidcheck/catch.h>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -177,6 +181,112 @@ TEST_CASE("load-time values mean what the same expressions mean at run time", "[
   CHECK(std::any_of(rm.begin(), rm.end(), [](const std::string& s) { return has(s, "error: a range of more than 4096 numbers"); }));
   CHECK(points("where: n <= 6 and best(x for x in 1..3 where x > 5) < 0") == 7);
   CHECK(points("where: n <= best(x for x in 1..9 where x * x <= 40)") == 7);
+}
+
+namespace {
+// A random expression the checker lets through at load time: numbers (now and then one
+// near the 32-bit edge, so products leave 64 bits), + - * / %, abs, min, max, comparisons,
+// and/or/not, if/then/else and aggregates over short ranges (now and then one too long),
+// with the names x0, x1... bound by the aggregates around it.
+class ConstantText {
+ public:
+  explicit ConstantText(uint32_t seed) : rng_(seed) {}
+  std::string number(int depth, int size) {
+    if (size <= 0 || pick(4) == 0) return leaf(depth);
+    switch (pick(12)) {
+      case 0: return fmt::format("({} + {})", number(depth, size - 1), number(depth, size - 1));
+      case 1: return fmt::format("({} - {})", number(depth, size - 1), number(depth, size - 1));
+      case 2: return fmt::format("({} * {})", number(depth, size - 1), number(depth, size - 1));
+      case 3: return fmt::format("({} / {})", number(depth, size - 1), number(depth, size - 1));
+      case 4: return fmt::format("({} % {})", number(depth, size - 1), number(depth, size - 1));
+      case 5: return fmt::format("abs({})", number(depth, size - 1));
+      case 6: return fmt::format("{}({}, {})", pick(2) ? "min" : "max", number(depth, size - 1), number(depth, size - 1));
+      case 7: return fmt::format("(if {} then {} else {})", boolean(depth, size - 1), number(depth, size - 1), number(depth, size - 1));
+      case 8: return fmt::format("-{}", leaf(depth));
+      default: {
+        if (depth >= 3) return leaf(depth);
+        static const char* ops[] = {"sum", "max", "min", "best", "worst"};
+        std::string x = fmt::format("x{}", depth);
+        std::string where = pick(2) ? fmt::format(" where {}", boolean(depth + 1, size - 1)) : "";
+        if (pick(3) == 0) return fmt::format("count({} in {}{})", x, range(), where);
+        if (pick(4) == 0) return fmt::format("find({} in {}{})", x, range(), where);
+        return fmt::format("{}({} for {} in {}{})", ops[pick(5)], number(depth + 1, size - 1), x, range(), where);
+      }
+    }
+  }
+  std::string boolean(int depth, int size) {
+    static const char* cmp[] = {"==", "!=", "<", "<=", ">", ">="};
+    switch (size <= 0 ? 0 : pick(6)) {
+      case 0: case 1: return fmt::format("({} {} {})", number(depth, size - 1), cmp[pick(6)], number(depth, size - 1));
+      case 2: return fmt::format("({} and {})", boolean(depth, size - 1), boolean(depth, size - 1));
+      case 3: return fmt::format("({} or {})", boolean(depth, size - 1), boolean(depth, size - 1));
+      case 4: return fmt::format("not {}", boolean(depth, size - 1));
+      default: {
+        if (depth >= 3) return "true";
+        std::string x = fmt::format("x{}", depth);
+        return fmt::format("{}({} for {} in {})", pick(2) ? "any" : "all", boolean(depth + 1, size - 1), x, range());
+      }
+    }
+  }
+
+ private:
+  int pick(int n) { return static_cast<int>(rng_() % static_cast<uint32_t>(n)); }
+  std::string leaf(int depth) {
+    if (depth > 0 && pick(2)) return fmt::format("x{}", pick(depth));
+    if (pick(4) == 0) return pick(2) ? "2147483647" : "1073741824";
+    return std::to_string(pick(7));
+  }
+  std::string range() {
+    if (pick(12) == 0) return "1..5000";  // longer than a range may be
+    int lo = pick(7) - 3;
+    return fmt::format("{}..{}", lo, lo + pick(6) - 1);
+  }
+  std::mt19937 rng_;
+};
+
+}  // namespace
+
+TEST_CASE("random load-time expressions mean what they mean at run time", "[board][check][properties]") {
+  // The same condition as a kind's `where:` (worked out while the file loads) and in the
+  // flow (while the game runs): the same truth, or the same error.
+  int errors = 0, truths = 0, cases = 0;
+  rc::prop("load time and run time agree", [&] {
+    ConstantText text(*rc::gen::arbitrary<uint32_t>());
+    std::string condition = text.boolean(0, *rc::gen::inRange(2, 8));
+    RC_TAG(condition.size() > 60 ? "long" : "short");
+    auto at_load = load_text("game: G\nplayers: 1\ncomponents:\n  point:\n    each: {v: 0..1}\n"
+                             "    where: v == 0 or " + condition + "\nflow: ''\n");
+    auto in_play = load_text("game: G\nplayers: 1\nvariables:\n  t: 0\nflow: |\n  if " + condition +
+                             " { t = 1 }\n");
+    RC_ASSERT(in_play.game != nullptr);
+    std::string played;
+    int64_t t = -1;
+    try {
+      State s = new_game(*in_play.game, 1, 1, default_options(*in_play.game));
+      t = s[in_play.game->layout.globals];
+    } catch (const RuntimeError& e) {
+      played = e.what();
+    }
+    ++cases;
+    if (!at_load.game) {
+      RC_ASSERT(at_load.messages().size() == 1u);
+      std::string loaded = at_load.messages()[0];
+      RC_ASSERT(loaded.substr(loaded.find("error: ") + 7) == played);
+      ++errors;
+      return;
+    }
+    RC_ASSERT(played.empty());
+    int points = -1;
+    for (const KindInfo& k : at_load.game->kinds)
+      if (k.name == "point") points = k.card_count;
+    RC_ASSERT(points - 1 == t);
+    truths += static_cast<int>(t);
+  });
+  INFO(fmt::format("{} cases: {} errors, {} true", cases, errors, truths));
+  // The cases reach every outcome: errors, true and false.
+  CHECK(errors >= kata::test::per_cases(2));
+  CHECK(truths >= kata::test::per_cases(20));
+  CHECK(cases - errors - truths >= kata::test::per_cases(20));
 }
 
 TEST_CASE("a typed decision is refused on the first condition that fails, before later lists are worked out", "[board][notation]") {

@@ -274,7 +274,7 @@ TEST_CASE("load-time values have a budget of 10000000 steps", "[budgets]") {
       "components:\n  point: {each: {v: 1..1024}}\n"
       "links:\n  point: sum(1 for x in 1..4096) == 0\n");
   REQUIRE(links.messages().size() == 1);
-  CHECK(links.messages()[0] == "7:14: error: working out load-time values (where:, links:, board:) takes more than 10000000 steps");
+  CHECK(links.messages()[0] == "7:10: error: working out load-time values (where:, links:, board:) takes more than 10000000 steps");
 }
 
 // ---- expressions at run time ----

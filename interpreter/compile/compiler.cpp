@@ -3,12 +3,14 @@
 // the state and the slot of each local.
 #include "compile/compiler.hpp"
 
+#include "runtime/engine.hpp"
 #include "runtime/wrap.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace kata {
@@ -307,17 +309,23 @@ class Compiler {
       }
       int owners = c.per_player ? g_.max_players : 1;
       bool described = std::any_of(c.row_docs.begin(), c.row_docs.end(), [](auto& d) { return !d.empty(); });
+      // The rows `where:` keeps, worked out once for all owners.
+      std::vector<bool> kept(c.rows.size(), true);
+      if (c.where_expr) {
+        LoadTime where(*this, *c.where_expr);
+        for (size_t r = 0; r < c.rows.size(); ++r) {
+          std::vector<int64_t> env;
+          for (auto& v : c.rows[r]) env.push_back(value(v));
+          kept[r] = where(env) != 0;
+        }
+      }
       for (int o = 0; o < owners; ++o) {
         int index = 0;
         size_t first_name = g_.card_names.size();
         std::vector<size_t> rows_named;  // the row of each card named from first_name on
         for (size_t r = 0; r < c.rows.size(); ++r) {
           const std::vector<Value>& row = c.rows[r];
-          if (c.where_expr) {
-            std::vector<int64_t> env;
-            for (auto& v : row) env.push_back(value(v));
-            if (!constant(*c.where_expr, env)) continue;
-          }
+          if (!kept[r]) continue;
           if (static_cast<int64_t>(g_.card_kind.size()) >= max_cards) too_big(c.pos, "more cards than that", max_cards);
           if (static_cast<int64_t>(g_.card_kind.size() + 1) * np > max_property_values)
             too_big(c.pos, "the card properties times the cards", max_property_values);
@@ -363,10 +371,10 @@ class Compiler {
     for (auto& l : rf_.links) {
       if (!l.expr) continue;
       const KindInfo& k = g_.kinds[s_.kinds.at(l.kind)];
+      LoadTime linked(*this, *l.expr);
       for (int a = k.first_card; a < k.first_card + k.card_count; ++a)
         for (int b = a + 1; b < k.first_card + k.card_count; ++b) {
-          std::vector<int64_t> ab = {a, b}, ba = {b, a};
-          if (constant(*l.expr, ab) || constant(*l.expr, ba)) {
+          if (linked({a, b}) || linked({b, a})) {
             adj[a].push_back(b);
             adj[b].push_back(a);
           }
@@ -395,113 +403,57 @@ class Compiler {
     info.lines = b.lines.value_or(true);
     for (auto& c : b.coordinates) info.coordinates.push_back(s_.properties.at(c));
     const KindInfo& kind = g_.kinds[k];
+    LoadTime x(*this, *b.x_expr), y(*this, *b.y_expr);
+    std::optional<LoadTime> marked;
+    if (b.marked_expr) marked.emplace(*this, *b.marked_expr);
     for (int c = kind.first_card; c < kind.first_card + kind.card_count; ++c) {
       std::vector<int64_t> env;
       for (auto& p : rf_.components[k].properties) env.push_back(g_.card_props[s_.properties.at(p) * g_.card_count + c]);
-      info.x.push_back(static_cast<int32_t>(constant(*b.x_expr, env)));
-      info.y.push_back(static_cast<int32_t>(constant(*b.y_expr, env)));
-      info.marked.push_back(b.marked_expr && constant(*b.marked_expr, env));
+      info.x.push_back(static_cast<int32_t>(x(env)));
+      info.y.push_back(static_cast<int32_t>(y(env)));
+      info.marked.push_back(marked && (*marked)(env) != 0);
     }
   }
 
-  // A load-time result beyond 64 bits: an error in the rule file, not a wrapped number (or
-  // a trap, for the one overflowing division).
-  [[noreturn]] static void too_large(const Expr& e) {
-    throw LoadTimeError{e.pos, "the result is too large to work out (beyond 64-bit numbers)"};
-  }
-
-  // Everything worked out at load time (`where:`, `links:`, `board:`) together evaluates at
-  // most this many nodes (each aggregate's round counts its nodes again), so a short file
-  // cannot keep the loader busy for minutes: 4096^3 rounds of nested aggregates, or links
-  // between 16 x 1024 cards, stop here with an error instead.
+  // Everything worked out at load time (`where:`, `links:`, `board:`) together spends at
+  // most this many of the evaluator's steps (one per expression worked out, one per round
+  // of an aggregate), so a short file cannot keep the loader busy for minutes: 4096^3
+  // rounds of nested aggregates, or links between 16 x 1024 cards, stop here with an error.
   static constexpr int64_t max_load_steps = 10'000'000;
-  [[noreturn]] static void too_long(const Expr& e) {
-    throw LoadTimeError{e.pos, fmt::format("working out load-time values (where:, links:, board:) takes more than {} steps", max_load_steps)};
-  }
 
-  // Evaluates what the checker let through `constant_only`: numbers, bound names (`env`,
-  // by depth), properties of bound cards, abs(), min(), max() and aggregates over ranges.
-  int64_t constant(const Expr& e, std::vector<int64_t>& env) const {
-    if (++load_steps_ > max_load_steps) [[unlikely]] too_long(e);
-    auto arg = [&](size_t i) { return constant(*e.args[i], env); };
-    switch (e.kind) {
-      case ExprKind::integer:
-      case ExprKind::boolean: return e.value;
-      case ExprKind::name: return e.sym.kind == SymKind::bound ? env.at(e.sym.index) : e.sym.value;
-      case ExprKind::member: return g_.card_props.at(e.sym.index * g_.card_count + arg(0));
-      case ExprKind::call: {
-        int64_t v = arg(0);
-        if (e.name == "min" || e.name == "max") {
-          for (size_t i = 1; i < e.args.size(); ++i) {
-            int64_t w = arg(i);
-            v = e.name == "min" ? std::min(v, w) : std::max(v, w);
-          }
-          return v;
-        }
-        if (v == INT64_MIN) too_large(e);
-        return v < 0 ? -v : v;
-      }
-      case ExprKind::unary: {
-        int64_t v = arg(0);
-        if (e.op == "-" && v == INT64_MIN) too_large(e);
-        return e.op == "-" ? -v : !v;
-      }
-      case ExprKind::conditional: return arg(0) ? arg(1) : arg(2);
-      case ExprKind::binary: {
-        const std::string& op = e.op;
-        if (op == "and") return arg(0) && arg(1);
-        if (op == "or") return arg(0) || arg(1);
-        int64_t a = arg(0), b = arg(1), r = 0;
-        if ((op == "+" && __builtin_add_overflow(a, b, &r)) || (op == "-" && __builtin_sub_overflow(a, b, &r)) ||
-            (op == "*" && __builtin_mul_overflow(a, b, &r)) || ((op == "/" || op == "%") && a == INT64_MIN && b == -1))
-          too_large(e);
-        if (op == "+" || op == "-" || op == "*") return r;
-        if ((op == "/" || op == "%") && b == 0) throw LoadTimeError{e.pos, "division by zero"};  // as at run time
-        if (op == "/" || op == "%") return op == "/" ? a / b : a % b;
-        if (op == "==") return a == b;
-        if (op == "!=") return a != b;
-        if (op == "<") return a < b;
-        if (op == "<=") return a <= b;
-        if (op == ">") return a > b;
-        return a >= b;
-      }
-      case ExprKind::aggregate: {
-        int64_t lo = constant(*e.args[0]->args[0], env), hi = constant(*e.args[0]->args[1], env);
-        size_t slot = static_cast<size_t>(e.sym.index);
-        if (env.size() <= slot) env.resize(slot + 1);
-        // The runtime's meaning (runtime/evaluator.hpp's aggregate): a range of at most 4096 numbers,
-        // best/worst the element with the highest/lowest value, the first on ties, and
-        // find/best/worst `none` (-1) when nothing passes.
-        int64_t acc = e.op == "all" ? 1 : 0, key = 0, span = 0;
-        if (hi >= lo && (__builtin_sub_overflow(hi, lo, &span) || span >= 4096))
-          throw LoadTimeError{e.pos, "a range of more than 4096 numbers"};  // as at run time
-        bool found = false;
-        for (int64_t x = lo; x <= hi; ++x) {
-          if (++load_steps_ > max_load_steps) [[unlikely]] too_long(e);
-          env[slot] = x;
-          if (e.args[1] && !constant(*e.args[1], env)) continue;
-          if (e.op == "find") return x;
-          int64_t v = e.args[2] ? constant(*e.args[2], env) : 1;
-          if (e.op == "sum") {
-            if (__builtin_add_overflow(acc, v, &acc)) too_large(e);
-          } else if (e.op == "count") {
-            ++acc;
-          } else if (e.op == "any") {
-            acc = acc || v;
-          } else if (e.op == "all") {
-            acc = acc && v;
-          } else if (!found || (e.op == "max" || e.op == "best" ? v > key : v < key)) {
-            key = v;  // min, max, best, worst
-            acc = e.op == "best" || e.op == "worst" ? x : v;
-          }
-          found = true;
-        }
-        if ((e.op == "best" || e.op == "worst" || e.op == "find") && !found) return -1;
-        return acc;
-      }
-      default: return 0;
+  // A load-time expression is compiled to the nodes every game runs and worked out by the
+  // runtime's evaluator (evaluate_at_load), so it means there what it means in play; its
+  // nodes are taken off the program again when the value is known.
+  class LoadTime {
+   public:
+    LoadTime(Compiler& c, const Expr& e)
+        : c_(c), nodes_(c.p_.nodes.size()), kids_(c.p_.kids.size()), node_(c.expr(e)) {}
+    ~LoadTime() {
+      Program& p = c_.p_;
+      p.nodes.erase(p.nodes.begin() + static_cast<std::ptrdiff_t>(nodes_), p.nodes.end());
+      p.node_pos.erase(p.node_pos.begin() + static_cast<std::ptrdiff_t>(nodes_), p.node_pos.end());
+      p.kids.erase(p.kids.begin() + static_cast<std::ptrdiff_t>(kids_), p.kids.end());
     }
-  }
+    LoadTime(const LoadTime&) = delete;
+    LoadTime& operator=(const LoadTime&) = delete;
+
+    // The value with the frame's first names bound to `bound`; a RuntimeError becomes the
+    // rule file's error at the node where it stood.
+    int64_t operator()(const std::vector<int64_t>& bound) {
+      try {
+        return evaluate_at_load(c_.g_, node_, bound, c_.load_budget_);
+      } catch (const RuntimeError& e) {
+        if (c_.load_budget_ < 0)
+          throw LoadTimeError{e.pos, fmt::format("working out load-time values (where:, links:, board:) takes more than {} steps", max_load_steps)};
+        throw LoadTimeError{e.pos, e.what()};
+      }
+    }
+
+   private:
+    Compiler& c_;
+    size_t nodes_, kids_;
+    int node_;
+  };
 
   // `{copy}` was written as a mark: cards named alike get 1, 2, ... in its place, a card
   // whose name is its own gets nothing. The plain name has nothing in its place. Cards of
@@ -1209,7 +1161,7 @@ class Compiler {
   bool no_inlining_ = false;  // in a body compiled on its own (its frame's depth is unknown), or an invariant
   std::vector<int> frame_need_;       // per function, -1 until known
   std::vector<size_t> inline_size_;   // per function, 0 until known
-  mutable int64_t load_steps_ = 0;    // nodes evaluated at load time: see max_load_steps
+  int64_t load_budget_ = max_load_steps;  // what is left of the load-time steps
   size_t inlined_nodes_ = 0;          // nodes added by finished inlining: see max_inlined_nodes
   size_t inline_start_ = 0;           // the program's size when the outermost inlining began
 };

@@ -135,6 +135,14 @@ int64_t evaluate(const Game& g, const State& s, int node);
 // The same with the first bound name (a score's `p`, a board turn's `viewer`) set to `x`.
 int64_t evaluate_with(const Game& g, const State& s, int64_t x, int node);
 
+// Works out a load-time value (a component's `where:`, a `links:` condition, a board's
+// `x`/`y`/`marked`) with the evaluator every game runs, so it means what it means in play:
+// `bound` are the frame's first names (a row's properties, the two cards of a link), and
+// the node may read nothing of a game's state (the checker's constant_only). `budget` is
+// what is left of the load's steps (each call spends one, each round of an aggregate one
+// more); a call that runs out leaves it below zero. Errors are RuntimeErrors at their node.
+int64_t evaluate_at_load(const Game& g, int node, const std::vector<int64_t>& bound, int64_t& budget);
+
 // Whether `viewer` (a seat, or -1 for an onlooker who sees all) knows which card `card` is.
 bool visible(const Game& g, const State& s, int viewer, int card);
 

@@ -569,6 +569,13 @@ class Evaluator {
     return eval(node);
   }
 
+  // Evaluates with the frame's first names bound to `values` (a load-time value's row or
+  // cards); at most frame_size of them.
+  int64_t eval_bound(const std::vector<int64_t>& values, int node) {
+    std::copy(values.begin(), values.end(), env_);
+    return eval(node);
+  }
+
   bool is_visible(int viewer, int c) const { return kata::is_visible(g_.kernel, s_, viewer, c); }
 
   // Layout::public_knowledge if every seat sees card c now in a way all are shown (face

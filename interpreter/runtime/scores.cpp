@@ -48,6 +48,25 @@ int64_t evaluate_with(const Game& g, const State& st, int64_t x, int node) {
   return Evaluator(g, s, s + g.layout.locals).eval_with(x, node);
 }
 
+int64_t evaluate_at_load(const Game& g, int node, const std::vector<int64_t>& bound, int64_t& budget) {
+  // No state exists yet: the evaluator is given an empty header, which a constant_only
+  // expression never reads past.
+  int32_t header[Layout::header] = {};
+  Evaluator ev(g, header, header);
+  if (bound.size() > static_cast<size_t>(frame_size))
+    ev.fail(node, fmt::format("more than {} names bound at once", frame_size));
+  ev.set_work_left(budget);
+  try {
+    ev.spend(node);
+    int64_t v = ev.eval_bound(bound, node);
+    budget = ev.work_left();
+    return v;
+  } catch (const RuntimeError&) {
+    budget = ev.work_left();
+    throw;
+  }
+}
+
 int place_in_zone(const Game& g, const State& s, int card) {
   int z = s[g.layout.card_zone + card];
   if (z < 0) return -1;

@@ -389,8 +389,8 @@ void check_renames(const RuleFile& rf, const Renames& renames, const std::string
       continue;
     }
     if (renames.count(r.to)) continue;  // that one is renamed away
-    auto same =
-        std::find_if(decls.begin(), decls.end(), [&](const auto& d) { return d.first == r.to; });
+    auto same = std::find_if(decls.begin(), decls.end(),
+                             [&to = r.to](const auto& d) { return d.first == to; });
     if (same != decls.end())
       diags.error(r.pos,
                   fmt::format("renaming {} to {}: {} declares {} already (at {}); rename that too, "
