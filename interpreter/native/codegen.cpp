@@ -21,8 +21,9 @@ namespace kata {
 namespace {
 
 // The helpers every generated file starts with, after its tables and the kernel
-// (runtime/kernel.hpp: the random generator, visibility, moving, turning and shuffling
-// cards, the interpreter's own text). They are the interpreter's, over the same layout.
+// (runtime/kernel.hpp: the random generator, checked arithmetic, visibility, moving,
+// turning and shuffling cards, the interpreter's own text). They are the interpreter's,
+// over the same layout.
 constexpr const char* prelude = R"(
 // Only the four entry points are exported: calls among them stay direct, not through
 // the procedure linkage table.
@@ -55,8 +56,12 @@ static inline void spend(KataCtx& c, int node) {
   if (__builtin_expect(--c.work < 0, 0)) fail(c, kata_work, node);
 }
 static inline int32_t narrow(KataCtx& c, int64_t v, int instr) {
-  if (__builtin_expect(v < INT32_MIN || v > INT32_MAX, 0)) fail(c, kata_too_large, instr, v);
+  if (__builtin_expect(!fits_slot(v), 0)) fail(c, kata_too_large, instr, v);
   return (int32_t)v;
+}
+// What the kernel's checked arithmetic found wrong (Evaluator::arithmetic).
+[[noreturn, gnu::cold, gnu::noinline]] static void arithmetic(KataCtx& c, int fault, int node) {
+  fail(c, fault == 2 ? kata_bad_division : kata_overflow, node);
 }
 // A whole shuffle: where compiled code runs, no shuffle is fixed (Machine::shuffle).
 static inline void shuffle(int32_t* s, int z) {
@@ -230,12 +235,18 @@ class Generator {
       default: return fmt::format("chkZ(c, n, {}, {})", e(n), n);
     }
   }
-  // Two operands evaluated left to right, then added, subtracted or multiplied, stopping
-  // where 64 bits cannot hold the result (as the interpreter does).
+  // Two operands evaluated left to right, then combined by the kernel's checked_OP
+  // (runtime/kernel.hpp), which the interpreter calls too: the same results and errors.
   std::string checked(int n, const char* op) {
-    std::string a = tmp(), b = tmp(), r = tmp();
-    return fmt::format("({{ int64_t {0} = {1}; int64_t {2} = {3}, {4}; if (__builtin_{5}_overflow({0}, {2}, &{4})) fail(c, kata_overflow, {6}); {4}; }})",
-                       a, e(node(n).kid[0]), b, e(node(n).kid[1]), r, op, n);
+    std::string a = tmp(), b = tmp(), r = tmp(), f = tmp();
+    return fmt::format("({{ int64_t {0} = {1}; int64_t {2} = {3}, {4}; if (int {7} = checked_{5}({0}, {2}, &{4})) arithmetic(c, {7}, {6}); {4}; }})",
+                       a, e(node(n).kid[0]), b, e(node(n).kid[1]), r, op, n, f);
+  }
+  // One operand, by the kernel's checked_OP.
+  std::string checked_unary(int n, const char* op) {
+    std::string r = tmp(), f = tmp();
+    return fmt::format("({{ int64_t {0}; if (int {4} = checked_{1}({2}, &{0})) arithmetic(c, {4}, {3}); {0}; }})", r, op,
+                       e(node(n).kid[0]), n, f);
   }
   // Two operands evaluated left to right, then combined.
   std::string binary(int n, const char* op) {
@@ -339,10 +350,7 @@ class Generator {
                            pv, P(k1), z.first_instance, cv, g_.kinds[z.kind].first_card, g_.max_players, pv);
       }
       case NodeOp::card_owner: return fmt::format("(int64_t)OWNER[{}]", C(k0));
-      case NodeOp::neg: {
-        std::string v = tmp();
-        return fmt::format("({{ int64_t {0} = {1}; if ({0} == INT64_MIN) fail(c, kata_overflow, {2}); -{0}; }})", v, e(k0), n);
-      }
+      case NodeOp::neg: return checked_unary(n, "neg");
       case NodeOp::not_: return fmt::format("(int64_t)!({})", e(k0));
       case NodeOp::add: return checked(n, "add");
       case NodeOp::sub: return checked(n, "sub");
@@ -353,13 +361,8 @@ class Generator {
       case NodeOp::le: return binary(n, "<=");
       case NodeOp::gt: return binary(n, ">");
       case NodeOp::ge: return binary(n, ">=");
-      case NodeOp::div:
-      case NodeOp::mod: {
-        std::string x = tmp(), y = tmp();
-        return fmt::format(
-            "({{ int64_t {0} = {1}; int64_t {2} = {3}; if ({2} == 0) fail(c, kata_bad_division, {4}); if ({0} == INT64_MIN && {2} == -1) fail(c, kata_overflow, {4}); {0} {5} {2}; }})",
-            x, e(k0), y, e(k1), n, k.op == NodeOp::div ? "/" : "%");
-      }
+      case NodeOp::div: return checked(n, "div");
+      case NodeOp::mod: return checked(n, "mod");
       case NodeOp::and_: return fmt::format("(int64_t)(({}) && ({}))", e(k0), e(k1));
       case NodeOp::or_: return fmt::format("(int64_t)(({}) || ({}))", e(k0), e(k1));
       case NodeOp::cond: return fmt::format("(({}) ? ({}) : ({}))", e(k0), e(k1), e(k2));
@@ -402,11 +405,7 @@ class Generator {
       }
       case NodeOp::seat: return fmt::format("(int64_t)({} + 1)", P(k0));
       case NodeOp::holder: return fmt::format("(int64_t)ICARD[{}]", Z(k0));
-      case NodeOp::abs: {
-        std::string v = tmp();
-        return fmt::format("({{ int64_t {0} = {1}; if ({0} == INT64_MIN) fail(c, kata_overflow, {2}); {0} < 0 ? -{0} : {0}; }})", v,
-                           e(k0), n);
-      }
+      case NodeOp::abs: return checked_unary(n, "abs");
       case NodeOp::min_of: return binary_pick(n, "<");
       case NodeOp::max_of: return binary_pick(n, ">");
       case NodeOp::card_at: return card_at(n);
@@ -483,7 +482,7 @@ class Generator {
     if (where >= 0) body += fmt::format(" if (!({})) continue;", e(where));
     switch (k.op) {
       case NodeOp::sum:
-        body += fmt::format(" if (__builtin_add_overflow({0}, (int64_t)({1}), &{0})) fail(c, kata_overflow, {2});", acc, e(value), n);
+        body += fmt::format(" if (int {3} = checked_add({0}, (int64_t)({1}), &{0})) arithmetic(c, {3}, {2});", acc, e(value), n, tmp());
         break;
       case NodeOp::count: body += fmt::format(" ++{};", acc); break;
       case NodeOp::any:

@@ -83,6 +83,11 @@ class Evaluator {
   [[noreturn, gnu::cold, gnu::noinline]] void overflow(int node) const {
     fail(node, "the result is too large to work out (beyond 64-bit numbers)");
   }
+  // What the kernel's checked arithmetic found wrong (1 too large, 2 division by zero).
+  [[noreturn, gnu::cold, gnu::noinline]] void arithmetic(int node, int fault) const {
+    if (fault == 2) bad_division(node);
+    overflow(node);
+  }
 
   // Each round of an aggregate, each function call and each test of a walk's condition
   // is one step of the expressions' budget: limits.steps for the evaluator's life (one run
@@ -231,12 +236,12 @@ class Evaluator {
       case NodeOp::not_: return !eval(kid(n, 0));
       case NodeOp::add: {
         int64_t a = eval(kid(n, 0)), b = eval(kid(n, 1)), r;
-        if (__builtin_add_overflow(a, b, &r)) [[unlikely]] overflow(node);
+        if (int f = checked_add(a, b, &r)) [[unlikely]] arithmetic(node, f);
         return r;
       }
       case NodeOp::sub: {
         int64_t a = eval(kid(n, 0)), b = eval(kid(n, 1)), r;
-        if (__builtin_sub_overflow(a, b, &r)) [[unlikely]] overflow(node);
+        if (int f = checked_sub(a, b, &r)) [[unlikely]] arithmetic(node, f);
         return r;
       }
       case NodeOp::eq: return eval(kid(n, 0)) == eval(kid(n, 1));
@@ -265,21 +270,24 @@ class Evaluator {
       case NodeOp::card_zone_of: return card_zone_instance(n);
       case NodeOp::card_owner: return g_.card_owner[card(kid(n, 0))];
       case NodeOp::neg: {
-        int64_t v = eval(kid(n, 0));
-        if (v == INT64_MIN) [[unlikely]] overflow(node);
-        return -v;
+        int64_t r;
+        if (int f = checked_neg(eval(kid(n, 0)), &r)) [[unlikely]] arithmetic(node, f);
+        return r;
       }
       case NodeOp::mul: {
         int64_t a = eval(kid(n, 0)), b = eval(kid(n, 1)), r;
-        if (__builtin_mul_overflow(a, b, &r)) [[unlikely]] overflow(node);
+        if (int f = checked_mul(a, b, &r)) [[unlikely]] arithmetic(node, f);
         return r;
       }
-      case NodeOp::div:
+      case NodeOp::div: {
+        int64_t a = eval(kid(n, 0)), b = eval(kid(n, 1)), r;
+        if (int f = checked_div(a, b, &r)) [[unlikely]] arithmetic(node, f);
+        return r;
+      }
       case NodeOp::mod: {
-        int64_t a = eval(kid(n, 0)), b = eval(kid(n, 1));
-        if (b == 0) [[unlikely]] bad_division(node);
-        if (a == INT64_MIN && b == -1) [[unlikely]] overflow(node);
-        return n.op == NodeOp::div ? a / b : a % b;
+        int64_t a = eval(kid(n, 0)), b = eval(kid(n, 1)), r;
+        if (int f = checked_mod(a, b, &r)) [[unlikely]] arithmetic(node, f);
+        return r;
       }
       KATA_AGGREGATE_NODES(KATA_NODE_CASE) return aggregate(node, n);
       case NodeOp::call: return call(node, n);
@@ -320,9 +328,9 @@ class Evaluator {
       case NodeOp::seat: return player(kid(n, 0)) + 1;
       case NodeOp::holder: return g_.instance_card[zone(kid(n, 0))];
       case NodeOp::abs: {
-        int64_t v = eval(kid(n, 0));
-        if (v == INT64_MIN) [[unlikely]] overflow(node);
-        return v < 0 ? -v : v;
+        int64_t r;
+        if (int f = checked_abs(eval(kid(n, 0)), &r)) [[unlikely]] arithmetic(node, f);
+        return r;
       }
       case NodeOp::min_of: {
         int64_t a = eval(kid(n, 0)), b = eval(kid(n, 1));
@@ -510,7 +518,7 @@ class Evaluator {
       if (where >= 0 && !eval(where)) return true;
       switch (n.op) {
         case NodeOp::sum:
-          if (__builtin_add_overflow(acc, eval(value), &acc)) [[unlikely]] overflow(node);
+          if (int f = checked_add(acc, eval(value), &acc)) [[unlikely]] arithmetic(node, f);
           return true;
         case NodeOp::count: ++acc; return true;
         case NodeOp::any:

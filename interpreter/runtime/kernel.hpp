@@ -1,7 +1,8 @@
-// The kernel: the random generator, who sees a card, and moving, turning and shuffling
-// cards, over a state's slots. One text, compiled here for the interpreter and pasted
-// into every generated file (native/codegen.cpp, as KATA_KERNEL_TEXT), so the two
-// back-ends cannot drift apart: the same draws, the same knowledge, the same order.
+// The kernel: the random generator, checked arithmetic, who sees a card, and moving,
+// turning and shuffling cards, over a state's slots. One text, compiled here for the
+// interpreter and pasted into every generated file (native/codegen.cpp, as
+// KATA_KERNEL_TEXT), so the two back-ends cannot drift apart: the same draws, the same
+// numbers and errors, the same knowledge, the same order.
 //
 // The card functions read the state's layout and the zones' tables through `T`: here a
 // KernelTables (in each Game), in generated code a struct whose members are constants,
@@ -33,6 +34,43 @@
     }                                                                                         \
     return (uint32_t)(m >> 32);                                                               \
   }                                                                                           \
+  /* Checked arithmetic: numbers are worked out in 64 bits, and a result beyond them is an   \
+     error of the game, not a wrapped number (nor a trap, for the lowest number / -1); so is \
+     a division by zero. Each gives 0 with the result in *r, else TOO_LARGE (1) or          \
+     DIVISION (2). */                                                                         \
+  FN int checked_add(int64_t a, int64_t b, int64_t* r) {                                      \
+    return __builtin_add_overflow(a, b, r) ? 1 : 0;                                           \
+  }                                                                                           \
+  FN int checked_sub(int64_t a, int64_t b, int64_t* r) {                                      \
+    return __builtin_sub_overflow(a, b, r) ? 1 : 0;                                           \
+  }                                                                                           \
+  FN int checked_mul(int64_t a, int64_t b, int64_t* r) {                                      \
+    return __builtin_mul_overflow(a, b, r) ? 1 : 0;                                           \
+  }                                                                                           \
+  FN int checked_div(int64_t a, int64_t b, int64_t* r) {                                     \
+    if (b == 0) return 2;                                                                     \
+    if (a == INT64_MIN && b == -1) return 1;                                                  \
+    *r = a / b;                                                                               \
+    return 0;                                                                                 \
+  }                                                                                           \
+  FN int checked_mod(int64_t a, int64_t b, int64_t* r) {                                     \
+    if (b == 0) return 2;                                                                     \
+    if (a == INT64_MIN && b == -1) return 1;                                                  \
+    *r = a % b;                                                                               \
+    return 0;                                                                                 \
+  }                                                                                           \
+  FN int checked_neg(int64_t a, int64_t* r) {                                                \
+    if (a == INT64_MIN) return 1;                                                             \
+    *r = -a;                                                                                  \
+    return 0;                                                                                 \
+  }                                                                                           \
+  FN int checked_abs(int64_t a, int64_t* r) {                                                \
+    if (a == INT64_MIN) return 1;                                                             \
+    *r = a < 0 ? -a : a;                                                                      \
+    return 0;                                                                                 \
+  }                                                                                           \
+  /* Whether a number fits a slot of the state (32 bits), where variables are kept. */        \
+  FN bool fits_slot(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }                   \
   /* Whether seat `viewer` (-1: the referee) sees card `card`: face up, known to it, or in a \
      zone that shows it (the owner's; the top of a `top` zone). VIS: 0 everyone (cards turn  \
      face up as they enter; one put there face down stays hidden), 1 owner, 2 nobody, 3 top. */ \

@@ -173,7 +173,7 @@ class Machine : public Evaluator {
 
  private:
   static int32_t narrow(int64_t v, const Instr& in) {
-    if (v < INT32_MIN || v > INT32_MAX) [[unlikely]] too_large(v, in);
+    if (!fits_slot(v)) [[unlikely]] too_large(v, in);
     return static_cast<int32_t>(v);
   }
 
