@@ -1,8 +1,8 @@
 // Move-generation counts of the rule files, asserted (chess programs' "perft"): a change
 // to the language or a rule file that changes which moves are legal changes a number here.
-// docs/games/kendo.md checks the depth-1 figures by hand. Tic-tac-toe's, Connect Four's and
-// Breakthrough's are the published ones (a game that is won stops: its sequences go no
-// deeper); the native twins of bench/ are checked against them too.
+// docs/games/kendo.md checks the depth-1 figures by hand. Tic-tac-toe's, Connect Four's,
+// Breakthrough's and Reversi's are the published ones (a game that is won stops: its
+// sequences go no deeper); the native twins of bench/ are checked against them too.
 #include <catch2/catch.hpp>
 
 #include "../bench/native_classics.hpp"
@@ -77,6 +77,13 @@ TEST_CASE("Breakthrough's perft to depth 4, and 5 compiled", "[perft][classic]")
   const std::vector<uint64_t> published{22, 484, 11132, 256036, 6182818};
   CHECK(counts("rules/breakthrough.yaml", 2, {}, 4) == std::vector<uint64_t>(published.begin(), published.end() - 1));
   CHECK(counts("rules/breakthrough.yaml", 2, {}, 5, true) == published);
+}
+
+TEST_CASE("Reversi's perft to depth 5, and 8 compiled", "[perft][classic]") {
+  // No side passes before the ninth move: the usual perft's passes do not arise yet.
+  const std::vector<uint64_t> published{4, 12, 56, 244, 1396, 8200, 55092, 390216};
+  CHECK(counts("rules/reversi.yaml", 2, {}, 5) == std::vector<uint64_t>(published.begin(), published.begin() + 5));
+  CHECK(counts("rules/reversi.yaml", 2, {}, 8, true) == published);
 }
 
 // The native twins of bench/ (bench/native_classics.cpp) play the same games as the rule
