@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string_view>
 
 #include "native/native.hpp"
 #include "runtime/engine.hpp"
@@ -237,16 +238,18 @@ class Generator {
   }
   // Two operands evaluated left to right, then combined by the kernel's checked_OP
   // (runtime/kernel.hpp), which the interpreter calls too: the same results and errors.
+  // add, sub and mul fail only when too large (a bool); div and mod say why (an int).
   std::string checked(int n, const char* op) {
     std::string a = tmp(), b = tmp(), r = tmp(), f = tmp();
-    return fmt::format("({{ int64_t {0} = {1}; int64_t {2} = {3}, {4}; if (int {7} = checked_{5}({0}, {2}, &{4})) arithmetic(c, {7}, {6}); {4}; }})",
-                       a, e(node(n).kid[0]), b, e(node(n).kid[1]), r, op, n, f);
+    bool why = op == std::string_view("div") || op == std::string_view("mod");
+    return fmt::format("({{ int64_t {0} = {1}; int64_t {2} = {3}, {4}; if ({8} {7} = checked_{5}({0}, {2}, &{4})) arithmetic(c, {7}, {6}); {4}; }})",
+                       a, e(node(n).kid[0]), b, e(node(n).kid[1]), r, op, n, f, why ? "int" : "bool");
   }
-  // One operand, by the kernel's checked_OP.
+  // One operand, by the kernel's checked_OP (neg, abs: true when too large).
   std::string checked_unary(int n, const char* op) {
-    std::string r = tmp(), f = tmp();
-    return fmt::format("({{ int64_t {0}; if (int {4} = checked_{1}({2}, &{0})) arithmetic(c, {4}, {3}); {0}; }})", r, op,
-                       e(node(n).kid[0]), n, f);
+    std::string r = tmp();
+    return fmt::format("({{ int64_t {0}; if (checked_{1}({2}, &{0})) fail(c, kata_overflow, {3}); {0}; }})", r, op,
+                       e(node(n).kid[0]), n);
   }
   // Two operands evaluated left to right, then combined.
   std::string binary(int n, const char* op) {
@@ -482,7 +485,7 @@ class Generator {
     if (where >= 0) body += fmt::format(" if (!({})) continue;", e(where));
     switch (k.op) {
       case NodeOp::sum:
-        body += fmt::format(" if (int {3} = checked_add({0}, (int64_t)({1}), &{0})) arithmetic(c, {3}, {2});", acc, e(value), n, tmp());
+        body += fmt::format(" if (checked_add({0}, (int64_t)({1}), &{0})) fail(c, kata_overflow, {2});", acc, e(value), n);
         break;
       case NodeOp::count: body += fmt::format(" ++{};", acc); break;
       case NodeOp::any:
