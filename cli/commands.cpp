@@ -199,7 +199,8 @@ std::string shell_word(const std::string& arg) {
 // "seed 2841092211 (kata play FILE ... --seed 2841092211 replays these chances)"
 std::string seed_line(const PlayArgs& a, uint64_t seed) {
   std::string command = "kata";
-  for (const auto& arg : a.command_line) command += " " + shell_word(arg);
+  // Appended in two steps: `" " + word` trips GCC 12's -Wrestrict at -O3 (GCC bug 105329).
+  for (const auto& arg : a.command_line) command.append(" ").append(shell_word(arg));
   return fmt::format("seed {} ({} --seed {} replays these chances)\n", seed, command, seed);
 }
 
