@@ -112,7 +112,7 @@ namespace detail {
 
 // Every combination of parameters for which the conditions hold, a hidden card of a set
 // as itself (before blind picks are made one decision).
-void raw_legal(const Game& g, const State& st, std::vector<Decision>& out) {
+[[gnu::hot]] void raw_legal(const Game& g, const State& st, std::vector<Decision>& out) {
   out.clear();
   if (st.status() != Status::waiting) return;
   const int32_t* s = st.slots.data();

@@ -58,7 +58,7 @@ class Machine : public Evaluator {
         events_(hooks ? hooks->events : nullptr) {}
 
   KATA_EXHAUSTIVE_BEGIN  // every instruction (ops.hpp)
-  void run() {
+  [[gnu::hot]] void run() {
     int pc = w_[Layout::pc];
     int64_t steps = 0;
     const int64_t budget = g_.max_steps;
