@@ -22,8 +22,8 @@
 namespace kata::detail {
 // Each file of runtime/ gets its own copy, with internal linkage, as when the evaluator
 // lived inside machine.cpp: GCC then inlines its cases into that file's loops as it
-// sees fit there; shared inline copies with external linkage cost the interpreter about
-// a tenth of its playouts (bench/).
+// sees fit there; shared inline copies with external linkage cost the interpreter a few
+// percent of its playouts (docs/performance.md).
 namespace {
 
 constexpr int frame_size = Program::frame_size;

@@ -9,7 +9,7 @@
 // which the compiler folds. Being macro text, the kernel has no `//` comments and no
 // names but its own and the standard integer types. The functions a move of a card runs
 // are always inlined: generated code moves cards in many places, and a call to a shared
-// copy cost compiled Kobayakawa an eighth of its playouts (bench/).
+// copy cost a compiled card game an eighth of its playouts (docs/performance.md).
 #pragma once
 
 #include <cstdint>
