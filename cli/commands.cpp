@@ -780,16 +780,17 @@ int perft(const PerftArgs& a) {
   std::vector<uint64_t> counts;
   try {
     State s = new_game(*g, players, a.seed, options);
-    kata::perft(*g, s, a.depth, &counts);
+    kata::perft(*g, s, a.depth, &counts, a.turns ? PerftUnit::turn : PerftUnit::decision);
   } catch (const RuntimeError& e) {
     return runtime_error(*g, e);
   }
   if (a.json) {
-    nlohmann::json out = {{"game", g->name}, {"players", players}, {"seed", a.seed}, {"counts", counts}};
+    nlohmann::json out = {{"game", g->name}, {"players", players}, {"seed", a.seed},
+                          {"unit", a.turns ? "turn" : "decision"}, {"counts", counts}};
     std::cout << json_text(out) << '\n';
     return ok;
   }
-  std::cout << fmt::format("{}: {} players, seed {}\n", g->name, players, a.seed);
+  std::cout << fmt::format("{}: {} players, seed {}{}\n", g->name, players, a.seed, a.turns ? ", counting turns" : "");
   for (size_t d = 0; d < counts.size(); ++d) std::cout << fmt::format("depth {}: {}\n", d + 1, counts[d]);
   return ok;
 }

@@ -91,6 +91,7 @@ struct PerftArgs {
   std::vector<std::string> options;
   bool json = false;
   bool compiled = false;
+  bool turns = false;
 };
 
 struct RulesArgs {

@@ -384,7 +384,7 @@ int main(int argc, char** argv) {
   PerftArgs fa;
   auto* perft_cmd = app.add_subcommand("perft", "Count the sequences of legal decisions from the start, to each depth.");
   perft_cmd->add_option("file", fa.file, "Rule file")->required();
-  perft_cmd->add_option("-d,--depth", fa.depth, "How many decisions deep (default 1)")->check(whole_number(0, 12));
+  perft_cmd->add_option("-d,--depth", fa.depth, "How many decisions (or turns, with --turns) deep (default 1)")->check(whole_number(0, 12));
   perft_cmd->add_option("-p,--players", fa.players, "Number of players (default: the fewest the game allows)")->check(whole_number(1, 16));
   perft_cmd->add_option("-s,--seed", fa.seed, "Seed of the chance outcomes before the first decision (default 1)")->check(unsigned_number);
   perft_cmd
@@ -394,6 +394,9 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false);
   perft_cmd->add_flag("--json", fa.json, "Print the counts as JSON");
   perft_cmd->add_flag("--compiled", fa.compiled, "Run the rule file compiled to machine code (see simulate --compiled)");
+  perft_cmd->add_flag("--turns", fa.turns,
+                      "Count turns, not decisions: a turn is the decisions one seat makes in a row (a multi-jump made "
+                      "one jump at a time is one turn)");
   perft_cmd->footer(exit_codes);
 
   RulesArgs ua;

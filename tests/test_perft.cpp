@@ -1,7 +1,7 @@
 // Move-generation counts of the rule files, asserted (chess programs' "perft"): a change
 // to the language or a rule file that changes which moves are legal changes a number here.
 // docs/games/kendo.md checks the depth-1 figures by hand. Tic-tac-toe's, Connect Four's,
-// Breakthrough's and Reversi's are the published ones (a game that is won stops: its
+// Breakthrough's, Reversi's and English draughts' (by turns) are the published ones (a game that is won stops: its
 // sequences go no deeper); the native twins of bench/ are checked against them too.
 #include <catch2/catch.hpp>
 
@@ -14,7 +14,7 @@ using namespace kata;
 namespace {
 
 std::vector<uint64_t> counts(const std::string& file, int players, const std::vector<std::pair<std::string, std::string>>& options, int depth,
-                             bool native = false) {
+                             bool native = false, PerftUnit unit = PerftUnit::decision) {
   auto l = kata::test::load_file(file);
   REQUIRE(l.game);
   if (native) l.game = kata::test::compiled(l.game);
@@ -25,7 +25,8 @@ std::vector<uint64_t> counts(const std::string& file, int players, const std::ve
   }
   State s = new_game(*l.game, players, 1, values);
   std::vector<uint64_t> per_depth;
-  perft(*l.game, s, depth, &per_depth);
+  uint64_t total = perft(*l.game, s, depth, &per_depth, unit);
+  CHECK(total == (depth == 0 ? 1 : per_depth.back()));
   return per_depth;
 }
 
@@ -42,6 +43,20 @@ TEST_CASE("perft counts the sequences of exactly N decisions", "[perft]") {
   uint64_t total = perft(*l.game, s, 2, &per);
   CHECK(per == std::vector<uint64_t>{2, 4});
   CHECK(total == per.back());  // flip, then P2 flips or draws; draw, then two discards
+}
+
+TEST_CASE("perft by turns counts a seat's decisions in a row as one", "[perft]") {
+  auto l = kata::test::load_file("rules/kobayakawa.yaml");
+  REQUIRE(l.game);
+  State s = new_game(*l.game, 3, 1, default_options(*l.game));
+  // P1's turn is a flip, or a draw and then a discard of one of two cards: three turns.
+  std::vector<uint64_t> per;
+  CHECK(perft(*l.game, s, 1, &per, PerftUnit::turn) == 3);
+  CHECK(per == std::vector<uint64_t>{3});
+  // Each is followed by P2's turn, a flip or a draw and a discard (three again).
+  CHECK(perft(*l.game, s, 2, &per, PerftUnit::turn) == 9);
+  CHECK(per == std::vector<uint64_t>{3, 9});
+  CHECK(perft(*l.game, s, 0, &per, PerftUnit::turn) == 1);
 }
 
 TEST_CASE("Kendo's move counts from each start layout", "[perft][kendo]") {
@@ -84,6 +99,19 @@ TEST_CASE("Reversi's perft to depth 5, and 8 compiled", "[perft][classic]") {
   const std::vector<uint64_t> published{4, 12, 56, 244, 1396, 8200, 55092, 390216};
   CHECK(counts("rules/reversi.yaml", 2, {}, 5) == std::vector<uint64_t>(published.begin(), published.begin() + 5));
   CHECK(counts("rules/reversi.yaml", 2, {}, 8, true) == published);
+}
+
+TEST_CASE("English draughts' perft by turns to depth 6, and 8 compiled", "[perft][classic]") {
+  // A multi-jump is asked one jump at a time: the published counts are of turns. Captures
+  // start at depth 3 (a piece that can capture must), and the first double jump at depth 7.
+  const std::vector<uint64_t> published{7, 49, 302, 1469, 7361, 36768, 179740, 845931};
+  CHECK(counts("rules/draughts.yaml", 2, {}, 6, false, PerftUnit::turn) == std::vector<uint64_t>(published.begin(), published.begin() + 6));
+  CHECK(counts("rules/draughts.yaml", 2, {}, 8, true, PerftUnit::turn) == published);
+  // Counted by decisions, a sequence that ends inside a multi-jump is counted, and one
+  // that completes it goes deeper: the counts part at depth 7.
+  auto by_decision = counts("rules/draughts.yaml", 2, {}, 7, true);
+  CHECK(std::vector<uint64_t>(by_decision.begin(), by_decision.begin() + 6) == std::vector<uint64_t>(published.begin(), published.begin() + 6));
+  CHECK(by_decision[6] == 179255);
 }
 
 // The native twins of bench/ (bench/native_classics.cpp) play the same games as the rule

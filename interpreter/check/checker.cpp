@@ -123,6 +123,7 @@ class Checker {
       check_block(rf_.phases[i].block);
     }
     for (size_t i = 0; i < rf_.actions.size(); ++i) check_action(static_cast<int>(i));
+    check_given_values();
     for (size_t i = 0; i < rf_.procedures.size(); ++i)
       if (proc_state_[i] == 0) check_procedure(static_cast<int>(i), {});
     // Invariants and scoring use functions too: check them before calling any unused.
@@ -1045,15 +1046,37 @@ class Checker {
       }
       case StmtKind::choose: {
         expect(s.exprs[0].get(), Type::player, "who chooses");
+        size_t next = 1;  // the values given to the actions follow the chooser
         for (size_t i = 0; i < s.names.size(); ++i) {
+          size_t given = i < s.arg_counts.size() ? static_cast<size_t>(s.arg_counts[i]) : 0;
+          std::vector<std::pair<Expr*, Type>> values;
+          for (size_t k = 0; k < given && next < s.exprs.size(); ++k, ++next)
+            values.push_back({s.exprs[next].get(), check(*s.exprs[next])});
           auto it = s_.actions.find(s.names[i]);
           if (it == s_.actions.end()) {
             unknown(s.name_pos[i], "action", s.names[i], s_.actions);
             continue;
           }
-          s.action_ids.push_back(it->second);
-          action_used_[it->second] = true;
-          edges_[node_].push_back(it->second);
+          int a = it->second;
+          if (given > 0 && std::count(s.names.begin(), s.names.end(), s.names[i]) > 1)
+            d_.error(s.name_pos[i], fmt::format("'{}' is offered twice in one 'choose'; give it values once, or "
+                                                "widen a 'when' instead",
+                                                s.names[i]));
+          const auto& params = rf_.actions[a].params;
+          if (given > params.size()) {
+            std::vector<std::string> names;
+            for (const auto& p : params) names.push_back(p.name);
+            d_.error(s.name_pos[i],
+                     params.empty()
+                         ? fmt::format("'{}' has no parameters: it takes no values", s.names[i])
+                         : fmt::format("'{}' has {} parameter{} ({}): {} values are too many", s.names[i], params.size(),
+                                       params.size() == 1 ? "" : "s", fmt::join(names, ", "), given));
+          } else {
+            for (size_t k = 0; k < values.size(); ++k) given_values_.push_back({values[k].first, values[k].second, a, k});
+          }
+          s.action_ids.push_back(a);
+          action_used_[a] = true;
+          edges_[node_].push_back(a);
         }
         return;
       }
@@ -1172,6 +1195,21 @@ class Checker {
     scope_ = std::move(saved_scope);
     node_ = saved_node;
     proc_state_[p] = 2;
+  }
+
+  // `choose p: jump(c)`: each value has its parameter's type, known once the actions are
+  // checked (a choose may come before the action it offers).
+  void check_given_values() {
+    for (const GivenValue& v : given_values_) {
+      const auto& decl = rf_.actions[v.action];
+      if (v.action >= static_cast<int>(s_.action_param_locals.size()) || v.param >= s_.action_param_locals[v.action].size())
+        continue;
+      Type want = s_.local_types[s_.action_param_locals[v.action][v.param]];
+      bool none_ok = v.expr->kind == ExprKind::none && (want == Type::player || want == Type::card);
+      if (!compatible(v.type, want) && !none_ok)
+        d_.error(v.expr->pos, fmt::format("value {} of '{}' is its parameter '{}', {}, but this is {}", v.param + 1,
+                                          decl.name, decl.params[v.param].name, type_name(want), type_name(v.type)));
+    }
   }
 
   void check_action(int a) {
@@ -1310,6 +1348,14 @@ class Checker {
   int active_procedures_ = 0;    // the same for procedures
   std::vector<std::vector<int>> edges_;
   std::vector<bool> zone_used_, phase_used_, action_used_;
+  // A value a `choose` gives an action's parameter, to check against its type.
+  struct GivenValue {
+    Expr* expr;
+    Type type;
+    int action;
+    size_t param;
+  };
+  std::vector<GivenValue> given_values_;
 };
 
 }  // namespace

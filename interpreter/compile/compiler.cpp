@@ -1015,8 +1015,14 @@ class Compiler {
         emit({Op::win, expr(*s.exprs[0]), s.exprs[0]->type == Type::player_list ? 1 : 0, 0, 0, 0, s.pos});
         return;
       case StmtKind::choose: {
-        ChoiceSite site{s.pos, {}};
-        for (int a : s.action_ids) site.actions.push_back(a);
+        ChoiceSite site{s.pos, {}, {}};
+        size_t next = 1;  // the values given to the actions follow the chooser
+        for (size_t i = 0; i < s.action_ids.size(); ++i) {
+          site.actions.push_back(s.action_ids[i]);
+          std::vector<int32_t> given;
+          for (int k = 0; k < s.arg_counts[i]; ++k) given.push_back(expr(*s.exprs[next++]));
+          site.given.push_back(std::move(given));
+        }
         p_.sites.push_back(site);
         emit({Op::choose, expr(*s.exprs[0]), static_cast<int32_t>(p_.sites.size()) - 1, 0, 0, 0, s.pos});
         return;

@@ -861,8 +861,10 @@ class Generator {
                        " if (cnt == {}) fail(c, kata_too_many_legal, s[SITE]); ++cnt;", a, max_legal_decisions);
     } else {
       std::string x = tmp();
-      s += " " + each(act.params[k].domain_node, x,
-                      fmt::format("c.args[{}] = d[{}] = (int32_t){}; {};", k + 1, k, x, level(act, a, k + 1)));
+      std::string next = fmt::format("c.args[{}] = d[{}] = (int32_t){}; {};", k + 1, k, x, level(act, a, k + 1));
+      // A value the `choose` gives the parameter (GV, worked out in site_listing).
+      if (k < given_count_) next = fmt::format("if ({} == GV{}) {{ {} }}", x, k, next);
+      s += " " + each(act.params[k].domain_node, x, next);
     }
     return s + " }()";
   }
@@ -894,10 +896,17 @@ class Generator {
   // may pass `cap`: the caller then asks again with more room).
   std::string site_listing(size_t site) {
     std::string body;
-    for (int a : p_.sites[site].actions) {
+    const ChoiceSite& where = p_.sites[site];
+    for (size_t i = 0; i < where.actions.size(); ++i) {
+      int a = where.actions[i];
       const Action& act = p_.actions[a];
-      body += "      { int32_t d[4] = {0, 0, 0, 0}; (void)d; " + level(act, a, 0) + "; }\n";
+      // The values the `choose` gives the first parameters (ChoiceSite::given).
+      std::string given;
+      given_count_ = where.given[i].size();
+      for (size_t k = 0; k < given_count_; ++k) given += fmt::format("int64_t GV{} = {}; ", k, e(where.given[i][k]));
+      body += "      { int32_t d[4] = {0, 0, 0, 0}; (void)d; " + given + level(act, a, 0) + "; }\n";
     }
+    given_count_ = 0;
     safe_args_.clear();
     return body;
   }
@@ -923,6 +932,7 @@ class Generator {
   std::string out_;
   std::map<int, std::set<int>> returns_;  // return slot -> the instructions it may return to
   std::set<int> entries_;  // where a run can start or come back to
+  size_t given_count_ = 0;  // the listing's action: how many values its `choose` gives it
   bool fused_ = false;     // writing kata_playout
   std::set<int> safe_locals_, safe_depths_, safe_args_;  // see safe_player
   std::string base_ = "0";

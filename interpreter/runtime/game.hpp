@@ -110,6 +110,10 @@ struct Message {
 struct ChoiceSite {
   Pos pos;
   std::vector<int32_t> actions;
+  // For each action, the values `choose p: jump(c)` gives its first parameters (their
+  // nodes, read in the chooser's frame when the decisions are listed): only decisions
+  // with those values are offered. Empty for an action given none.
+  std::vector<std::vector<int32_t>> given;
 };
 
 // `cell(3, 2)`: the card of a kind whose first properties (1 to 3 of them) have the given

@@ -39,6 +39,9 @@ struct Listing {
   WhenCache* cache;  // null if no `when` is cached
   std::vector<Decision>& out;
   const ChoiceSite& site;
+  // The values the `choose` gives the action's first parameters (ChoiceSite::given).
+  int32_t given[4];
+  size_t given_count;
 };
 
 // A cached `when`'s value for its parameter's value, worked out the first time it is asked.
@@ -72,6 +75,7 @@ void enumerate(Listing& l, const Action& act, size_t k, Decision& d, int32_t* ar
     return;
   }
   l.ev.each(act.params[k].domain_node, [&](int64_t x) {
+    if (k < l.given_count && x != l.given[k]) return true;
     args[k + 1] = d.args[k] = static_cast<int32_t>(x);
     enumerate(l, act, k + 1, d, args);
     return true;
@@ -121,16 +125,17 @@ namespace detail {
   int32_t args[5] = {s[Layout::chooser], 0, 0, 0, 0};
   ev.set_args(args);
   const ChoiceSite& site = g.program.sites[s[Layout::site]];
-  for (int a : site.actions) {
-    const Action& act = g.program.actions[a];
+  for (size_t i = 0; i < site.actions.size(); ++i) {
+    const Action& act = g.program.actions[site.actions[i]];
     Decision d;
-    d.action = a;
+    d.action = site.actions[i];
     if (act.params.empty()) {  // the usual case, without a call
       bool holds = true;
       for (int w : act.when_nodes) holds = holds && ev.eval(w);
       if (holds) out.push_back(d);
     } else {
-      Listing listing{ev, g, when_cache(g), out, site};
+      Listing listing{ev, g, when_cache(g), out, site, {}, site.given[i].size()};
+      for (size_t k = 0; k < listing.given_count; ++k) listing.given[k] = static_cast<int32_t>(ev.eval(site.given[i][k]));
       enumerate(listing, act, 0, d, args);
     }
   }
@@ -380,8 +385,14 @@ std::vector<int64_t> parameter_domain(const Game& g, const State& st, const Deci
   int32_t args[5] = {st.chooser(), d.args[0], d.args[1], d.args[2], d.args[3]};
   Evaluator ev(g, st.slots.data(), st.slots.data() + g.layout.locals);
   ev.set_args(args);
+  // A value the `choose` gives this parameter is its only choice, if its list holds it.
+  const ChoiceSite& site = g.program.sites[st[Layout::site]];
+  const std::vector<int32_t>* given = nullptr;
+  for (size_t i = 0; i < site.actions.size(); ++i)
+    if (site.actions[i] == d.action && static_cast<size_t>(k) < site.given[i].size()) given = &site.given[i];
+  int64_t only = given ? ev.eval((*given)[k]) : 0;
   ev.each(act.params[k].domain_node, [&](int64_t x) {
-    out.push_back(x);
+    if (!given || x == only) out.push_back(x);
     return true;
   });
   return out;

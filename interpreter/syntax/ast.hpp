@@ -85,7 +85,10 @@ struct Stmt {
   // move: {card, zone} or {card, zone, position}; say: its values, then whom it is to (`say to`)
   std::vector<ExprPtr> exprs;
   std::vector<std::string> text;  // say: the text around its values (one more than values)
-  std::vector<std::string> names;  // choose: action names
+  // choose: action names, and how many values each is given (`jump(c)`: 1), which follow
+  // the chooser in `exprs`, action by action
+  std::vector<std::string> names;
+  std::vector<int> arg_counts;
   std::vector<Pos> name_pos;
   std::vector<StmtPtr> body;
   std::vector<StmtPtr> orelse;

@@ -219,11 +219,14 @@ struct reveal_stmt : seq<kw_reveal, sp, must<expr>> {};
 struct at_word : seq<kw_at, sp> {};
 struct look_stmt : seq<kw_look, sp, must<expr>, must<at_word>, must<expr>> {};
 struct eliminate_stmt : seq<kw_eliminate, sp, must<expr>> {};
-// `choose P: a | b` waits for player P to pick one of the legal instances of the actions.
+// `choose P: a | b` waits for player P to pick one of the legal instances of the actions;
+// `choose P: jump(c)` offers only those whose first parameters have the values given.
 struct action_name : seq<identifier, sp> {};
+struct choice_args : seq<sym<'('>, opt<list<expr, comma>>, must<close_paren>> {};
+struct choice : seq<action_name, opt<choice_args>> {};
 struct choose_stmt
-    : seq<kw_choose, sp, must<expr>, must<colon>, must<action_name>,
-          star<sym<'|'>, must<action_name>>> {};
+    : seq<kw_choose, sp, must<expr>, must<colon>, must<choice>,
+          star<sym<'|'>, must<choice>>> {};
 struct phase_name : seq<identifier, sp> {};
 struct phase_stmt : seq<kw_phase, sp, must<phase_name>> {};
 struct win_stmt : seq<kw_win, sp, must<expr>> {};

@@ -77,7 +77,7 @@ using selector = pt::selector<
                           g::repeat_until, g::repeat_times, g::while_stmt, g::move_stmt,
                           g::move_all, g::face_up, g::face_down, g::at_bottom, g::at_position, g::shuffle_stmt,
                           g::flip_stmt, g::reveal_stmt, g::look_stmt, g::eliminate_stmt,
-                          g::choose_stmt, g::action_name, g::phase_stmt, g::phase_name,
+                          g::choose_stmt, g::action_name, g::choice_args, g::phase_stmt, g::phase_name,
                           g::win_stmt, g::end_stmt, g::give_stmt, g::take_stmt, g::deal_stmt,
                           g::counter_name, g::say_stmt, g::say_to, g::message_text, g::hole>,
     pt::fold_one::on<g::product, g::sum, g::range, g::comparison, g::conjunction, g::disjunction,
@@ -486,8 +486,14 @@ class Builder {
       auto s = make_stmt(StmtKind::choose, n);
       s->exprs.push_back(expr(*ch.at(0)));
       for (size_t i = 1; i < ch.size(); ++i) {
+        if (ch[i]->is_type<g::choice_args>()) {  // the values of the action just named
+          for (const auto& a : ch[i]->children) s->exprs.push_back(expr(*a));
+          s->arg_counts.back() = static_cast<int>(ch[i]->children.size());
+          continue;
+        }
         s->names.push_back(word(*ch[i]));
         s->name_pos.push_back(pos(*ch[i]));
+        s->arg_counts.push_back(0);
       }
       return s;
     }
