@@ -260,9 +260,24 @@ class Checker {
   }
 
   void check_initial(VarDecl& v) {
+    Type want = type_of(v.type);
+    if (!v.seat_initials.empty()) {
+      // One value for each seat: a per-player variable's, as many as the game may have.
+      if (!v.per_player || !v.per_kind.empty())
+        d_.error(v.seat_initials_pos, fmt::format("'{}' has one initial value for each seat, which only a per_player "
+                                                  "variable has (per_player: true, without per:)",
+                                                  v.name));
+      else if (static_cast<int>(v.seat_initials.size()) != rf_.max_players)
+        d_.error(v.seat_initials_pos,
+                 fmt::format("'{}' has {} initial value{}, but the game has up to {} seats: give one for each, P1's first",
+                             v.name, v.seat_initials.size(), v.seat_initials.size() == 1 ? "" : "s", rf_.max_players));
+      in_initial_ = true;
+      for (size_t i = 0; i < v.seat_initial_exprs.size(); ++i)
+        expect(v.seat_initial_exprs[i].get(), want, fmt::format("P{}'s initial value of '{}'", i + 1, v.name).c_str());
+      in_initial_ = false;
+    }
     Expr* e = v.initial_expr.get();
     if (!e) return;
-    Type want = type_of(v.type);
     in_initial_ = true;
     expect(e, want, fmt::format("the initial value of '{}'", v.name).c_str());
     in_initial_ = false;
@@ -1120,6 +1135,13 @@ class Checker {
       d_.error(target.pos, "only a variable can be assigned to");
       return;
     }
+    if (target.sym.kind != SymKind::local)
+      for (const VarDecl& v : rf_.variables)
+        if (v.constant && v.name == target.name) {
+          d_.error(target.pos, fmt::format("'{}' is a constant (constant: true): it keeps its initial value{}", v.name,
+                                           v.per_player ? "s" : ""));
+          break;
+        }
     if (s.name != "=" && !compatible(t, Type::integer))
       d_.error(s.pos, fmt::format("'{}' needs a number variable", s.name));
     expect(s.exprs[1].get(), t, "the assigned value");

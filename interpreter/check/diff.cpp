@@ -169,6 +169,8 @@ void variable_changes(const VarDecl& b, const VarDecl& a, Details d) {
           a.per_pos);
   d.plain("type", type_name(b.type), type_name(a.type));
   d.text("initial", b.initial, a.initial);
+  d.texts("initial per seat", b.seat_initials, a.seat_initials);
+  d.flag("constant", b.constant, a.constant);
   d.plain("show", show_name(b.show), show_name(a.show));
   d.text("show if", b.show_if, a.show_if);
   d.text("label", b.label, a.label);

@@ -4,6 +4,7 @@
 #include "check/xref.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <map>
 
@@ -114,9 +115,16 @@ XRef cross_reference(const RuleFile& rf) {
     if (z.label.present()) detail += fmt::format("{}shown as \"{}\"", detail.empty() ? "" : "; ", z.label.text);
     b.declare("zone", z.name, z.pos, z.doc, detail);
   }
-  for (const auto& v : rf.variables)
+  for (const auto& v : rf.variables) {
+    std::string initial = v.initial.text.empty() ? "default" : v.initial.text;
+    if (!v.seat_initials.empty()) {
+      std::vector<std::string> each;
+      for (const Text& t : v.seat_initials) each.push_back(t.text);
+      initial = fmt::format("[{}], one per seat", fmt::join(each, ", "));
+    }
     b.declare("variable", v.name, v.pos, v.doc,
-              std::string(v.per_player ? "per player, " : "") + "initial " + (v.initial.text.empty() ? "default" : v.initial.text));
+              std::string(v.constant ? "constant, " : "") + (v.per_player ? "per player, " : "") + "initial " + initial);
+  }
   for (const auto& a : rf.actions) {
     std::vector<std::string> params;
     for (const auto& p : a.params) params.push_back(p.name + " in " + p.domain.text);

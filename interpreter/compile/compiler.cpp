@@ -134,6 +134,8 @@ class Compiler {
                    : v.per_player      ? g_.player_vars[pvar_index_[k]]
                                        : g_.globals[global_index_[k]];
       if (v.initial_expr) info.initial = expr(*v.initial_expr);
+      for (const auto& e : v.seat_initial_exprs) info.seat_initial.push_back(expr(*e));
+      info.constant = v.constant;
       if (v.show_if_expr) info.show_node = expr(*v.show_if_expr);
       ++k;
     }

@@ -234,6 +234,8 @@ struct VarInfo {
   bool per_player = false;
   VarType type = VarType::integer;
   int32_t initial = -1;  // node
+  std::vector<int32_t> seat_initial;  // `initial: [..]`: a node for each seat, P1's first
+  bool constant = false;              // `constant: true`: never assigned
   std::string doc;
   int32_t kind = -1;  // component variables: one for each component of this kind (and seat)
   int32_t base = 0;   // component variables: the first slot, from Layout::card_vars

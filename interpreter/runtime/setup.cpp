@@ -157,8 +157,10 @@ State initial_state(const Game& g, int players, uint64_t seed, const std::vector
   }
   for (size_t i = 0; i < g.player_vars.size(); ++i)
     for (int p = 0; p < players; ++p) {
-      int32_t v = g.player_vars[i].initial >= 0 ? static_cast<int32_t>(ev.eval(g.player_vars[i].initial))
-                  : g.player_vars[i].type == VarType::player || g.player_vars[i].type == VarType::card ? -1 : 0;
+      const VarInfo& var = g.player_vars[i];
+      int32_t initial = var.seat_initial.empty() ? var.initial : var.seat_initial[p];
+      int32_t v = initial >= 0 ? static_cast<int32_t>(ev.eval(initial))
+                  : var.type == VarType::player || var.type == VarType::card ? -1 : 0;
       s[l.player_vars + i * g.max_players + p] = v;
     }
   s[Layout::pc] = g.program.flow_entry;

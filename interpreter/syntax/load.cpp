@@ -736,7 +736,19 @@ class Loader {
         else if (s == "card") v.type = VarType::card;
         else error(x, fmt::format("unknown type '{}'; expected int, bool, player or card", s));
       }
-      if (auto x = n["initial"]) v.initial = text(x);
+      if (auto x = n["initial"]; x && x.IsSequence()) {
+        // One value for each seat, P1's first.
+        v.seat_initials_pos = pos(x);
+        std::vector<YAML::Node> items(x.begin(), x.end());
+        for (size_t i = 0; i < items.size(); ++i) {
+          if (auto joined = rejoin(x, items, i)) v.seat_initials.push_back(*joined);
+          else v.seat_initials.push_back(text(items[i]));
+        }
+        if (items.empty()) error(x, "a list of initial values needs one for each seat");
+      } else if (x) {
+        v.initial = text(x);
+      }
+      if (auto x = n["constant"]) v.constant = boolean(x, "constant").value_or(false);
       if (auto x = n["show"]) variable_show(x, v);
       if (auto x = n["label"]) v.label = scalar(x, "a label");
       if (auto x = n["doc"]) v.doc = scalar(x, "a description");
@@ -744,6 +756,8 @@ class Loader {
       v.initial = text(n);
     }
     if (v.initial.present()) v.initial_expr = parse_expression(v.initial.text, v.initial.where, diags_);
+    for (const Text& t : v.seat_initials)
+      v.seat_initial_exprs.push_back(t.present() ? parse_expression(t.text, t.where, diags_) : nullptr);
     override_key(n, v.pos);
     replace(rf_.variables, std::move(v), "variable");
   }

@@ -139,6 +139,12 @@ struct VarDecl {
   VarType type = VarType::integer;
   Text initial;  // an expression; options may appear in it
   ExprPtr initial_expr;  // parsed and checked by the checker
+  // `initial: [1, -1]` on a per-player variable: one expression for each seat, P1's first.
+  std::vector<Text> seat_initials;
+  std::vector<ExprPtr> seat_initial_exprs;
+  Pos seat_initials_pos;
+  // `constant: true`: no statement may assign it (it keeps its initial values).
+  bool constant = false;
   Show show = Show::always;
   // `show: {if: CONDITION}`: listed where the condition holds, the variable's own name
   // standing for its value (a seat's, a component's); it reads nothing else but options.

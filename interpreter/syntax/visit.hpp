@@ -51,6 +51,7 @@ void for_each_scoped_text(RuleFileT& rf, OnExpr on_expr, OnBlock on_block) {
   }
   for (auto& v : rf.variables) {
     expr(v.initial_expr, none);
+    for (auto& e : v.seat_initial_exprs) expr(e, none);
     expr(v.show_if_expr, none);
   }
   for (auto& a : rf.actions) {
