@@ -296,7 +296,7 @@ TEST_CASE("aggregates at run time count against limits.steps", "[budgets][runtim
   } catch (const RuntimeError& e) {
     CHECK(e.pos.line == 6);
     CHECK(e.pos.col == 7);
-    CHECK(std::string(e.what()) == "the expressions took more than 9 steps (rounds of aggregates and function calls) without a decision; raise limits.steps if this is intended");
+    CHECK(std::string(e.what()) == "the expressions took more than 9 steps (rounds of aggregates and loops, and function calls) without a decision; raise limits.steps if this is intended");
   }
 }
 

@@ -411,6 +411,27 @@ functions:
   worst_p: "worst(q.pts * 10 + seat(q) for q in players)"
   best_p: "best(q.pts for q in players from P2)"
   first_high(k): "find(q in all_players from next(P1) where q.pts >= k)"
+  # Computed by statements: every statement a function's do: may hold.
+  tally:
+    params: [p, n]
+    do: |
+      let t = 0
+      let k = n
+      for q in all_players where q.pts >= p.pts and q != p {
+        t += q.pts % 7 + seat(q)
+        if t > 20 { t -= 3 } else if t < 0 { t = 0 } else { t = t * 2 }
+      }
+      repeat k % 3 + 1 times { t += 1 }
+      while k > 0 {
+        k -= 4
+        t += k
+      }
+      repeat until t % 5 == 0 { t += 1 }
+      for i in 1..3 {
+        let v = sq(i) + count(q in players where q.picks >= i)
+        t += v
+      }
+      return t + sq(k) - fold(1)
 procedures:
   bump(p, n): |
     p.pts += n
@@ -427,6 +448,7 @@ flow: |
     let f = first_high(total / 10)
     if f != none { bump(f, 1) }
     bump(find(q in (players from P1) from left(P1) where true), fold(1))
+    bump(P2, tally(P1, total % 9) % 11)
     if total > target and fast { end game }
   }
   repeat player_count - 5 times { total += 1000 }
@@ -677,6 +699,24 @@ functions:
   rank(c): c.value
   cv(t): t.claimed
   far: "walk(find(q in board where true), 70, q where true)"
+  spin:
+    params: [n]
+    do: |
+      let k = 0
+      while n > 0 { k += 1 }
+      return k
+  upto:
+    params: [n]
+    do: |
+      let t = 0
+      for i in 1..n { t += 1 }
+      return t
+  many:
+    params: [n]
+    do: |
+      let t = 0
+      repeat n times { t += 1 }
+      return t
 procedures:
   p(n): x += n
 phases:
@@ -842,6 +882,14 @@ TEST_CASE("compiled code stops with the interpreter's errors, at the same place"
       {"for i in 1..65 { x += i }", "a loop over more than 64 elements"},
       {"x = count(i in 1..4097)", "a range of more than 4096 numbers"},
       {"x = count(c in far())", "a walk of 70 steps (0 to 64)"},
+      // functions computed by statements: their loops spend the expressions' budget, and
+      // `for` holds what the statement holds
+      {"x = spin(0) + upto(64)", ""},
+      {"x = many(2999)", ""},  // a step for the call, one a round
+      {"x = spin(1)", "the expressions took more than 3000 steps"},
+      {"x = many(3000)", "the expressions took more than 3000 steps"},
+      {"x = upto(65)", "a loop over more than 64 elements"},
+      {"x = many(65536 * 65536)", "the expressions took more than 3000 steps"},
       // limits: a jump, a call and a phase are a step each, the rest none; the steps are
       // counted again from 0 after each decision
       {"while true { x += 1 }", "ran more than 3000 steps without a decision"},

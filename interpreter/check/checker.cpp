@@ -955,6 +955,7 @@ class Checker {
     peak_ = nest_;
     ++active_functions_;
     if (decl.expr) s_.function_types[f] = check(*decl.expr);
+    else if (decl.computed) s_.function_types[f] = check_computed(decl);
     --active_functions_;
     func_height_[f] = peak_ - nest_;
     peak_ = std::max(peak_, saved_peak);
@@ -970,6 +971,44 @@ class Checker {
     func_state_[f] = 2;
   }
 
+  // A function computed by statements (`do:`): `let`, assignments to its own names (its
+  // parameters and `let`s), `if` and loops, then `return VALUE` last. Its names are frame
+  // slots, as an aggregate's variable is: nothing of the state is written.
+  Type check_computed(RoutineDecl& decl) {
+    Block& b = decl.block;
+    if (b.empty() || b.back()->kind != StmtKind::return_)
+      d_.error(b.empty() ? decl.body.pos : b.back()->pos,
+               fmt::format("function '{}' computed by statements must end with 'return VALUE', its value", decl.name));
+    size_t mark = scope_.size();
+    int saved_depth = depth_;
+    bool saved = in_function_body_;
+    in_function_body_ = true;
+    Type result = Type::error;
+    for (size_t i = 0; i < b.size(); ++i) {
+      Stmt& s = *b[i];
+      if (s.kind == StmtKind::return_ && i + 1 == b.size()) {
+        result = check(*s.exprs[0]);
+        if (is_list(result))
+          d_.error(s.exprs[0]->pos, fmt::format("a function returns one value, not {}", type_name(result)));
+      } else {
+        check_stmt(s);
+      }
+    }
+    in_function_body_ = saved;
+    scope_.resize(mark);
+    depth_ = saved_depth;
+    return result;
+  }
+
+  // A name of a computed function's frame, from the current depth.
+  Resolved bind_frame_name(const std::string& name, Type t) {
+    Resolved r{SymKind::bound, depth_, 0};
+    scope_.push_back({name, r, t});
+    ++depth_;
+    max_depth_ = std::max(max_depth_, depth_);
+    return r;
+  }
+
   // ---- statements ----
   int new_local(Type t) {
     s_.local_types.push_back(t);
@@ -978,8 +1017,10 @@ class Checker {
 
   void check_block(Block& block) {
     size_t mark = scope_.size();
+    int depth = depth_;  // a computed function's `let`s end with their block
     for (auto& s : block) check_stmt(*s);
     scope_.resize(mark);
+    depth_ = depth;
   }
 
   void check_stmt(Stmt& s) {
@@ -989,6 +1030,15 @@ class Checker {
   }
 
   void check_stmt_kind(Stmt& s) {
+    if (s.kind == StmtKind::return_) {
+      check(*s.exprs[0]);
+      d_.error(s.pos, in_function_body_ ? "'return' is the last statement of a function's 'do:': compute the value "
+                                          "in a name, and return it at the end"
+                                        : "'return' gives the value of a function computed by statements ('do:'); "
+                                          "a procedure, phase or action returns nothing");
+      return;
+    }
+    if (in_function_body_) return check_function_stmt(s);
     switch (s.kind) {
       case StmtKind::let: {
         Type t = check(*s.exprs[0]);
@@ -1107,6 +1157,7 @@ class Checker {
         return;
       }
       case StmtKind::end_game: return;
+      case StmtKind::return_: return;  // (refused above)
       case StmtKind::say: {
         size_t values = s.exprs.size() - (s.name == "to" ? 1 : 0);
         for (size_t i = 0; i < values; ++i) {
@@ -1120,13 +1171,56 @@ class Checker {
     }
   }
 
+  // A statement of a computed function: no effect, names of its own frame.
+  void check_function_stmt(Stmt& s) {
+    switch (s.kind) {
+      case StmtKind::let: {
+        Type t = check(*s.exprs[0]);
+        if (is_list(t) && t != Type::zone) d_.error(s.exprs[0]->pos, "a 'let' holds one value, not a list");
+        s.sym = bind_frame_name(s.name, t);
+        return;
+      }
+      case StmtKind::assign: return assign(s);
+      case StmtKind::if_:
+        expect(s.exprs[0].get(), Type::boolean, "the condition of 'if'");
+        check_block(s.body);
+        check_block(s.orelse);
+        return;
+      case StmtKind::for_: {
+        Type list = expect_list(s.exprs[0].get(), "the list of 'for'");
+        size_t mark = scope_.size();
+        int depth = depth_;
+        s.sym = bind_frame_name(s.name, element(list));
+        if (s.exprs.size() > 1) expect(s.exprs[1].get(), Type::boolean, "the condition after 'where'");
+        check_block(s.body);
+        scope_.resize(mark);
+        depth_ = depth;
+        return;
+      }
+      case StmtKind::repeat_times:
+        expect(s.exprs[0].get(), Type::integer, "the count of 'repeat'");
+        check_block(s.body);
+        return;
+      case StmtKind::repeat_until:
+      case StmtKind::while_:
+        expect(s.exprs[0].get(), Type::boolean, "the condition of the loop");
+        check_block(s.body);
+        return;
+      default:
+        d_.error(s.pos, "a function changes nothing: its 'do:' may hold 'let', assignments to its own names, 'if', "
+                        "loops and a last 'return'; effects belong in a procedure");
+        return;
+    }
+  }
+
   void assign(Stmt& s) {
     Expr& target = *s.exprs[0];
     Type t = Type::error;
     bool ok = false;
     if (target.kind == ExprKind::name) {
       t = check(target);
-      ok = target.sym.kind == SymKind::global || target.sym.kind == SymKind::local || t == Type::error;
+      ok = target.sym.kind == SymKind::global || target.sym.kind == SymKind::local || t == Type::error ||
+           (in_function_body_ && target.sym.kind == SymKind::bound);
     } else if (target.kind == ExprKind::member) {
       t = check(target);
       ok = target.sym.kind == SymKind::player_var || target.sym.kind == SymKind::card_var || t == Type::error;
@@ -1135,7 +1229,11 @@ class Checker {
       d_.error(target.pos, "only a variable can be assigned to");
       return;
     }
-    if (target.sym.kind != SymKind::local)
+    if (in_function_body_ && target.sym.kind != SymKind::bound && t != Type::error) {
+      d_.error(target.pos, "a function changes nothing: it assigns only its own names (its parameters and 'let's)");
+      return;
+    }
+    if (target.sym.kind == SymKind::global || target.sym.kind == SymKind::player_var || target.sym.kind == SymKind::card_var)
       for (const VarDecl& v : rf_.variables)
         if (v.constant && v.name == target.name) {
           d_.error(target.pos, fmt::format("'{}' is a constant (constant: true): it keeps its initial value{}", v.name,
@@ -1356,6 +1454,7 @@ class Checker {
   int depth_ = 0;
   int max_depth_ = 0;
   bool in_initial_ = false;
+  bool in_function_body_ = false;  // checking a computed function's `do:`
   int node_ = 0;
   std::map<std::string, std::pair<Pos, const char*>> declared_;
   std::vector<int> func_state_, proc_state_;

@@ -109,8 +109,9 @@ class Compiler {
     for (size_t i = 0; i < rf_.actions.size(); ++i) action(static_cast<int>(i));
     no_inlining_ = true;
     for (size_t i = 0; i < rf_.functions.size(); ++i) {
-      Function f{rf_.functions[i].name, rf_.functions[i].expr ? expr(*rf_.functions[i].expr) : -1,
-                 static_cast<int32_t>(rf_.functions[i].params.size())};
+      const RoutineDecl& decl = rf_.functions[i];
+      Function f{decl.name, decl.expr ? expr(*decl.expr) : decl.computed ? computed(decl.block, decl.body.pos) : -1,
+                 static_cast<int32_t>(decl.params.size())};
       p_.functions.push_back(f);
     }
     no_inlining_ = false;
@@ -903,7 +904,78 @@ class Compiler {
     if (frame_need_[f] >= 0) return frame_need_[f];
     int need = static_cast<int>(rf_.functions[f].params.size()) + 1;
     if (rf_.functions[f].expr) need = std::max(need, expr_frame_need(*rf_.functions[f].expr));
+    if (rf_.functions[f].computed) need = std::max(need, block_frame_need(rf_.functions[f].block));
     return frame_need_[f] = need;
+  }
+
+  // A computed function's statements: their names' slots, and their expressions' needs.
+  int block_frame_need(const Block& b) {
+    int need = 0;
+    for (const auto& s : b) {
+      if (s->kind == StmtKind::let || s->kind == StmtKind::for_) need = std::max(need, s->sym.index + 1);
+      for (const auto& e : s->exprs)
+        if (e) need = std::max(need, expr_frame_need(*e));
+      need = std::max({need, block_frame_need(s->body), block_frame_need(s->orelse)});
+    }
+    return need;
+  }
+
+  // ---- functions computed by statements ----
+  // The body of a function with `do:`: a block node of its statements, the value of its
+  // last `return` last. Its names are frame slots (the checker bound them), so nothing of
+  // the state is written.
+  int computed(const Block& b, Pos pos) {
+    std::vector<int> kids;
+    for (const auto& s : b) kids.push_back(s->kind == StmtKind::return_ ? expr(*s->exprs[0]) : computed_stmt(*s));
+    return block_node(kids, pos);
+  }
+
+  int block_node(const std::vector<int>& kids, Pos pos) {
+    Node n{NodeOp::block, 0, 0, {-1, -1, -1}, static_cast<int32_t>(p_.kids.size()), static_cast<int32_t>(kids.size())};
+    p_.kids.insert(p_.kids.end(), kids.begin(), kids.end());
+    p_.nodes.push_back(n);
+    p_.node_pos.push_back(pos);
+    return static_cast<int>(p_.nodes.size()) - 1;
+  }
+
+  int computed_block(const Block& b, Pos pos) {
+    std::vector<int> kids;
+    for (const auto& s : b) kids.push_back(computed_stmt(*s));
+    return block_node(kids, pos);
+  }
+
+  int computed_stmt(const Stmt& s) {
+    switch (s.kind) {
+      case StmtKind::let: return node(NodeOp::set_bound, s.pos, s.sym.index, 0, {expr(*s.exprs[0])});
+      case StmtKind::assign: {
+        const Expr& target = *s.exprs[0];
+        int value = expr(*s.exprs[1]);
+        if (s.name != "=") {
+          int now = expr(target);
+          value = node(s.name == "+=" ? NodeOp::add : NodeOp::sub, s.pos, 0, 0, {now, value});
+        }
+        return node(NodeOp::set_bound, s.pos, target.sym.index, 0, {value});
+      }
+      case StmtKind::if_:
+        return node(NodeOp::cond, s.pos, 0, 0,
+                    {expr(*s.exprs[0]), computed_block(s.body, s.pos), computed_block(s.orelse, s.pos)});
+      case StmtKind::for_: {
+        Type t = s.exprs[0]->type;
+        int cap = t == Type::player_list ? g_.max_players : t == Type::int_list ? 64 : std::max(g_.card_count, 1);
+        int list = expr(*s.exprs[0]);
+        int where = s.exprs.size() > 1 ? expr(*s.exprs[1]) : -1;
+        return node(NodeOp::loop_for, s.pos, s.sym.index, cap, {list, where, computed_block(s.body, s.pos)});
+      }
+      case StmtKind::repeat_times:
+        return node(NodeOp::loop_times, s.pos, 0, 0, {expr(*s.exprs[0]), computed_block(s.body, s.pos)});
+      case StmtKind::repeat_until:
+      case StmtKind::while_: {
+        int c = expr(*s.exprs[0]);
+        if (s.kind == StmtKind::repeat_until) c = node(NodeOp::not_, s.exprs[0]->pos, 0, 0, {c});
+        return node(NodeOp::loop_while, s.pos, 0, 0, {c, computed_block(s.body, s.pos)});
+      }
+      default: return node(NodeOp::constant, s.pos, 0);  // the checker refuses the others
+    }
   }
 
   int expr_frame_need(const Expr& e) {
@@ -1033,6 +1105,7 @@ class Compiler {
         phase_calls_.push_back(emit({Op::phase, s.sym.index, s.sym.index, 0, 0, 0, s.pos}));
         return;
       case StmtKind::end_game: emit({Op::end_game, 0, 0, 0, 0, 0, s.pos}); return;
+      case StmtKind::return_: return;  // only in a computed function (the checker refuses it here)
       case StmtKind::say: {
         Message m{s.text, {}, {}};
         size_t values = s.exprs.size() - (s.name == "to" ? 1 : 0);
@@ -1126,7 +1199,7 @@ class Compiler {
   uint32_t args_read(int node) const {
     const Node& n = p_.nodes[node];
     uint32_t read = n.op == NodeOp::arg && n.a > 0 ? 1u << n.a : 0;
-    if (n.op == NodeOp::call) {
+    if (n.op == NodeOp::call || n.op == NodeOp::block) {
       for (int i = 0; i < n.kid_count; ++i) read |= args_read(p_.kids[n.first_kid + i]);
     } else {
       for (int k : n.kid)
@@ -1139,7 +1212,7 @@ class Compiler {
   int32_t last_arg(int node) const {
     const Node& n = p_.nodes[node];
     int32_t last = n.op == NodeOp::arg ? n.a : 0;
-    if (n.op == NodeOp::call) {
+    if (n.op == NodeOp::call || n.op == NodeOp::block) {
       for (int i = 0; i < n.kid_count; ++i) last = std::max(last, last_arg(p_.kids[n.first_kid + i]));
     } else {
       for (int k : n.kid)

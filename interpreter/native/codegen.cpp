@@ -412,6 +412,26 @@ class Generator {
       case NodeOp::min_of: return binary_pick(n, "<");
       case NodeOp::max_of: return binary_pick(n, ">");
       case NodeOp::card_at: return card_at(n);
+      case NodeOp::block: {
+        // A computed function's statements (Evaluator::eval_rest): each in turn, the last one's value.
+        if (k.kid_count == 0) return "(int64_t)0";
+        std::string s = "({";
+        for (int i = 0; i + 1 < k.kid_count; ++i) s += fmt::format(" (void)({});", e(p_.kids[k.first_kid + i]));
+        return s + fmt::format(" (int64_t)({}); }})", e(p_.kids[k.first_kid + k.kid_count - 1]));
+      }
+      case NodeOp::set_bound: {
+        std::string slot = tmp();
+        return fmt::format("({{ int {0} = {1} + {2}; if ({0} >= 256) fail(c, kata_nested, {3}); c.env[{0}] = {4}; (int64_t)0; }})",
+                           slot, base_, a, n, e(k0));
+      }
+      case NodeOp::loop_while:
+        return fmt::format("({{ while ({}) {{ spend(c, {}); (void)({}); }} (int64_t)0; }})", e(k0), n, e(k1));
+      case NodeOp::loop_times: {
+        std::string count = tmp(), i = tmp();
+        return fmt::format("({{ int64_t {0} = {1}; for (int64_t {2} = 0; {2} < {0}; ++{2}) {{ spend(c, {3}); (void)({4}); }} (int64_t)0; }})",
+                           count, e(k0), i, n, e(k1));
+      }
+      case NodeOp::loop_for: return loop_for(n);
       case NodeOp::linked:
       case NodeOp::position:
       KATA_LIST_NODES(KATA_NODE_CASE) return host_eval(n);  // and a list, which cannot be a value
@@ -472,6 +492,25 @@ class Generator {
         buf, m, base_, n, i, x, body);
   }
   KATA_EXHAUSTIVE_END
+
+  // `for` in a computed function (Evaluator::loop_for): the list and `where` first, into a
+  // buffer of the loop's capacity; then the body for each element, a step a round.
+  std::string loop_for(int n) {
+    const Node& k = node(n);
+    int list = k.kid[0], where = k.kid[1], body = k.kid[2], cap = k.b;
+    std::string slot = tmp(), buf = tmp(), cnt = tmp(), x = tmp(), i = tmp(), kept = tmp();
+    std::string s = fmt::format("({{ int {0} = {1} + {2}; if ({0} >= 256) fail(c, kata_nested, {3}); "
+                                "std::vector<int64_t> {4}({5}); int {6} = 0; ",
+                                slot, base_, k.a, n, buf, std::max(cap, 1), cnt);
+    s += each(list, x, fmt::format("if ({0} >= {1}) fail(c, kata_long_loop, {2}, {1}); {3}[{0}++] = {4};", cnt, cap, list, buf, x));
+    if (where >= 0)
+      s += fmt::format(" int {0} = 0; for (int {1} = 0; {1} < {2}; ++{1}) {{ c.env[{3}] = {4}[{1}]; if ({5}) {4}[{0}++] = {4}[{1}]; }} {2} = {0};",
+                       kept, i, cnt, slot, buf, e(where));
+    std::string j = tmp();
+    s += fmt::format(" for (int {0} = 0; {0} < {1}; ++{0}) {{ spend(c, {2}); c.env[{3}] = {4}[{0}]; (void)({5}); }} (int64_t)0; }})",
+                     j, cnt, n, slot, buf, e(body));
+    return s;
+  }
 
   std::string aggregate(int n) {
     const Node& k = node(n);

@@ -103,7 +103,7 @@ class Evaluator {
     if (--work_left_ < 0) [[unlikely]] too_much_work(node);
   }
   [[noreturn, gnu::cold, gnu::noinline]] void too_much_work(int node) const {
-    fail(node, fmt::format("the expressions took more than {} steps (rounds of aggregates and function calls) without a decision; raise limits.steps if this is intended", g_.max_steps));
+    fail(node, fmt::format("the expressions took more than {} steps (rounds of aggregates and loops, and function calls) without a decision; raise limits.steps if this is intended", g_.max_steps));
   }
   // What is left of the budget: compiled code keeps its own count and hands it over with
   // the nodes it leaves to the interpreter (native_eval), so both spend alike.
@@ -365,11 +365,70 @@ class Evaluator {
         if (z < 0) return 0;
         return std::find(cards(z), cards(z) + size(z), c) - cards(z) + 1;
       }
+      case NodeOp::block: {
+        int64_t v = 0;
+        for (int i = 0; i < n.kid_count; ++i) v = eval(p_.kids[n.first_kid + i]);
+        return v;
+      }
+      case NodeOp::set_bound: {
+        int slot = base_ + n.a;
+        if (slot >= frame_size) [[unlikely]] fail(node, "expressions nested too deeply");
+        env_[slot] = eval(kid(n, 0));
+        return 0;
+      }
+      case NodeOp::loop_for: return loop_for(node, n);
+      case NodeOp::loop_while:
+        while (eval(kid(n, 0))) {
+          spend(node);
+          eval(kid(n, 1));
+        }
+        return 0;
+      case NodeOp::loop_times: {
+        int64_t k = eval(kid(n, 0));
+        for (int64_t i = 0; i < k; ++i) {
+          spend(node);
+          eval(kid(n, 1));
+        }
+        return 0;
+      }
       KATA_LIST_NODES(KATA_NODE_CASE) not_a_value(node);
       KATA_LEAF_NODES(KATA_NODE_CASE)
       KATA_INNER_NODES(KATA_NODE_CASE) return eval(node);  // not met: eval and inner read them
     }
     not_a_value(node);  // no kind is left: a node out of the table
+  }
+
+  // `for x in LIST where C { ... }` in a computed function, as the machine runs the
+  // statement (Machine::for_init): the list, at most `capacity` elements, then those that
+  // pass `where`, both before the first round; then the body for each, a step a round.
+  [[gnu::noinline]] int64_t loop_for(int node, const Node& n) {
+    int slot = base_ + n.a;
+    if (slot >= frame_size) [[unlikely]] fail(node, "expressions nested too deeply");
+    int cap = n.b;
+    int64_t small[64];
+    std::vector<int64_t> large;
+    int64_t* buf = small;
+    if (cap > 64) large.resize(cap), buf = large.data();
+    int k = 0;
+    each(kid(n, 0), [&](int64_t x) {
+      if (k >= cap) [[unlikely]] fail(kid(n, 0), fmt::format("a loop over more than {} elements", cap));
+      buf[k++] = x;
+      return true;
+    });
+    if (kid(n, 1) >= 0) {
+      int kept = 0;
+      for (int i = 0; i < k; ++i) {
+        env_[slot] = buf[i];
+        if (eval(kid(n, 1))) buf[kept++] = buf[i];
+      }
+      k = kept;
+    }
+    for (int i = 0; i < k; ++i) {
+      spend(node);
+      env_[slot] = buf[i];
+      eval(kid(n, 2));
+    }
+    return 0;
   }
 
   // Calls f(element) for each element of a list node, in list order; f returns false to stop.

@@ -100,7 +100,13 @@
   X(linked, "kids: card, card")                                                               \
   X(min_of, "kids 0, 1: the lower of two numbers (min(a, b, c) is a tree of them)")           \
   X(max_of, "kids 0, 1: the higher of two numbers")                                           \
-  X(card_at, "a: index into Program::lookups; kids: the values of the kind's first properties")
+  X(card_at, "a: index into Program::lookups; kids: the values of the kind's first properties") \
+  /* The statements of a function computed by statements (`do:`), which write only its frame. */ \
+  X(block, "kids (Program::kids): worked out in order; its value is the last one's (0 if none)") \
+  X(set_bound, "a: depth in the evaluation frame; kid 0: the value it takes. Value 0")        \
+  X(loop_for, "a: depth of the variable, b: capacity; kids: list, where|-1, body. Value 0")   \
+  X(loop_while, "kids: condition, body. Value 0")                                             \
+  X(loop_times, "kids: count, body. Value 0")
 
 #define KATA_LIST_NODES(X)                                                                    \
   X(list_players, "the players still in the game, from seat 1")                               \

@@ -70,7 +70,7 @@ struct Expr {
 
 enum class StmtKind : uint8_t {
   let, assign, call, if_, for_, repeat_times, repeat_until, while_, move, move_all, shuffle, flip,
-  reveal, look, eliminate, choose, phase, win, end_game, say,
+  reveal, look, eliminate, choose, phase, win, end_game, say, return_,
 };
 
 enum class Face : uint8_t { keep, up, down };

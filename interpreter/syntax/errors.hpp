@@ -70,6 +70,7 @@ KATA_ERROR(no_lone_brace, "'}' closes nothing in the message (write '}}' for a b
 KATA_ERROR(message_end, "expected '\"' to close the message (a message is one line)")
 KATA_ERROR(say_target, "expected a player after 'say to'")
 KATA_ERROR(say_message, "expected a message in double quotes after 'say'")
+KATA_ERROR(return_value, "expected the function's value after 'return'")
 #undef KATA_ERROR
 
 struct error {

@@ -261,10 +261,16 @@ struct say_target : seq<expr> {};
 struct say_to : seq<kw_to, sp, must<say_target>> {};
 struct say_message : seq<message> {};
 struct say_stmt : seq<kw_say, sp, at<sor<one<'"'>, kw_to>>, opt<say_to>, must<say_message>> {};
+// `return VALUE` ends a function's `do:` with its value. Like `say`, `return` starts a
+// statement only where no assignment follows it, so it stays free as a name.
+struct return_value : seq<expr> {};
+struct return_stmt
+    : seq<kw_return, sp, not_at<sor<seq<one<'='>, not_at<one<'='>>>, string<'+', '='>, string<'-', '='>, one<'.', '['>>>,
+          must<return_value>> {};
 struct stmt
     : sor<let_stmt, if_stmt, for_stmt, repeat_stmt, while_stmt, move_stmt, shuffle_stmt,
           flip_stmt, reveal_stmt, look_stmt, eliminate_stmt, choose_stmt, phase_stmt, win_stmt,
-          end_stmt, give_stmt, take_stmt, deal_stmt, say_stmt, assign_or_call> {};
+          end_stmt, give_stmt, take_stmt, deal_stmt, say_stmt, return_stmt, assign_or_call> {};
 
 // A whole block of effects, as in `flow:`, a phase or an action's `do:`.
 struct end_of_program : eof {};

@@ -26,7 +26,7 @@ inline const List variable_show = {"if"};
 inline const List parameter = {"from", "doc"};
 inline const List action = {"params", "when", "do", "say", "doc", "override"};
 inline const List condition = {"if", "refuse"};
-inline const List function = {"params", "value", "doc", "override"};
+inline const List function = {"params", "value", "do", "doc", "override"};
 // A procedure or phase: `show: false` makes its calls bookkeeping.
 inline const List procedure = {"params", "do", "show", "doc", "override"};
 // A link or an invariant in long form, to override an imported one: `{if: COND, override: true}`.

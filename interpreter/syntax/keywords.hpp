@@ -57,7 +57,8 @@
   X(deal, "deal") \
   X(card, "card") \
   X(cards, "cards") \
-  X(say, "say")
+  X(say, "say") \
+  X(return, "return")
 
 namespace kata {
 

@@ -922,15 +922,22 @@ class Loader {
       check_keys(n, is_function ? keys::function : keys::procedure, is_function ? "a function" : "a procedure");
       if (auto x = n["params"]; x && x.IsSequence())
         for (const auto& e : x) r.params.push_back(scalar(e, "a parameter name"));
-      if (auto x = n[is_function ? "value" : "do"]) r.body = text(x);
-      else error(key, fmt::format("'{}' needs '{}:'", r.name, is_function ? "value" : "do"));
+      if (is_function && n["value"] && n["do"])
+        error(n["do"], fmt::format("'{}' has 'value:' and 'do:': a function is one or the other", r.name));
+      else if (is_function && n["do"])
+        r.body = text(n["do"]), r.computed = true;
+      else if (auto x = n[is_function ? "value" : "do"])
+        r.body = text(x);
+      else
+        error(key, is_function ? fmt::format("'{}' needs 'value:' (an expression) or 'do:' (statements ending with 'return')", r.name)
+                               : fmt::format("'{}' needs 'do:'", r.name));
       if (auto x = n["doc"]) r.doc = scalar(x, "a description");
       if (auto x = n["show"]; x && !is_function) r.shown = boolean(x, "show").value_or(true);
     } else {
       r.body = text(n);
     }
     if (r.body.present()) {
-      if (is_function) r.expr = parse_expression(r.body.text, r.body.where, diags_);
+      if (is_function && !r.computed) r.expr = parse_expression(r.body.text, r.body.where, diags_);
       else parse_program(r.body.text, r.body.where, diags_, r.block);
     }
     override_key(n, r.pos);

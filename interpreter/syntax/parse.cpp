@@ -79,7 +79,7 @@ using selector = pt::selector<
                           g::flip_stmt, g::reveal_stmt, g::look_stmt, g::eliminate_stmt,
                           g::choose_stmt, g::action_name, g::choice_args, g::phase_stmt, g::phase_name,
                           g::win_stmt, g::end_stmt, g::give_stmt, g::take_stmt, g::deal_stmt,
-                          g::counter_name, g::say_stmt, g::say_to, g::message_text, g::hole>,
+                          g::counter_name, g::say_stmt, g::return_stmt, g::say_to, g::message_text, g::hole>,
     pt::fold_one::on<g::product, g::sum, g::range, g::comparison, g::conjunction, g::disjunction,
                      g::postfix, g::from_expr, g::from_start>>;
 
@@ -504,6 +504,11 @@ class Builder {
       return s;
     }
     if (n.is_type<g::end_stmt>()) return make_stmt(StmtKind::end_game, n);
+    if (n.is_type<g::return_stmt>()) {
+      auto s = make_stmt(StmtKind::return_, n);
+      s->exprs.push_back(expr(*ch.at(0)));
+      return s;
+    }
     if (n.is_type<g::give_stmt>() || n.is_type<g::take_stmt>()) {
       // give N v to p  =>  p.v += N;   take N v from p  =>  p.v -= N
       auto s = make_stmt(StmtKind::assign, n);

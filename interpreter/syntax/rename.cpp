@@ -273,6 +273,7 @@ class Renamer {
       case StmtKind::look:
       case StmtKind::eliminate:
       case StmtKind::win:
+      case StmtKind::return_:
       case StmtKind::end_game: break;
     }
     for (auto& e : s.exprs) expr(e.get());

@@ -187,7 +187,8 @@ struct RoutineDecl {
   std::vector<std::string> params;
   Text body;
   ExprPtr expr;  // functions
-  Block block;   // procedures and phases
+  Block block;   // procedures and phases, and functions computed by statements (`do:`)
+  bool computed = false;  // a function's `do:`: statements that end with `return VALUE`
   std::string doc;
   // A procedure's `show: false`: what its calls do is bookkeeping, which screens do not
   // tell (the log does).
