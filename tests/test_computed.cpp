@@ -81,6 +81,26 @@ TEST_CASE("a function computed by statements gives its value, in effects and in 
   }
 }
 
+TEST_CASE("a parameter a computed function assigns is checked for what it becomes, compiled too", "[computed]") {
+  // Called with 2 only, but n is assigned: compiled code must not take n's range from its
+  // calls and leave out the check on the product, which goes past 64 bits.
+  const std::string grow =
+      "functions:\n"
+      "  grow(n):\n"
+      "    do: |\n"
+      "      n = n * 2000000000 * 2000000000\n"
+      "      return n * 2000000000\n";
+  auto l = load_text(kata::test::with("functions:\n", grow,
+                                      kata::test::with("  best = longest(P1) * 10 + gap(2)", "  best = grow(2) % 7", runs)));
+  INFO(Catch::Detail::stringify(l.messages()));
+  REQUIRE(l.game);
+  for (bool compiled : {false, true}) {
+    INFO("compiled: " << compiled);
+    auto g = compiled ? kata::test::compiled(l.game) : l.game;
+    CHECK_THROWS_WITH(new_game(*g, 2, 1, default_options(*g)), Catch::Contains("too large"));
+  }
+}
+
 TEST_CASE("the checker keeps a computed function free of effects", "[computed][check]") {
   auto errors = [](const std::string& from, const std::string& to) {
     auto l = load_text(kata::test::with(from, to, runs));

@@ -47,6 +47,13 @@ static inline int chkK(KataCtx& c, int x, int kind, int node) {
   if (__builtin_expect(KIND[x] != kind, 0)) fail(c, kata_bad_kind, node, kind);
   return x;
 }
+// chkK(chkC(x)) for a kind whose cards are first..last (each kind's cards are numbered
+// together): two comparisons the compiler can fold where it knows the card's range.
+static inline int chkCK(KataCtx& c, int64_t x, int first, int last, int kind, int node) {
+  if (__builtin_expect(x < 0 || x >= CC, 0)) fail(c, kata_bad_card, node);
+  if (__builtin_expect(x < first || x > last, 0)) fail(c, kata_bad_kind, node, kind);
+  return (int)x;
+}
 static inline int chkZ(KataCtx& c, int n, int64_t z, int node) {
   if (__builtin_expect(z < 0 || z >= NI || IOWNER[z] >= n, 0)) fail(c, kata_bad_zone, node, z);
   return (int)z;
@@ -76,6 +83,12 @@ struct TooLarge {
   int node;
 };
 
+// An interval holding every value an expression can have (by default, all of int64).
+struct Range {
+  int64_t lo = INT64_MIN, hi = INT64_MAX;
+  bool operator==(const Range&) const = default;
+};
+
 class Generator {
  public:
   Generator(const Game& g, size_t limit) : g_(g), p_(g.program), l_(g.layout), limit_(limit) {}
@@ -91,14 +104,13 @@ class Generator {
     out_ += "\n";
     out_ += prelude;
     find_safe_locals();
-    for (size_t f = 0; f < p_.functions.size(); ++f)
-      out_ += fmt::format("static inline int64_t F{}(KataCtx& c, int base);\n", f);
-    for (size_t f = 0; f < p_.functions.size(); ++f) {
-      base_ = "base";
-      out_ += fmt::format("static inline int64_t F{}(KataCtx& c, int base) {{\n  int32_t* s = c.s; const int n = c.n; (void)s; (void)n; (void)base;\n  return {};\n}}\n",
-                          f, p_.functions[f].body >= 0 ? e(p_.functions[f].body) : "0");
-    }
+    find_param_ranges();
+    for (size_t f = 0; f < p_.functions.size(); ++f) out_ += fmt::format("static inline int64_t F{}({});\n", f, signature(f));
+    for (size_t f = 0; f < p_.functions.size(); ++f) function(f);
     base_ = "0";
+    names_.clear();
+    ranges_.clear();
+    in_function_ = false;
     run();
     legal();
     playout();
@@ -107,6 +119,184 @@ class Generator {
   }
 
  private:
+  // ---- functions ----
+  // A function's arguments are C++ parameters, and so are the variables of its
+  // aggregates: C++ locals the compiler keeps in registers. Only where a node of the body
+  // is handed back to the interpreter, which reads the frame (c.env), are they written
+  // there too, as the interpreter would have them (Evaluator::call, aggregate).
+  std::string signature(size_t f) const {
+    std::string sig = "KataCtx& c, int base";
+    for (int i = 0; i < p_.functions[f].params; ++i) sig += fmt::format(", int64_t a{}", i);
+    return sig;
+  }
+  void function(size_t f) {
+    const Function& fn = p_.functions[f];
+    base_ = "base";
+    in_function_ = true;
+    names_.clear();
+    ranges_.clear();
+    for (int i = 0; i < fn.params; ++i) {
+      names_[i] = fmt::format("a{}", i);
+      const Range& r = params_[f][static_cast<size_t>(i)];
+      // (never called from compiled code, or assigned by its statements: unknown)
+      if (r.lo <= r.hi && !assigned_[f].count(i)) ranges_[i] = r;
+    }
+    frame_ = fn.body >= 0 && hands_back(fn.body, false);
+    std::string bind;
+    if (frame_)
+      for (int i = 0; i < fn.params; ++i) bind += fmt::format(" c.env[base + {0}] = a{0};", i);
+    std::string body = fn.body >= 0 ? e(fn.body) : "0";
+    out_ += fmt::format("static inline int64_t F{}({}) {{\n  int32_t* s = c.s; const int n = c.n; (void)s; (void)n; (void)base;{}\n  return {};\n}}\n",
+                        f, signature(f), bind, body);
+  }
+
+  // The values each function's parameters take: the hull of its arguments' ranges over
+  // every call in the program (the compiled calls are among them), worked out to a fixed
+  // point; a parameter whose range still grows after a few rounds (a recursion) is unknown.
+  // The frame depths a computed function's statements assign (set_bound): a parameter
+  // among them takes other values than its calls pass, so it has no range.
+  void find_assigned(int n, std::set<int>& out) const {
+    const Node& k = node(n);
+    if (k.op == NodeOp::set_bound) out.insert(k.a);
+    if (k.op == NodeOp::block)
+      for (int i = 0; i < k.kid_count; ++i) find_assigned(p_.kids[k.first_kid + i], out);
+    if (k.op == NodeOp::call) return;  // its arguments are expressions; its body is its own
+    for (int i = 0; i < 3; ++i)
+      if (k.kid[i] >= 0) find_assigned(k.kid[i], out);
+  }
+
+  void find_param_ranges() {
+    assigned_.assign(p_.functions.size(), {});
+    for (size_t f = 0; f < p_.functions.size(); ++f)
+      if (p_.functions[f].body >= 0) find_assigned(p_.functions[f].body, assigned_[f]);
+    const Range none{INT64_MAX, INT64_MIN};
+    params_.assign(p_.functions.size(), {});
+    for (size_t f = 0; f < p_.functions.size(); ++f) params_[f].assign(static_cast<size_t>(p_.functions[f].params), none);
+    std::vector<char> inner(p_.nodes.size(), 0);
+    for (const Node& k : p_.nodes) {
+      for (int i = 0; i < 3; ++i)
+        if (k.kid[i] >= 0) inner[static_cast<size_t>(k.kid[i])] = 1;
+      if (k.op == NodeOp::call)
+        for (int i = 0; i < k.kid_count; ++i) inner[static_cast<size_t>(p_.kids[k.first_kid + i])] = 1;
+    }
+    for (const Function& fn : p_.functions)
+      if (fn.body >= 0) inner[static_cast<size_t>(fn.body)] = 1;
+    size_t all = 0;
+    for (const auto& f : params_) all += f.size();
+    for (size_t round = 0;; ++round) {
+      if (round > 10 + all) {  // cannot happen (each round past 8 widens one at least): unknown
+        for (auto& f : params_) std::fill(f.begin(), f.end(), Range{});
+        break;
+      }
+      auto before = params_;
+      for (size_t f = 0; f < p_.functions.size(); ++f) {
+        // Not called yet (a parameter without values): its calls have nothing to pass on.
+        bool called = true;
+        for (const Range& r : params_[f]) called &= r.lo <= r.hi;
+        if (!called) continue;
+        ranges_.clear();
+        for (size_t i = 0; i < params_[f].size(); ++i)
+          if (!assigned_[f].count(static_cast<int>(i))) ranges_[static_cast<int>(i)] = params_[f][i];
+        if (p_.functions[f].body >= 0) visit_calls(p_.functions[f].body);
+      }
+      ranges_.clear();
+      for (size_t n = 0; n < p_.nodes.size(); ++n)
+        if (!inner[n]) visit_calls(static_cast<int>(n));
+      if (params_ == before) break;
+      for (size_t f = 0; f < params_.size(); ++f)
+        for (size_t i = 0; i < params_[f].size(); ++i)
+          if (round >= 8 && params_[f][i] != before[f][i]) params_[f][i] = Range{};
+    }
+    ranges_.clear();
+  }
+  // The calls under node n, with the ranges of the frame's variables as they stand there.
+  void visit_calls(int n) {
+    const Node& k = node(n);
+    if (k.op == NodeOp::block) {  // a computed function's statements
+      for (int i = 0; i < k.kid_count; ++i) visit_calls(p_.kids[k.first_kid + i]);
+      return;
+    }
+    bool aggregate = false;
+    switch (k.op) {
+      KATA_AGGREGATE_NODES(KATA_NODE_CASE)
+      aggregate = true;
+      break;
+      default: break;
+    }
+    if (aggregate) {
+      visit_calls(k.kid[0]);
+      bool had = ranges_.count(k.a) > 0;
+      Range outer = frame_range(k.a);
+      ranges_[k.a] = elements(k.kid[0]);
+      for (int i = 1; i < 3; ++i)
+        if (k.kid[i] >= 0) visit_calls(k.kid[i]);
+      if (had) ranges_[k.a] = outer;
+      else ranges_.erase(k.a);
+      return;
+    }
+    if (k.op == NodeOp::call) {
+      std::vector<Range>& to = params_[static_cast<size_t>(k.a)];
+      for (int i = 0; i < k.kid_count; ++i) {
+        int arg = p_.kids[k.first_kid + i];
+        visit_calls(arg);
+        if (static_cast<size_t>(i) < to.size()) to[static_cast<size_t>(i)] = hull(to[static_cast<size_t>(i)], range(arg));
+      }
+      return;
+    }
+    for (int i = 0; i < 3; ++i)
+      if (k.kid[i] >= 0) visit_calls(k.kid[i]);
+  }
+
+  // Whether evaluating node n (a list's elements if `as_list`) may hand a node back to the
+  // interpreter (host_eval, or H.list in each), which reads the frame: the cases where
+  // expression() and each() do, over the node's operands (not into the functions it calls,
+  // whose frames are their own).
+  bool hands_back(int n, bool as_list) const {
+    const Node& k = node(n);
+    switch (k.op) {
+      KATA_LIST_NODES(KATA_NODE_CASE)
+      if (!as_list) return true;
+      break;
+      default: break;
+    }
+    switch (k.op) {
+      case NodeOp::linked:
+      case NodeOp::position:
+      case NodeOp::list_walk: return true;
+      case NodeOp::card_at:
+        if (!p_.lookups[k.a].dense) return true;
+        break;
+      case NodeOp::list_from:
+        if (k.kid[0] < 0 || node(k.kid[0]).op != NodeOp::list_players) return true;
+        break;
+      case NodeOp::list_neighbours:
+        if (g_.link_start.empty()) return true;
+        break;
+      case NodeOp::call:
+      case NodeOp::block:  // a computed function's statements, in its own frame
+        for (int i = 0; i < k.kid_count; ++i)
+          if (hands_back(p_.kids[k.first_kid + i], false)) return true;
+        break;
+      default: break;
+    }
+    bool aggregate = false;
+    switch (k.op) {
+      KATA_AGGREGATE_NODES(KATA_NODE_CASE)
+      aggregate = true;
+      break;
+      default: break;
+    }
+    for (int i = 0; i < 3; ++i)
+      if (k.kid[i] >= 0 && hands_back(k.kid[i], i == 0 && (aggregate || k.op == NodeOp::list_from || k.op == NodeOp::loop_for))) return true;
+    return false;
+  }
+  // A variable of the frame at `depth`: its C++ name where it has one, else the frame's slot.
+  std::string frame_var(int depth) const {
+    auto it = names_.find(depth);
+    if (it != names_.end()) return it->second;
+    return fmt::format("c.env[{} + {}]", base_, depth);
+  }
+
   // ---- the game's tables, as constants ----
   template <typename T>
   void table(const char* type, const char* name, const std::vector<T>& v) {
@@ -164,8 +354,8 @@ class Generator {
       case NodeOp::player_var_bound:
       case NodeOp::zone_of_bound:
       case NodeOp::prop_bound:
-      case NodeOp::card_var_bound: return fmt::format("c.env[{} + {}]", base_, b);
-      default: return fmt::format("(int64_t)c.args[{}]", b);
+      case NodeOp::card_var_bound: return frame_var(b);
+      default: return fmt::format("(int64_t){}", arg(b));
     }
   }
 
@@ -222,9 +412,216 @@ class Generator {
     for (const Loop& l : p_.loops)
       if (player_list(node(l.list_node)) && !written.count(l.var_slot) && loops[l.var_slot] == 1) safe_locals_.insert(l.var_slot);
   }
-  std::string C(int n) { return fmt::format("chkC(c, {}, {})", e(n), n); }
+  std::string C(int n) { return card(e(n), range(n), n); }
   // A card that must be of a kind (card_of_kind).
-  std::string CK(int n, int kind) { return fmt::format("chkK(c, {}, {}, {})", C(n), kind, n); }
+  std::string CK(int n, int kind) { return card_of_kind(e(n), range(n), kind, n); }
+  // `v` (of range r) checked as a card, as Evaluator::card checks it at `node`: no check
+  // where the value is one already (an element of a zone, a neighbour).
+  std::string card(const std::string& v, Range r, int node) const {
+    if (r.lo >= 0 && r.hi < g_.card_count) return fmt::format("(int){}", v);
+    return fmt::format("chkC(c, {}, {})", v, node);
+  }
+  // `v` checked as a card of `kind` (Evaluator::card_of_kind); where the kind's cards are
+  // numbered together, by two comparisons, none where the range shows them true.
+  std::string card_of_kind(const std::string& v, Range r, int kind, int node) const {
+    const KindInfo& info = g_.kinds[kind];
+    int first = info.first_card, last = info.first_card + info.card_count - 1;
+    if (!kind_contiguous(kind)) return fmt::format("chkK(c, {}, {}, {})", card(v, r, node), kind, node);
+    if (r.lo >= first && r.hi <= last) return fmt::format("(int){}", v);
+    return fmt::format("chkCK(c, {}, {}, {}, {}, {})", v, first, last, kind, node);
+  }
+  bool kind_contiguous(int kind) const {
+    const KindInfo& info = g_.kinds[kind];
+    int count = 0;
+    for (size_t x = 0; x < g_.card_kind.size(); ++x)
+      if (g_.card_kind[x] == kind) {
+        if (static_cast<int>(x) < info.first_card || static_cast<int>(x) >= info.first_card + info.card_count) return false;
+        ++count;
+      }
+    return count == info.card_count && info.card_count > 0;
+  }
+
+  // ---- the values a node can take ----
+  // An interval holding every value node n can have (the full int64 range if unknown):
+  // where it shows a check cannot fail (a card from a zone, a sum of two small numbers),
+  // the check is left out. Values read from the state fit its 32-bit slots; a bound
+  // variable takes its domain's elements.
+  static Range span(int64_t lo, int64_t hi) { return Range{lo, hi}; }
+  static Range hull(Range a, Range b) { return Range{std::min(a.lo, b.lo), std::max(a.hi, b.hi)}; }
+  static Range int32_range() { return Range{INT32_MIN, INT32_MAX}; }
+  // An interval from 128-bit bounds: full if it passes int64 (the operation may overflow).
+  static bool fits(__int128 lo, __int128 hi) { return lo >= INT64_MIN && hi <= INT64_MAX; }
+  Range props(int prop) const {
+    Range r{INT64_MAX, INT64_MIN};
+    for (int x = 0; x < g_.card_count; ++x) {
+      int64_t v = g_.card_props[static_cast<size_t>(prop) * g_.card_count + x];
+      r.lo = std::min(r.lo, v), r.hi = std::max(r.hi, v);
+    }
+    return g_.card_count > 0 ? r : Range{};
+  }
+  Range arithmetic_range(NodeOp op, Range a, Range b) const {
+    __int128 lo, hi;
+    if (op == NodeOp::add) lo = (__int128)a.lo + b.lo, hi = (__int128)a.hi + b.hi;
+    else if (op == NodeOp::sub) lo = (__int128)a.lo - b.hi, hi = (__int128)a.hi - b.lo;
+    else {
+      __int128 p[4] = {(__int128)a.lo * b.lo, (__int128)a.lo * b.hi, (__int128)a.hi * b.lo, (__int128)a.hi * b.hi};
+      lo = *std::min_element(p, p + 4), hi = *std::max_element(p, p + 4);
+    }
+    if (!fits(lo, hi)) return Range{};
+    return Range{static_cast<int64_t>(lo), static_cast<int64_t>(hi)};
+  }
+  // Whether add, sub or mul of these operands can overflow (the full range is kept for it).
+  bool may_overflow(NodeOp op, Range a, Range b) const {
+    __int128 lo, hi;
+    if (op == NodeOp::add) lo = (__int128)a.lo + b.lo, hi = (__int128)a.hi + b.hi;
+    else if (op == NodeOp::sub) lo = (__int128)a.lo - b.hi, hi = (__int128)a.hi - b.lo;
+    else {
+      __int128 p[4] = {(__int128)a.lo * b.lo, (__int128)a.lo * b.hi, (__int128)a.hi * b.lo, (__int128)a.hi * b.hi};
+      lo = *std::min_element(p, p + 4), hi = *std::max_element(p, p + 4);
+    }
+    return !fits(lo, hi);
+  }
+  Range frame_range(int depth) const {
+    auto it = ranges_.find(depth);
+    return it != ranges_.end() ? it->second : Range{};
+  }
+  Range arg_range(int i) const {
+    auto it = arg_ranges_.find(i);
+    return it != arg_ranges_.end() ? it->second : int32_range();
+  }
+  // The range of the variable a specialised member node reads.
+  Range var_range(NodeOp op, int b) const {
+    switch (op) {
+      case NodeOp::player_var_bound:
+      case NodeOp::zone_of_bound:
+      case NodeOp::prop_bound:
+      case NodeOp::card_var_bound: return frame_range(b);
+      case NodeOp::player_var_arg:
+      case NodeOp::zone_of_arg:
+      case NodeOp::prop_arg:
+      case NodeOp::card_var_arg: return arg_range(b);
+      default: return int32_range();
+    }
+  }
+  // The elements of a list node (or a zone's cards).
+  Range elements(int n) const {
+    const Node& k = node(n);
+    switch (k.op) {
+      case NodeOp::list_players:
+      case NodeOp::list_all_players: return span(0, g_.max_players - 1);
+      case NodeOp::list_from: return player_list(node(k.kid[0])) ? span(0, g_.max_players - 1) : Range{};
+      case NodeOp::list_range: return span(range(k.kid[0]).lo, range(k.kid[1]).hi);
+      case NodeOp::list_values: {
+        const std::vector<int64_t>& v = p_.value_lists[k.a];
+        if (v.empty()) return Range{};
+        return span(*std::min_element(v.begin(), v.end()), *std::max_element(v.begin(), v.end()));
+      }
+      case NodeOp::list_neighbours:
+        if (g_.link_start.empty()) return Range{};
+        return span(0, g_.card_count - 1);
+      case NodeOp::list_walk: return Range{};
+      default: return span(0, g_.card_count - 1);  // a zone's cards
+    }
+  }
+  Range range(int n) const {
+    const Node& k = node(n);
+    const int64_t cc = g_.card_count, mp = g_.max_players, ni = static_cast<int64_t>(g_.instance_zone.size());
+    switch (k.op) {
+      case NodeOp::constant: return span(k.a, k.a);
+      case NodeOp::option:
+      case NodeOp::global:
+      case NodeOp::local:
+      case NodeOp::player_var:
+      case NodeOp::player_var_local:
+      case NodeOp::player_var_bound:
+      case NodeOp::player_var_arg:
+      case NodeOp::card_var:
+      case NodeOp::card_var_local:
+      case NodeOp::card_var_bound:
+      case NodeOp::card_var_arg: return int32_range();
+      case NodeOp::arg: return arg_range(k.a);
+      case NodeOp::bound: return frame_range(k.a);
+      case NodeOp::zone:
+      case NodeOp::zone_of:
+      case NodeOp::zone_of_local:
+      case NodeOp::zone_of_bound:
+      case NodeOp::zone_of_arg:
+      case NodeOp::card_zone_of: return span(0, ni - 1);
+      case NodeOp::prop:
+      case NodeOp::prop_local:
+      case NodeOp::prop_bound:
+      case NodeOp::prop_arg: return props(k.a);
+      case NodeOp::not_:
+      case NodeOp::eq:
+      case NodeOp::ne:
+      case NodeOp::lt:
+      case NodeOp::le:
+      case NodeOp::gt:
+      case NodeOp::ge:
+      case NodeOp::and_:
+      case NodeOp::or_:
+      case NodeOp::any:
+      case NodeOp::all:
+      case NodeOp::alive:
+      case NodeOp::sees:
+      case NodeOp::contains: return span(0, 1);
+      case NodeOp::face_up: return int32_range();
+      case NodeOp::add:
+      case NodeOp::sub:
+      case NodeOp::mul: return arithmetic_range(k.op, range(k.kid[0]), range(k.kid[1]));
+      case NodeOp::neg: {
+        Range a = range(k.kid[0]);
+        if (a.lo == INT64_MIN || a.hi == INT64_MIN) return Range{};
+        return span(-a.hi, -a.lo);
+      }
+      case NodeOp::abs: {
+        Range a = range(k.kid[0]);
+        if (a.lo == INT64_MIN || a.hi == INT64_MIN) return Range{};
+        return span(a.lo >= 0 ? a.lo : a.hi <= 0 ? -a.hi : 0, std::max(-a.lo, a.hi));
+      }
+      case NodeOp::cond: return hull(range(k.kid[1]), range(k.kid[2]));
+      case NodeOp::min_of:
+      case NodeOp::max_of: return hull(range(k.kid[0]), range(k.kid[1]));
+      case NodeOp::count: return span(0, INT32_MAX);
+      case NodeOp::min:
+      case NodeOp::max: return k.kid[2] >= 0 ? hull(range(k.kid[2]), span(0, 0)) : Range{};
+      case NodeOp::best:
+      case NodeOp::worst:
+      case NodeOp::find: return hull(elements(k.kid[0]), span(-1, -1));
+      case NodeOp::player_count: return span(0, mp);
+      case NodeOp::top:
+      case NodeOp::bottom:
+      case NodeOp::holder: return span(-1, cc - 1);
+      case NodeOp::size: return span(0, cc);
+      case NodeOp::next_player:
+      case NodeOp::left:
+      case NodeOp::right: return span(0, mp - 1);
+      case NodeOp::seat: return span(1, mp);
+      case NodeOp::zone_owner: return table_range(g_.instance_owner);
+      case NodeOp::card_owner: return table_range(g_.card_owner);
+      case NodeOp::card_zone: return span(-1, ni - 1);
+      case NodeOp::card_at: {
+        Range r = card_at_range(k.a);
+        return hull(r, span(-1, -1));
+      }
+      default: return Range{};
+    }
+  }
+  // The values in a table of the game (OWNER, IOWNER), with -1 (none) always among them.
+  static Range table_range(const std::vector<int32_t>& t) {
+    Range r{-1, -1};
+    for (int32_t v : t) r.lo = std::min<int64_t>(r.lo, v), r.hi = std::max<int64_t>(r.hi, v);
+    return r;
+  }
+  // The cards a dense lookup table holds (-1 aside), or none (lo > hi).
+  Range card_at_range(int lookup) const {
+    const CardLookup& t = p_.lookups[lookup];
+    Range r{INT64_MAX, INT64_MIN};
+    if (!t.dense) return Range{};
+    for (int32_t v : t.table)
+      if (v >= 0) r.lo = std::min<int64_t>(r.lo, v), r.hi = std::max<int64_t>(r.hi, v);
+    return r;
+  }
   // A zone instance, checked as Evaluator::zone checks it.
   std::string Z(int n) {
     const Node& k = node(n);
@@ -233,13 +630,22 @@ class Generator {
       case NodeOp::zone_of_local:
       case NodeOp::zone_of_bound:
       case NodeOp::zone_of_arg: return fmt::format("({} + {})", k.a, PV(k.op, k.b, k.kid[0]));
+      // A player's zone, or a card's, is one whose owner (if any) is the player checked: the
+      // zone check cannot fail once the card and player checks inside have passed.
+      case NodeOp::zone_of:
+      case NodeOp::card_zone_of: return fmt::format("(int){}", e(n));
       default: return fmt::format("chkZ(c, n, {}, {})", e(n), n);
     }
   }
   // Two operands evaluated left to right, then combined by the kernel's checked_OP
   // (runtime/kernel.hpp), which the interpreter calls too: the same results and errors.
   // add, sub and mul fail only when too large (a bool); div and mod say why (an int).
+  // Where the operands' ranges show add, sub or mul cannot overflow, it is plain C++.
   std::string checked(int n, const char* op) {
+    const Node& k = node(n);
+    if ((k.op == NodeOp::add || k.op == NodeOp::sub || k.op == NodeOp::mul) &&
+        !may_overflow(k.op, range(k.kid[0]), range(k.kid[1])))
+      return binary(n, k.op == NodeOp::add ? "+" : k.op == NodeOp::sub ? "-" : "*");
     std::string a = tmp(), b = tmp(), r = tmp(), f = tmp();
     bool why = op == std::string_view("div") || op == std::string_view("mod");
     return fmt::format("({{ int64_t {0} = {1}; int64_t {2} = {3}, {4}; if ({8} {7} = checked_{5}({0}, {2}, &{4})) arithmetic(c, {7}, {6}); {4}; }})",
@@ -247,6 +653,12 @@ class Generator {
   }
   // One operand, by the kernel's checked_OP (neg, abs: true when too large).
   std::string checked_unary(int n, const char* op) {
+    if (range(node(n).kid[0]).lo > INT64_MIN) {  // cannot overflow
+      std::string a = tmp();
+      bool neg = op == std::string_view("neg");
+      return fmt::format("({{ int64_t {0} = {1}; (int64_t)({2}); }})", a, e(node(n).kid[0]),
+                         neg ? "-" + a : fmt::format("{0} < 0 ? -{0} : {0}", a));
+    }
     std::string r = tmp();
     return fmt::format("({{ int64_t {0}; if (checked_{1}({2}, &{0})) fail(c, kata_overflow, {3}); {0}; }})", r, op,
                        e(node(n).kid[0]), n);
@@ -289,8 +701,17 @@ class Generator {
       index = fmt::format("({}) * {} + ({} - {}LL)", index, t.hi[d] - t.lo[d] + 1, v, t.lo[d]);
     }
     if (t.table.empty()) return s + " (int64_t)-1; })";
-    return s + fmt::format(" ({}) ? (int64_t)-1 : (int64_t)LK{}[{}]; }})", test, k.a, index);
+    // What the table holds, told to the compiler: past a test against `none`, the checks
+    // of the card (chkC, chkCK) fold away.
+    Range r = card_at_range(k.a);
+    std::string v = tmp();
+    if (r.lo > r.hi) return s + " (int64_t)-1; })";
+    return s + fmt::format(" int64_t {0} = ({1}) ? (int64_t)-1 : (int64_t)LK{2}[{3}]; if (!({0} == -1 || ({0} >= {4} && {0} <= {5}))) __builtin_unreachable(); {0}; }})",
+                           v, test, k.a, index, r.lo, r.hi);
   }
+  // Argument i of the decision being listed: a C++ local where nothing of the action is
+  // handed back to the interpreter (which reads c.args), else c.args.
+  std::string arg(int i) const { return local_args_ ? fmt::format("A{}", i) : fmt::format("c.args[{}]", i); }
   std::string host_eval(int n) { return fmt::format("H.eval(c.host, c.s, c.args, c.env, {}, {}, &c.work)", base_, n); }
 
   // ---- expressions ----
@@ -302,7 +723,12 @@ class Generator {
   std::string e(int n) {
     size_t outer = operands_;
     operands_ = 0;
+    // Outside functions, each expression is a scope of its own (from depth 0).
+    bool top = !in_function_ && depth_ == 0;
+    if (top) frame_ = hands_back(n, false);
+    ++depth_;
     std::string text = expression(n);
+    --depth_;
     written_ += text.size() - std::min(text.size(), operands_);
     operands_ = outer + text.size();
     if (written_ > limit_) throw TooLarge{n};
@@ -318,8 +744,8 @@ class Generator {
       case NodeOp::option: return fmt::format("(int64_t)s[{}]", l_.options + a);
       case NodeOp::global: return fmt::format("(int64_t)s[{}]", l_.globals + a);
       case NodeOp::local: return fmt::format("(int64_t)s[{}]", l_.locals + a);
-      case NodeOp::bound: return fmt::format("c.env[{} + {}]", base_, a);
-      case NodeOp::arg: return fmt::format("(int64_t)c.args[{}]", a);
+      case NodeOp::bound: return frame_var(a);
+      case NodeOp::arg: return fmt::format("(int64_t){}", arg(a));
       case NodeOp::zone: return fmt::format("(int64_t){}", a);
       case NodeOp::player_var_local:
       case NodeOp::player_var_bound:
@@ -330,13 +756,13 @@ class Generator {
       case NodeOp::zone_of_arg: return fmt::format("(int64_t)({} + {})", a, PV(k.op, k.b, k0));
       case NodeOp::prop_local:
       case NodeOp::prop_bound:
-      case NodeOp::prop_arg: return fmt::format("PROPS[{} + chkC(c, {}, {})]", a * g_.card_count, var(k.op, k.b), k0);
+      case NodeOp::prop_arg: return fmt::format("PROPS[{} + {}]", a * g_.card_count, card(var(k.op, k.b), var_range(k.op, k.b), k0));
       case NodeOp::card_var_local:
       case NodeOp::card_var_bound:
       case NodeOp::card_var_arg: {
         const VarInfo& v = g_.card_vars[a];
-        return fmt::format("(int64_t)s[{} + (chkK(c, chkC(c, {}, {}), {}, {}) - {})]", l_.card_vars + v.base,
-                           var(k.op, k.b), k0, v.kind, k0, g_.kinds[v.kind].first_card);
+        return fmt::format("(int64_t)s[{} + ({} - {})]", l_.card_vars + v.base,
+                           card_of_kind(var(k.op, k.b), var_range(k.op, k.b), v.kind, k0), g_.kinds[v.kind].first_card);
       }
       case NodeOp::player_var: return fmt::format("(int64_t)s[{} + {}]", l_.player_vars + a * g_.max_players, P(k0));
       case NodeOp::zone_of: return fmt::format("(int64_t)({} + {})", g_.zones[a].first_instance, P(k0));
@@ -420,9 +846,14 @@ class Generator {
         return s + fmt::format(" (int64_t)({}); }})", e(p_.kids[k.first_kid + k.kid_count - 1]));
       }
       case NodeOp::set_bound: {
-        std::string slot = tmp();
-        return fmt::format("({{ int {0} = {1} + {2}; if ({0} >= 256) fail(c, kata_nested, {3}); c.env[{0}] = {4}; (int64_t)0; }})",
-                           slot, base_, a, n, e(k0));
+        // A parameter has a C++ name (frame_var); a `let` or a loop's variable lives in the
+        // frame. Where nodes are handed back, the frame holds the parameter too.
+        std::string slot = tmp(), v = tmp();
+        auto named = names_.find(a);
+        std::string to_name = named != names_.end() ? fmt::format(" {} = {};", named->second, v) : "";
+        std::string to_frame = named == names_.end() || frame_ ? fmt::format(" c.env[{}] = {};", slot, v) : "";
+        return fmt::format("({{ int {0} = {1} + {2}; if ({0} >= 256) fail(c, kata_nested, {3}); int64_t {4} = {5};{6}{7} (void){0}; (int64_t)0; }})",
+                           slot, base_, a, n, v, e(k0), to_name, to_frame);
       }
       case NodeOp::loop_while:
         return fmt::format("({{ while ({}) {{ spend(c, {}); (void)({}); }} (int64_t)0; }})", e(k0), n, e(k1));
@@ -512,28 +943,45 @@ class Generator {
     return s;
   }
 
+  // An aggregate: a statement expression around a loop over its domain; `any`, `all` and
+  // `find` leave the loop by a jump to the end (no lambda, so it is one function with the
+  // code around it, its variables in registers).
   std::string aggregate(int n) {
     const Node& k = node(n);
     int domain = k.kid[0], where = k.kid[1], value = k.kid[2];
-    std::string slot = tmp(), acc = tmp(), found = tmp(), key = tmp(), x = tmp();
-    std::string body = fmt::format("spend(c, {}); c.env[{}] = {};", n, slot, x);
+    std::string slot = tmp(), acc = tmp(), found = tmp(), key = tmp(), x = tmp(), done = tmp();
+    std::string body = fmt::format("spend(c, {});", n);
+    if (frame_) body += fmt::format(" c.env[{}] = {};", slot, x);
+    bool had_name = names_.count(k.a) > 0;
+    std::string outer_name = had_name ? names_[k.a] : std::string();
+    names_[k.a] = x;
+    bool had_range = ranges_.count(k.a) > 0;
+    Range outer_range = frame_range(k.a);
+    ranges_[k.a] = elements(domain);
     // Over players, the variable is a seat: reads of it need no check.
     bool was_safe = safe_depths_.count(k.a) > 0;
     if (player_list(node(domain))) safe_depths_.insert(k.a);
     else safe_depths_.erase(k.a);
     if (where >= 0) body += fmt::format(" if (!({})) continue;", e(where));
+    bool leaves = false;  // whether the loop may end early
     switch (k.op) {
       case NodeOp::sum:
         body += fmt::format(" if (checked_add({0}, (int64_t)({1}), &{0})) fail(c, kata_overflow, {2});", acc, e(value), n);
         break;
       case NodeOp::count: body += fmt::format(" ++{};", acc); break;
       case NodeOp::any:
-        body += value < 0 ? std::string(" return (int64_t)1;") : fmt::format(" if ({}) return (int64_t)1;", e(value));
+        leaves = true;
+        body += value < 0 ? fmt::format(" {{ {} = 1; goto {}; }}", acc, done)
+                          : fmt::format(" if ({}) {{ {} = 1; goto {}; }}", e(value), acc, done);
         break;
       case NodeOp::all:
-        if (value >= 0) body += fmt::format(" if (!({})) return (int64_t)0;", e(value));
+        leaves = value >= 0;
+        if (value >= 0) body += fmt::format(" if (!({})) {{ {} = 0; goto {}; }}", e(value), acc, done);
         break;
-      case NodeOp::find: body += fmt::format(" return {};", x); break;
+      case NodeOp::find:
+        leaves = true;
+        body += fmt::format(" {} = {}; {} = true; goto {};", acc, x, found, done);
+        break;
       default: {
         bool high = k.op == NodeOp::max || k.op == NodeOp::best;
         bool which = k.op == NodeOp::best || k.op == NodeOp::worst;
@@ -544,13 +992,16 @@ class Generator {
     }
     if (was_safe) safe_depths_.insert(k.a);
     else safe_depths_.erase(k.a);
-    std::string tail = k.op == NodeOp::all                                                                ? "return (int64_t)1;"
-                       : k.op == NodeOp::best || k.op == NodeOp::worst || k.op == NodeOp::find           ? fmt::format("return {} ? {} : (int64_t)-1;", found, acc)
-                       : k.op == NodeOp::any                                                              ? "return (int64_t)0;"
-                                                                                                         : fmt::format("return {};", acc);
+    if (had_name) names_[k.a] = outer_name;
+    else names_.erase(k.a);
+    if (had_range) ranges_[k.a] = outer_range;
+    else ranges_.erase(k.a);
+    bool maybe_none = k.op == NodeOp::best || k.op == NodeOp::worst || k.op == NodeOp::find;
+    std::string result = maybe_none ? fmt::format("{} ? {} : (int64_t)-1", found, acc) : acc;
     return fmt::format(
-        "[&]() -> int64_t {{ int {0} = {1} + {2}; if ({0} >= 256) fail(c, kata_nested, {3}); int64_t {4} = 0; bool {5} = false; int64_t {6} = 0; (void){5}; (void){6}; {7} {8} }}()",
-        slot, base_, k.a, n, acc, found, key, each(domain, x, body), tail);
+        "({{ int {0} = {1} + {2}; if ({0} >= 256) fail(c, kata_nested, {3}); (void){0}; int64_t {4} = {5}; bool {6} = false; int64_t {7} = 0; (void){6}; (void){7}; {8} {9}{10}; }})",
+        slot, base_, k.a, n, acc, k.op == NodeOp::all ? 1 : 0, found, key, each(domain, x, body),
+        leaves ? done + ": " : "", result);
   }
 
   std::string call(int n) {
@@ -564,8 +1015,9 @@ class Generator {
       args.push_back(tmp());
       s += fmt::format(" int64_t {} = {};", args.back(), e(p_.kids[k.first_kid + i]));
     }
-    for (int i = 0; i < k.kid_count; ++i) s += fmt::format(" c.env[{} + {}] = {};", nb, i, args[i]);
-    s += fmt::format(" F{}(c, {}); }})", k.a, nb);
+    s += fmt::format(" F{}(c, {}", k.a, nb);
+    for (int i = 0; i < k.kid_count; ++i) s += ", " + args[i];
+    s += "); })";
     return s;
   }
 
@@ -644,8 +1096,10 @@ class Generator {
   // The draw at a site that may offer blind picks. The host (native_pick) first asks
   // whether any decision listed is one (any_blind); when none is, it draws among them
   // uniformly. Most of the time the cards are seen for reasons quick to test (face up,
-  // known to the chooser, in no zone), as blind_zone_of tests first: then the draw is made
-  // here, as the host would make it, and the host is asked only otherwise.
+  // known to the chooser, in no zone), as blind_zone_of tests first (here face up first, the
+  // commonest; the tests read the state and nothing else, so their order changes nothing but
+  // time): then the draw is made here, as the host would make it, and the host is asked
+  // only otherwise.
   std::string blind_or_uniform(const ChoiceSite& site) const {
     std::string tests;
     for (int a : site.actions) {
@@ -657,8 +1111,8 @@ class Generator {
     }
     return fmt::format(
         R"({{ const int ch = s[CHOOSER];
-  auto seen = [&](int32_t k) {{ return k < 0 || k >= CC || s[{} + k] < 0 || s[{} + k] != 0 || ((s[{} + k] >> ch) & 1) != 0; }};
-  bool may_be_blind = [&]() {{ for (int i = 0; i < count; ++i) {{ const int32_t* o = list + 5 * i;{} }} return false; }}();
+  auto seen = [&](int32_t k) {{ return k < 0 || k >= CC || s[{1} + k] != 0 || s[{0} + k] < 0 || ((s[{2} + k] >> ch) & 1) != 0; }};
+  bool may_be_blind = [&]() {{ for (int i = 0; i < count; ++i) {{ const int32_t* o = list + 5 * i;{3} }} return false; }}();
   if (may_be_blind) {{ H.pick(c.host, s, list, count, rngp, picked); d = picked; }} else d = list + 5 * uniform(*rngp, (uint32_t)count); }})",
         l_.card_zone, l_.card_face, l_.card_known, tests);
   }
@@ -892,6 +1346,9 @@ class Generator {
     safe_args_ = {0};
     for (size_t j = 0; j < k; ++j)
       if (player_list(node(act.params[j].domain_node))) safe_args_.insert(static_cast<int>(j) + 1);
+    // The chooser is a seat; each parameter chosen so far an element of its domain.
+    arg_ranges_ = {{0, span(0, g_.max_players - 1)}};
+    for (size_t j = 0; j < k; ++j) arg_ranges_[static_cast<int>(j) + 1] = elements(act.params[j].domain_node);
     std::string s = "[&]() {";
     for (size_t i = 0; i < act.when_nodes.size(); ++i)
       if (act.when_level[i] == static_cast<int32_t>(k)) s += " " + when(act, i);
@@ -900,7 +1357,8 @@ class Generator {
                        " if (cnt == {}) fail(c, kata_too_many_legal, s[SITE]); ++cnt;", a, max_legal_decisions);
     } else {
       std::string x = tmp();
-      std::string next = fmt::format("c.args[{}] = d[{}] = (int32_t){}; {};", k + 1, k, x, level(act, a, k + 1));
+      std::string next = local_args_ ? fmt::format("const int32_t A{} = d[{}] = (int32_t){}; {};", k + 1, k, x, level(act, a, k + 1))
+                                     : fmt::format("c.args[{}] = d[{}] = (int32_t){}; {};", k + 1, k, x, level(act, a, k + 1));
       // A value the `choose` gives the parameter (GV, worked out in site_listing).
       if (k < given_count_) next = fmt::format("if ({} == GV{}) {{ {} }}", x, k, next);
       s += " " + each(act.params[k].domain_node, x, next);
@@ -918,8 +1376,8 @@ class Generator {
     int32_t level = act.when_level[i];
     int count = act.params[level - 1].type == Type::card ? g_.card_count : g_.max_players;
     return fmt::format(
-        "{{ int32_t x = c.args[{0}]; if (x < 0 || x >= {1}) {{ if (!({2})) return; }} else {{ uint8_t& w = WV[{3} + x]; if (w == 2) w = ({2}) != 0; if (!w) return; }} }}",
-        level, count, test, act.when_cache[i]);
+        "{{ int32_t x = {4}; bool kept = x >= 0 && x < {1}; uint8_t w = kept ? WV[{3} + x] : 2; if (w == 2) {{ w = ({2}) != 0; if (kept) WV[{3} + x] = w; }} if (!w) return; }}",
+        level, count, test, act.when_cache[i], arg(level));
   }
   // The start of a listing: room for the values of the `when`s kept, none worked out. (On
   // the stack, or the heap if large; not in thread_local storage, whose destructors would
@@ -929,6 +1387,18 @@ class Generator {
     if (size == 0) return "";
     if (size <= 16384) return fmt::format("uint8_t WV[{0}]; __builtin_memset(WV, 2, {0});", size);
     return fmt::format("std::vector<uint8_t> WVV({}, 2); uint8_t* WV = WVV.data();", size);
+  }
+
+  // Whether listing an action's decisions may hand a node back to the interpreter, which
+  // reads the arguments from c.args.
+  bool lists_hand_back(const Action& act, const std::vector<int32_t>& given) const {
+    for (int32_t n : act.when_nodes)
+      if (hands_back(n, false)) return true;
+    for (const Param& prm : act.params)
+      if (hands_back(prm.domain_node, true)) return true;
+    for (int32_t n : given)
+      if (hands_back(n, false)) return true;
+    return false;
   }
 
   // The decisions of one choice site, into `out` (room for `cap`), counted in `cnt` (which
@@ -942,11 +1412,15 @@ class Generator {
       // The values the `choose` gives the first parameters (ChoiceSite::given).
       std::string given;
       given_count_ = where.given[i].size();
+      local_args_ = !lists_hand_back(act, where.given[i]);
       for (size_t k = 0; k < given_count_; ++k) given += fmt::format("int64_t GV{} = {}; ", k, e(where.given[i][k]));
-      body += "      { int32_t d[4] = {0, 0, 0, 0}; (void)d; " + given + level(act, a, 0) + "; }\n";
+      body += fmt::format("      {{ int32_t d[4] = {{0, 0, 0, 0}}; (void)d; {}{}{}; }}\n", local_args_ ? "const int32_t A0 = c.args[0]; " : "",
+                          given, level(act, a, 0));
+      local_args_ = false;
     }
     given_count_ = 0;
     safe_args_.clear();
+    arg_ranges_.clear();
     return body;
   }
 
@@ -975,6 +1449,15 @@ class Generator {
   bool fused_ = false;     // writing kata_playout
   std::set<int> safe_locals_, safe_depths_, safe_args_;  // see safe_player
   std::string base_ = "0";
+  std::map<int, std::string> names_;  // frame depth -> the C++ variable that holds it
+  std::vector<std::set<int>> assigned_;  // for each function: the depths its statements assign
+  std::map<int, Range> ranges_;       // frame depth -> the values it takes
+  std::map<int, Range> arg_ranges_;   // argument -> the values it takes (while listing)
+  bool local_args_ = false;           // the listing's arguments are C++ locals (arg())
+  std::vector<std::vector<Range>> params_;  // function -> its parameters' ranges
+  bool frame_ = false;        // the scope being written hands nodes back: keep c.env too
+  bool in_function_ = false;  // writing a function's body
+  int depth_ = 0;             // of e()'s recursion
   int next_ = 0;
   size_t limit_;          // the most the source may hold
   size_t written_ = 0;    // by expressions so far, each node's own text counted once
