@@ -930,9 +930,12 @@ class Generator {
     const Node& k = node(n);
     int list = k.kid[0], where = k.kid[1], body = k.kid[2], cap = k.b;
     std::string slot = tmp(), buf = tmp(), cnt = tmp(), x = tmp(), i = tmp(), kept = tmp();
-    std::string s = fmt::format("({{ int {0} = {1} + {2}; if ({0} >= 256) fail(c, kata_nested, {3}); "
-                                "std::vector<int64_t> {4}({5}); int {6} = 0; ",
-                                slot, base_, k.a, n, buf, std::max(cap, 1), cnt);
+    // The buffer on the stack when small (players, numbers, a small game's cards), else on
+    // the heap (the evaluator keeps up to 64 on its stack: where it stands changes no result).
+    std::string storage = cap <= 256 ? fmt::format("int64_t {}[{}];", buf, std::max(cap, 1))
+                                     : fmt::format("std::vector<int64_t> {0}v({1}); int64_t* {0} = {0}v.data();", buf, cap);
+    std::string s = fmt::format("({{ int {0} = {1} + {2}; if ({0} >= 256) fail(c, kata_nested, {3}); {4} int {5} = 0; ",
+                                slot, base_, k.a, n, storage, cnt);
     s += each(list, x, fmt::format("if ({0} >= {1}) fail(c, kata_long_loop, {2}, {1}); {3}[{0}++] = {4};", cnt, cap, list, buf, x));
     if (where >= 0)
       s += fmt::format(" int {0} = 0; for (int {1} = 0; {1} < {2}; ++{1}) {{ c.env[{3}] = {4}[{1}]; if ({5}) {4}[{0}++] = {4}[{1}]; }} {2} = {0};",
