@@ -205,6 +205,12 @@ std::string with(const std::string& from, const std::string& to, std::string tex
   return text.replace(at, from.size(), to);
 }
 
+std::string refused(const std::string& from, const std::string& to, const std::string& text) {
+  auto l = load_text(with(from, to, text));
+  CHECK_FALSE(l.game);
+  return Catch::Detail::stringify(l.messages());
+}
+
 std::string scratch_dir(const std::string& topic) {
   auto p = test_dir() / topic;
   std::filesystem::create_directories(p);

@@ -73,6 +73,9 @@ bool has(const std::string& s, const std::string& part);
 extern const std::string tiny_game;
 // `text` with the first `from` replaced by `to` (which must be there).
 std::string with(const std::string& from, const std::string& to, std::string text = tiny_game);
+// The messages of `text` with `from` replaced by `to`, which must not load (a failed check
+// otherwise): what a test of the checker's errors looks into.
+std::string refused(const std::string& from, const std::string& to, const std::string& text);
 // A directory `topic` in test_dir() for a group of tests, made once.
 std::string scratch_dir(const std::string& topic);
 // Writes `text` to the file `name` of scratch_dir(topic); returns its path.

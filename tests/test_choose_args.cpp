@@ -104,11 +104,7 @@ TEST_CASE("a value other than the one given is refused with the choice there is"
 }
 
 TEST_CASE("the checker refuses values that cannot fit the action", "[choose_args][check]") {
-  auto errors = [](const std::string& from, const std::string& to) {
-    auto l = load_text(kata::test::with(from, to, given));
-    CHECK_FALSE(l.game);
-    return Catch::Detail::stringify(l.messages());
-  };
+  auto errors = [](const std::string& from, const std::string& to) { return kata::test::refused(from, to, given); };
   auto m = errors("choose P2: give(P1, n + 1)", "choose P2: give(P1, n, 3)");
   CHECK_THAT(m, Catch::Contains("'give' has 2 parameters (q, k): 3 values are too many"));
   m = errors("choose P2: give(P1) | skip", "choose P2: give(P1) | skip(1)");

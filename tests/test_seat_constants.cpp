@@ -54,11 +54,7 @@ TEST_CASE("a per-seat initial list gives each seat its value, interpreted and co
 }
 
 TEST_CASE("the checker refuses what a per-seat list or a constant cannot be", "[seat_constants][check]") {
-  auto errors = [](const std::string& from, const std::string& to) {
-    auto l = load_text(kata::test::with(from, to, seats));
-    CHECK_FALSE(l.game);
-    return Catch::Detail::stringify(l.messages());
-  };
+  auto errors = [](const std::string& from, const std::string& to) { return kata::test::refused(from, to, seats); };
   auto m = errors("initial: [1, -1, 2, -2]", "initial: [1, -1]");
   CHECK_THAT(m, Catch::Contains("'forward' has 2 initial values, but the game has up to 4 seats: give one for each, P1's first"));
   m = errors("initial: [1, -1, 2, -2]", "initial: [1, -1, 2, -2, 3]");

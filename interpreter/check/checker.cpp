@@ -1000,6 +1000,12 @@ class Checker {
     return result;
   }
 
+  // The statements a computed function's `do:` may hold (besides its last `return`).
+  static bool computes(StmtKind k) {
+    return k == StmtKind::let || k == StmtKind::assign || k == StmtKind::if_ || k == StmtKind::for_ ||
+           k == StmtKind::repeat_times || k == StmtKind::repeat_until || k == StmtKind::while_;
+  }
+
   // A name of a computed function's frame, from the current depth.
   Resolved bind_frame_name(const std::string& name, Type t) {
     Resolved r{SymKind::bound, depth_, 0};
@@ -1038,12 +1044,22 @@ class Checker {
                                           "a procedure, phase or action returns nothing");
       return;
     }
-    if (in_function_body_) return check_function_stmt(s);
+    // A computed function's statements are checked as others, but change nothing: their
+    // names are frame slots, and effects are refused.
+    if (in_function_body_ && !computes(s.kind)) {
+      d_.error(s.pos, "a function changes nothing: its 'do:' may hold 'let', assignments to its own names, 'if', "
+                      "loops and a last 'return'; effects belong in a procedure");
+      return;
+    }
     switch (s.kind) {
       case StmtKind::let: {
         Type t = check(*s.exprs[0]);
         if (is_list(t) && t != Type::zone)
           d_.error(s.exprs[0]->pos, "a 'let' holds one value, not a list");
+        if (in_function_body_) {
+          s.sym = bind_frame_name(s.name, t);
+          return;
+        }
         int id = new_local(t);
         s.sym = {SymKind::local, id, 0};
         scope_.push_back({s.name, s.sym, t});
@@ -1058,18 +1074,24 @@ class Checker {
         return;
       case StmtKind::for_: {
         Type list = expect_list(s.exprs[0].get(), "the list of 'for'");
-        int id = new_local(element(list));
-        s.sym = {SymKind::local, id, 0};
         size_t mark = scope_.size();
-        scope_.push_back({s.name, s.sym, element(list)});
+        int depth = depth_;
+        if (in_function_body_) {
+          s.sym = bind_frame_name(s.name, element(list));
+        } else {
+          s.sym = {SymKind::local, new_local(element(list)), 0};
+          scope_.push_back({s.name, s.sym, element(list)});
+        }
         if (s.exprs.size() > 1) expect(s.exprs[1].get(), Type::boolean, "the condition after 'where'");
         check_block(s.body);
         scope_.resize(mark);
+        depth_ = depth;
         return;
       }
       case StmtKind::repeat_times:
         expect(s.exprs[0].get(), Type::integer, "the count of 'repeat'");
-        s.sym = {SymKind::local, new_local(Type::integer), 0};
+        // The statement keeps its count in a local; a computed function's loop in the evaluator.
+        if (!in_function_body_) s.sym = {SymKind::local, new_local(Type::integer), 0};
         check_block(s.body);
         return;
       case StmtKind::repeat_until:
@@ -1168,48 +1190,6 @@ class Checker {
         if (s.name == "to") expect(s.exprs.back().get(), Type::player, "whom 'say to' tells");
         return;
       }
-    }
-  }
-
-  // A statement of a computed function: no effect, names of its own frame.
-  void check_function_stmt(Stmt& s) {
-    switch (s.kind) {
-      case StmtKind::let: {
-        Type t = check(*s.exprs[0]);
-        if (is_list(t) && t != Type::zone) d_.error(s.exprs[0]->pos, "a 'let' holds one value, not a list");
-        s.sym = bind_frame_name(s.name, t);
-        return;
-      }
-      case StmtKind::assign: return assign(s);
-      case StmtKind::if_:
-        expect(s.exprs[0].get(), Type::boolean, "the condition of 'if'");
-        check_block(s.body);
-        check_block(s.orelse);
-        return;
-      case StmtKind::for_: {
-        Type list = expect_list(s.exprs[0].get(), "the list of 'for'");
-        size_t mark = scope_.size();
-        int depth = depth_;
-        s.sym = bind_frame_name(s.name, element(list));
-        if (s.exprs.size() > 1) expect(s.exprs[1].get(), Type::boolean, "the condition after 'where'");
-        check_block(s.body);
-        scope_.resize(mark);
-        depth_ = depth;
-        return;
-      }
-      case StmtKind::repeat_times:
-        expect(s.exprs[0].get(), Type::integer, "the count of 'repeat'");
-        check_block(s.body);
-        return;
-      case StmtKind::repeat_until:
-      case StmtKind::while_:
-        expect(s.exprs[0].get(), Type::boolean, "the condition of the loop");
-        check_block(s.body);
-        return;
-      default:
-        d_.error(s.pos, "a function changes nothing: its 'do:' may hold 'let', assignments to its own names, 'if', "
-                        "loops and a last 'return'; effects belong in a procedure");
-        return;
     }
   }
 

@@ -920,6 +920,12 @@ class Compiler {
     return need;
   }
 
+  // How many elements a `for` over a list of type t may hold (the statement's, or a
+  // computed function's): the seats, 64 numbers, or the cards.
+  int loop_capacity(Type t) const {
+    return t == Type::player_list ? g_.max_players : t == Type::int_list ? 64 : std::max(g_.card_count, 1);
+  }
+
   // ---- functions computed by statements ----
   // The body of a function with `do:`: a block node of its statements, the value of its
   // last `return` last. Its names are frame slots (the checker bound them), so nothing of
@@ -961,7 +967,7 @@ class Compiler {
                     {expr(*s.exprs[0]), computed_block(s.body, s.pos), computed_block(s.orelse, s.pos)});
       case StmtKind::for_: {
         Type t = s.exprs[0]->type;
-        int cap = t == Type::player_list ? g_.max_players : t == Type::int_list ? 64 : std::max(g_.card_count, 1);
+        int cap = loop_capacity(t);
         int list = expr(*s.exprs[0]);
         int where = s.exprs.size() > 1 ? expr(*s.exprs[1]) : -1;
         return node(NodeOp::loop_for, s.pos, s.sym.index, cap, {list, where, computed_block(s.body, s.pos)});
@@ -1041,7 +1047,7 @@ class Compiler {
       }
       case StmtKind::for_: {
         Type t = s.exprs[0]->type;
-        int cap = t == Type::player_list ? g_.max_players : t == Type::int_list ? 64 : std::max(g_.card_count, 1);
+        int cap = loop_capacity(t);
         Loop loop{expr(*s.exprs[0]), s.exprs.size() > 1 ? expr(*s.exprs[1]) : -1, local_slot_[s.sym.index],
                   alloc(cap), alloc(1), alloc(1), cap};
         int id = static_cast<int>(p_.loops.size());

@@ -13,6 +13,7 @@
 #include <map>
 #include <set>
 #include <string_view>
+#include <utility>
 
 #include "native/native.hpp"
 #include "runtime/engine.hpp"
@@ -459,26 +460,21 @@ class Generator {
     }
     return g_.card_count > 0 ? r : Range{};
   }
+  // The exact bounds, in 128 bits, of add, sub or mul of operands in these ranges.
+  static std::pair<__int128, __int128> arithmetic_bounds(NodeOp op, Range a, Range b) {
+    if (op == NodeOp::add) return {(__int128)a.lo + b.lo, (__int128)a.hi + b.hi};
+    if (op == NodeOp::sub) return {(__int128)a.lo - b.hi, (__int128)a.hi - b.lo};
+    __int128 p[4] = {(__int128)a.lo * b.lo, (__int128)a.lo * b.hi, (__int128)a.hi * b.lo, (__int128)a.hi * b.hi};
+    return {*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
+  }
   Range arithmetic_range(NodeOp op, Range a, Range b) const {
-    __int128 lo, hi;
-    if (op == NodeOp::add) lo = (__int128)a.lo + b.lo, hi = (__int128)a.hi + b.hi;
-    else if (op == NodeOp::sub) lo = (__int128)a.lo - b.hi, hi = (__int128)a.hi - b.lo;
-    else {
-      __int128 p[4] = {(__int128)a.lo * b.lo, (__int128)a.lo * b.hi, (__int128)a.hi * b.lo, (__int128)a.hi * b.hi};
-      lo = *std::min_element(p, p + 4), hi = *std::max_element(p, p + 4);
-    }
+    auto [lo, hi] = arithmetic_bounds(op, a, b);
     if (!fits(lo, hi)) return Range{};
     return Range{static_cast<int64_t>(lo), static_cast<int64_t>(hi)};
   }
   // Whether add, sub or mul of these operands can overflow (the full range is kept for it).
   bool may_overflow(NodeOp op, Range a, Range b) const {
-    __int128 lo, hi;
-    if (op == NodeOp::add) lo = (__int128)a.lo + b.lo, hi = (__int128)a.hi + b.hi;
-    else if (op == NodeOp::sub) lo = (__int128)a.lo - b.hi, hi = (__int128)a.hi - b.lo;
-    else {
-      __int128 p[4] = {(__int128)a.lo * b.lo, (__int128)a.lo * b.hi, (__int128)a.hi * b.lo, (__int128)a.hi * b.hi};
-      lo = *std::min_element(p, p + 4), hi = *std::max_element(p, p + 4);
-    }
+    auto [lo, hi] = arithmetic_bounds(op, a, b);
     return !fits(lo, hi);
   }
   Range frame_range(int depth) const {
@@ -924,22 +920,37 @@ class Generator {
   }
   KATA_EXHAUSTIVE_END
 
+  // The elements a `for` goes over (Evaluator::gather), into `buf`, counted in `cnt`: the
+  // list, at most `cap` of them, then those that pass `where` (-1: none) with `var` bound
+  // to each; for the statement (Op::for_init) and a computed function's loop alike.
+  std::string gather(int list, int where, int cap, const std::string& buf, const std::string& cnt, const std::string& var) {
+    std::string x = tmp();
+    // A list of players never holds more than the seats.
+    std::string keep = player_list(node(list)) && cap >= g_.max_players
+                           ? fmt::format("{}[{}++] = {};", buf, cnt, x)
+                           : fmt::format("if ({0} >= {1}) fail(c, kata_long_loop, {2}, {1}); {3}[{0}++] = {4};", cnt, cap, list, buf, x);
+    std::string s = each(list, x, keep);
+    if (where >= 0) {
+      std::string kept = tmp(), i = tmp();
+      s += fmt::format(" int {0} = 0; for (int {1} = 0; {1} < {2}; ++{1}) {{ {3} = {4}[{1}]; if ({5}) {4}[{0}++] = {4}[{1}]; }} {2} = {0};",
+                       kept, i, cnt, var, buf, e(where));
+    }
+    return s;
+  }
+
   // `for` in a computed function (Evaluator::loop_for): the list and `where` first, into a
   // buffer of the loop's capacity; then the body for each element, a step a round.
   std::string loop_for(int n) {
     const Node& k = node(n);
     int list = k.kid[0], where = k.kid[1], body = k.kid[2], cap = k.b;
-    std::string slot = tmp(), buf = tmp(), cnt = tmp(), x = tmp(), i = tmp(), kept = tmp();
+    std::string slot = tmp(), buf = tmp(), cnt = tmp();
     // The buffer on the stack when small (players, numbers, a small game's cards), else on
     // the heap (the evaluator keeps up to 64 on its stack: where it stands changes no result).
     std::string storage = cap <= 256 ? fmt::format("int64_t {}[{}];", buf, std::max(cap, 1))
                                      : fmt::format("std::vector<int64_t> {0}v({1}); int64_t* {0} = {0}v.data();", buf, cap);
     std::string s = fmt::format("({{ int {0} = {1} + {2}; if ({0} >= 256) fail(c, kata_nested, {3}); {4} int {5} = 0; ",
                                 slot, base_, k.a, n, storage, cnt);
-    s += each(list, x, fmt::format("if ({0} >= {1}) fail(c, kata_long_loop, {2}, {1}); {3}[{0}++] = {4};", cnt, cap, list, buf, x));
-    if (where >= 0)
-      s += fmt::format(" int {0} = 0; for (int {1} = 0; {1} < {2}; ++{1}) {{ c.env[{3}] = {4}[{1}]; if ({5}) {4}[{0}++] = {4}[{1}]; }} {2} = {0};",
-                       kept, i, cnt, slot, buf, e(where));
+    s += gather(list, where, cap, buf, cnt, fmt::format("c.env[{}]", slot));
     std::string j = tmp();
     s += fmt::format(" for (int {0} = 0; {0} < {1}; ++{0}) {{ spend(c, {2}); c.env[{3}] = {4}[{0}]; (void)({5}); }} (int64_t)0; }})",
                      j, cnt, n, slot, buf, e(body));
@@ -1247,17 +1258,8 @@ class Generator {
       case Op::jump_if_not: return fmt::format("if (!({})) goto I{};", e(in.a), in.b);
       case Op::for_init: {
         const Loop& l = p_.loops[in.a];
-        std::string x = tmp();
-        std::string s = fmt::format("{{ int k = 0; int32_t* buf = s + {}; {}", L + l.buffer_slot,
-                                    each(l.list_node, x,
-                                         // A list of players never holds more than the seats.
-                                         player_list(node(l.list_node)) && l.capacity >= g_.max_players
-                                             ? fmt::format("buf[k++] = (int32_t){};", x)
-                                             : fmt::format("if (k >= {}) fail(c, kata_long_loop, {}, {}); buf[k++] = (int32_t){};",
-                                                           l.capacity, l.list_node, l.capacity, x)));
-        if (l.where_node >= 0)
-          s += fmt::format(" int kept = 0; for (int i = 0; i < k; ++i) {{ s[{}] = buf[i]; if ({}) buf[kept++] = buf[i]; }} k = kept;",
-                           L + l.var_slot, e(l.where_node));
+        std::string s = fmt::format("{{ int k = 0; int32_t* buf = s + {}; ", L + l.buffer_slot) +
+                        gather(l.list_node, l.where_node, l.capacity, "buf", "k", fmt::format("s[{}]", L + l.var_slot));
         s += fmt::format(" s[{}] = k; s[{}] = 0; }}", L + l.count_slot, L + l.index_slot);
         return s;
       }

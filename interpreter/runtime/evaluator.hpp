@@ -398,6 +398,26 @@ class Evaluator {
     not_a_value(node);  // no kind is left: a node out of the table
   }
 
+  // The elements a `for` goes over, the statement's (Machine::for_init) or a computed
+  // function's: the list, at most `cap` of them, then those that pass `where` (-1: none),
+  // `bind` making each the loop's variable while it is tested; all before the first round.
+  template <typename T, typename Bind>
+  int gather(int list, int where, int cap, T* buf, Bind&& bind) {
+    int k = 0;
+    each(list, [&](int64_t x) {
+      if (k >= cap) [[unlikely]] fail(list, fmt::format("a loop over more than {} elements", cap));
+      buf[k++] = static_cast<T>(x);
+      return true;
+    });
+    if (where < 0) return k;
+    int kept = 0;
+    for (int i = 0; i < k; ++i) {
+      bind(buf[i]);
+      if (eval(where)) buf[kept++] = buf[i];
+    }
+    return kept;
+  }
+
   // `for x in LIST where C { ... }` in a computed function, as the machine runs the
   // statement (Machine::for_init): the list, at most `capacity` elements, then those that
   // pass `where`, both before the first round; then the body for each, a step a round.
@@ -409,20 +429,7 @@ class Evaluator {
     std::vector<int64_t> large;
     int64_t* buf = small;
     if (cap > 64) large.resize(cap), buf = large.data();
-    int k = 0;
-    each(kid(n, 0), [&](int64_t x) {
-      if (k >= cap) [[unlikely]] fail(kid(n, 0), fmt::format("a loop over more than {} elements", cap));
-      buf[k++] = x;
-      return true;
-    });
-    if (kid(n, 1) >= 0) {
-      int kept = 0;
-      for (int i = 0; i < k; ++i) {
-        env_[slot] = buf[i];
-        if (eval(kid(n, 1))) buf[kept++] = buf[i];
-      }
-      k = kept;
-    }
+    int k = gather(kid(n, 0), kid(n, 1), cap, buf, [&](int64_t x) { env_[slot] = x; });
     for (int i = 0; i < k; ++i) {
       spend(node);
       env_[slot] = buf[i];

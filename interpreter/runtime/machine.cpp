@@ -319,22 +319,8 @@ class Machine : public Evaluator {
   }
 
   void for_init(const Loop& l, const Instr&) {
-    int k = 0;
-    int cap = l.capacity;
     int32_t* buf = wl_ + l.buffer_slot;
-    each(l.list_node, [&](int64_t x) {
-      if (k >= cap) fail(l.list_node, fmt::format("a loop over more than {} elements", cap));
-      buf[k++] = static_cast<int32_t>(x);
-      return true;
-    });
-    if (l.where_node >= 0) {
-      int kept = 0;
-      for (int i = 0; i < k; ++i) {
-        wl_[l.var_slot] = buf[i];
-        if (eval(l.where_node)) buf[kept++] = buf[i];
-      }
-      k = kept;
-    }
+    int k = gather(l.list_node, l.where_node, l.capacity, buf, [&](int32_t x) { wl_[l.var_slot] = x; });
     wl_[l.count_slot] = k;
     wl_[l.index_slot] = 0;
   }
