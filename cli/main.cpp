@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "agents/agent.hpp"
+#include "agents/perft.hpp"
 #include "agents/runner.hpp"
 #include "commands.hpp"
 #include "report.hpp"
@@ -384,7 +385,7 @@ int main(int argc, char** argv) {
   PerftArgs fa;
   auto* perft_cmd = app.add_subcommand("perft", "Count the sequences of legal decisions from the start, to each depth.");
   perft_cmd->add_option("file", fa.file, "Rule file")->required();
-  perft_cmd->add_option("-d,--depth", fa.depth, "How many decisions (or turns, with --turns) deep (default 1)")->check(whole_number(0, 12));
+  perft_cmd->add_option("-d,--depth", fa.depth, "How many decisions (or turns, with --turns) deep (default 1)")->check(whole_number(0, kata::max_perft_depth));
   perft_cmd->add_option("-p,--players", fa.players, "Number of players (default: the fewest the game allows)")->check(whole_number(1, 16));
   perft_cmd->add_option("-s,--seed", fa.seed, "Seed of the chance outcomes before the first decision (default 1)")->check(unsigned_number);
   perft_cmd

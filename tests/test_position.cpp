@@ -377,3 +377,24 @@ TEST_CASE("docs/scenarios.md's position example passes, and its table's messages
     }
   CHECK(shown == 17);
 }
+
+TEST_CASE("a perft: step counts the decision sequences from where the scenario stands", "[position][perft]") {
+  // Each seat keeps once in `swap`, then twice in `again`: one decision at a time, six in
+  // all, and none after the end.
+  CHECK(scenario("perft-ok.yaml", "steps:\n  - perft: [1, 1, 1, 1, 1, 1, 0]\n").passed);
+  CHECK(scenario("perft-turns.yaml", "steps:\n  - play: P1 keep\n  - perft: [1, 1, 1, 1, 1, 0]\n    turns: true\n").passed);
+  auto wrong = scenario("perft-wrong.yaml", "steps:\n  - play: P1 keep\n  - perft: [1, 2]\n");
+  CHECK_FALSE(wrong.passed);
+  CHECK(first_error(wrong) == "5:12: perft at depth 2 is 1, not 2");
+  REQUIRE(wrong.diags.items().size() == 1);
+  REQUIRE(wrong.diags.items()[0].notes.size() == 1);
+  CHECK(wrong.diags.items()[0].notes[0].message == "actual: 1, 1");
+  CHECK(first_error(scenario("perft-empty.yaml", "steps:\n  - perft: []\n")) ==
+        "4:12: 'perft:' is a list of 1 to 12 counts, of the decision sequences 1, 2, ... deep from here");
+  CHECK(first_error(scenario("perft-word.yaml", "steps:\n  - perft: [1, many]\n")) ==
+        "4:16: 'a perft count' must be a whole number from 0 to 18446744073709551615");
+  CHECK(first_error(scenario("perft-turns-word.yaml", "steps:\n  - perft: [1]\n    turns: maybe\n")) ==
+        "5:12: 'turns:' is true or false");
+  CHECK(first_error(scenario("perft-turns-alone.yaml", "steps:\n  - play: P1 keep\n    turns: true\n")) ==
+        "5:5: 'turns:' goes with a perft: step");
+}

@@ -20,6 +20,9 @@ enum class PerftUnit : uint8_t {
   turn,
 };
 
+// The deepest perft the command line and scenarios ask for.
+inline constexpr int max_perft_depth = 12;
+
 // The number of sequences of `depth` legal decisions (or turns) from `s`, whoever makes
 // them. A game that ends before `depth` adds nothing (like a mate in chess perft); depth 0
 // counts 1. `per_depth`, when given, receives the count at each depth 1..depth.

@@ -16,6 +16,7 @@
 #include <set>
 #include <sstream>
 
+#include "agents/perft.hpp"
 #include "agents/typed.hpp"
 #include "check/checker.hpp"
 #include "compile/compiler.hpp"
@@ -34,8 +35,11 @@ namespace fs = std::filesystem;
 namespace {
 
 struct Step {
-  std::string kind;  // play, refuse, expect, over, winners, said
+  std::string kind;  // play, refuse, expect, over, winners, said, perft
   std::string text;
+  std::vector<uint64_t> counts;  // perft: the counts at depth 1, 2, ...
+  bool turns = false;            // perft: counted by turns (`turns: true`)
+  Pos turns_pos;
   std::string because;
   std::string as;     // said: the seat the message is told to (empty: the record, every card named)
   Pos as_pos;
@@ -133,7 +137,7 @@ class Runner {
   }
 
   void read_step(const YAML::Node& n) {
-    if (!n.IsMap() || n.size() == 0) return d_.error(pos(n), "a step is one of: play:, refuse:, expect:, over:, winners:, said:");
+    if (!n.IsMap() || n.size() == 0) return d_.error(pos(n), "a step is one of: play:, refuse:, expect:, over:, winners:, said:, perft:");
     Step st;
     for (auto it = n.begin(); it != n.end(); ++it) {
       std::string k = it->first.as<std::string>();
@@ -146,8 +150,15 @@ class Runner {
         st.as_pos = pos(it->second);
         continue;
       }
+      if (k == "turns") {
+        std::string t = it->second.IsScalar() ? it->second.Scalar() : "";
+        if (t != "true" && t != "false") return d_.error(pos(it->second), "'turns:' is true or false");
+        st.turns = t == "true";
+        st.turns_pos = pos(it->first);
+        continue;
+      }
       if (!st.kind.empty() || std::find(keys::step_kinds.begin(), keys::step_kinds.end(), k) == keys::step_kinds.end())
-        return d_.error(pos(it->first), fmt::format("unknown step '{}'; expected play, refuse, expect, over, winners or said", k));
+        return d_.error(pos(it->first), fmt::format("unknown step '{}'; expected play, refuse, expect, over, winners, said or perft", k));
       st.kind = k;
       // A copy: `it->second` belongs to a temporary that a range-for would outlive.
       const YAML::Node value = it->second;
@@ -156,11 +167,21 @@ class Runner {
         if (value.IsSequence())
           for (const auto& w : value) st.list.push_back(w.as<std::string>());
         else st.list.push_back(value.as<std::string>());
+      } else if (k == "perft") {
+        if (!value.IsSequence() || value.size() == 0 || value.size() > max_perft_depth)
+          return d_.error(st.pos, fmt::format("'perft:' is a list of 1 to {} counts, of the decision sequences 1, 2, "
+                                              "... deep from here", max_perft_depth));
+        for (const auto& c : value) {
+          uint64_t n = 0;
+          if (!whole<uint64_t>(c, 0, UINT64_MAX, "a perft count", n)) return;
+          st.counts.push_back(n);
+        }
       } else {
         st.text = value.as<std::string>();
       }
       if (k == "expect") st = expectation(value);
     }
+    if (st.turns_pos.line && st.kind != "perft") return d_.error(st.turns_pos, "'turns:' goes with a perft: step");
     steps_.push_back(st);
   }
 
@@ -283,6 +304,22 @@ class Runner {
     return d_.error(st.pos, fmt::format("expected the message '{}'{} after the last decision", st.text, to), notes), false;
   }
 
+  // `perft: [20, 400]`: the numbers of decision sequences (or turns) 1, 2, ... deep from
+  // the current state.
+  bool perft_counts(const Game& g, const State& s, const Step& st) {
+    std::vector<uint64_t> actual;
+    perft(g, s, static_cast<int>(st.counts.size()), &actual, st.turns ? PerftUnit::turn : PerftUnit::decision);
+    if (actual == st.counts) return true;
+    std::string all;
+    for (uint64_t n : actual) all += (all.empty() ? "" : ", ") + std::to_string(n);
+    for (size_t i = 0; i < actual.size(); ++i)
+      if (actual[i] != st.counts[i])
+        return d_.error(st.pos, fmt::format("perft{} at depth {} is {}, not {}", st.turns ? " by turns" : "", i + 1,
+                                            actual[i], st.counts[i]),
+                        {{Pos{}, fmt::format("actual: {}", all)}}), false;
+    return true;
+  }
+
   bool invariants_hold(const Game& g, const State& s, Pos at, const char* when = "after this step") {
     for (int i = 0; i < first_invariant_; ++i)
       if (!evaluate(g, s, g.invariants[i].node)) {
@@ -339,6 +376,7 @@ class Runner {
       return invariants_hold(g, s, st.pos);
     }
     if (st.kind == "said") return said(g, st);
+    if (st.kind == "perft") return perft_counts(g, s, st);
     if (st.kind == "expect") {
       const Invariant& inv = g.invariants[first_invariant_ + st.invariant];
       if (evaluate(g, s, inv.node)) return true;

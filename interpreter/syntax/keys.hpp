@@ -21,7 +21,7 @@ inline const List import = {"file", "rename"};
 inline const List option = {"default", "values", "min", "max", "players", "doc", "override"};
 inline const List component = {"each", "list", "where", "per_player", "name", "title", "noun", "label", "in", "show", "doc", "override"};
 inline const List zone = {"per_player", "per", "order", "visibility", "show", "label", "doc", "override"};
-inline const List variable = {"per_player", "per", "type", "initial", "constant", "show", "label", "doc", "override"};
+inline const List variable = {"per_player", "per", "type", "initial", "constant", "position", "show", "label", "doc", "override"};
 inline const List variable_show = {"if"};
 inline const List parameter = {"from", "doc"};
 inline const List action = {"params", "when", "do", "say", "doc", "override"};
@@ -35,14 +35,14 @@ inline const List scoring = {"score", "parts", "tiebreak", "winners", "notes"};
 inline const List note = {"text", "when"};
 inline const List board = {"points", "x",     "y",           "zone", "label", "seats",
                            "marked", "marked_name", "empty_name", "coordinates", "turn", "lines"};
-inline const List limits = {"decisions", "steps"};
+inline const List limits = {"decisions", "steps", "positions"};
 
 inline const List scenario = {"scenario", "rules", "players", "seed", "options", "shuffles", "position", "steps"};
 inline const List position = {"at", "zones", "variables", "expect"};
 inline const List position_card = {"card", "face", "known"};
-// A step: one of `kinds`, with `because:` (play, refuse) or `as:` beside it.
-inline const List step_kinds = {"play", "refuse", "expect", "over", "winners", "said"};
-inline const List step = {"play", "refuse", "expect", "over", "winners", "said", "because", "as"};
+// A step: one of `kinds`, with `because:` (play, refuse), `as:` (said) or `turns:` (perft) beside it.
+inline const List step_kinds = {"play", "refuse", "expect", "over", "winners", "said", "perft"};
+inline const List step = {"play", "refuse", "expect", "over", "winners", "said", "perft", "because", "as", "turns"};
 
 // Each list with the name of its definition in a schema: "rules:NAME" in
 // kata-rules.schema.json's `definitions` ("rules:" alone: the top level), "scenario:NAME"
