@@ -87,6 +87,7 @@ const std::vector<Builtin>& builtins() {
       {"linked", {Type::card, Type::card}, Type::boolean},
       {"neighbours", {Type::card}, Type::card_list},
       {"position", {Type::card}, Type::integer},
+      {"repetitions", {}, Type::integer},
   };
   return b;
 }
@@ -844,6 +845,8 @@ class Checker {
       const Builtin& b = builtins()[i];
       if (e.name != b.name) continue;
       e.sym = {SymKind::builtin, static_cast<int>(i), 0};
+      // The game then remembers the position of each decision (runtime/positions.cpp).
+      if (std::string_view(b.name) == "repetitions") rf_.remembers_positions = true;
       if (e.args.size() != b.params.size()) {
         d_.error(e.pos, fmt::format("'{}' takes {} argument{}, not {}", b.name, b.params.size(),
                                     b.params.size() == 1 ? "" : "s", e.args.size()));

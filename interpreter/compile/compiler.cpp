@@ -137,10 +137,12 @@ class Compiler {
       if (v.initial_expr) info.initial = expr(*v.initial_expr);
       for (const auto& e : v.seat_initial_exprs) info.seat_initial.push_back(expr(*e));
       info.constant = v.constant;
+      info.in_position = v.in_position;
       if (v.show_if_expr) info.show_node = expr(*v.show_if_expr);
       ++k;
     }
     g_.layout.total = g_.layout.locals + locals_;
+    positions();
     g_.kernel = make_kernel_tables(g_);
   }
 
@@ -563,7 +565,30 @@ class Compiler {
     l.card_zone = l.zone_cards + instances * g_.card_count;
     l.card_face = l.card_zone + g_.card_count;
     l.card_known = l.card_face + g_.card_count;
-    l.locals = l.card_known + g_.card_count;
+    l.history = l.card_known + g_.card_count;
+    l.history_cap = rf_.remembers_positions ? static_cast<int32_t>(rf_.max_positions) : 0;
+    l.locals = l.history + (l.history_cap ? 1 + 2 * l.history_cap : 0);
+  }
+
+  // What repetitions() compares (runtime/positions.cpp): each card as the first of its
+  // copies (cards of one kind and owner whose plain names agree), and the variables'
+  // slots, but those of `position: false`.
+  void positions() {
+    std::map<std::pair<int32_t, std::string>, int32_t> first;
+    for (int c = 0; c < g_.card_count; ++c)
+      g_.card_class.push_back(first.try_emplace({g_.card_kind[c], g_.card_plain_names[c]}, c).first->second);
+    const Layout& l = g_.layout;
+    int mp = g_.max_players;
+    for (size_t i = 0; i < g_.globals.size(); ++i)
+      if (g_.globals[i].in_position) g_.position_slots.push_back(l.globals + static_cast<int32_t>(i));
+    for (size_t i = 0; i < g_.player_vars.size(); ++i)
+      if (g_.player_vars[i].in_position)
+        for (int p = 0; p < mp; ++p) g_.position_slots.push_back(l.player_vars + static_cast<int32_t>(i) * mp + p);
+    for (const VarInfo& v : g_.card_vars) {
+      if (!v.in_position) continue;
+      int32_t n = g_.kinds[v.kind].card_count * (v.per_player ? mp : 1);
+      for (int32_t k = 0; k < n; ++k) g_.position_slots.push_back(l.card_vars + v.base + k);
+    }
   }
 
   int alloc(int n) {
@@ -735,6 +760,7 @@ class Compiler {
         {"owner", NodeOp::zone_owner}, {"zone_of", NodeOp::card_zone}, {"contains", NodeOp::contains},
         {"seat", NodeOp::seat}, {"holder", NodeOp::holder}, {"position", NodeOp::position},
         {"abs", NodeOp::abs}, {"linked", NodeOp::linked}, {"neighbours", NodeOp::list_neighbours}};
+    if (e.name == "repetitions") return node(NodeOp::repetitions, e.pos);
     int a = e.args.size() > 0 ? expr(*e.args[0]) : -1;
     int b = e.args.size() > 1 ? expr(*e.args[1]) : -1;
     if (b >= 0) return node(ops.at(e.name), e.pos, 0, 0, {a, b});

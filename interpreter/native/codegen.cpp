@@ -263,6 +263,7 @@ class Generator {
     switch (k.op) {
       case NodeOp::linked:
       case NodeOp::position:
+      case NodeOp::repetitions:
       case NodeOp::list_walk: return true;
       case NodeOp::card_at:
         if (!p_.lookups[k.a].dense) return true;
@@ -861,6 +862,7 @@ class Generator {
       case NodeOp::loop_for: return loop_for(n);
       case NodeOp::linked:
       case NodeOp::position:
+      case NodeOp::repetitions:
       KATA_LIST_NODES(KATA_NODE_CASE) return host_eval(n);  // and a list, which cannot be a value
     }
     return host_eval(n);  // no kind is left: a node out of the table
@@ -1180,12 +1182,15 @@ class Generator {
   if (count == 0) fail(c, kata_no_legal, s[SITE]);
   {5}
   if (++s[{2}] > {3}) fail(c, kata_too_many_decisions, s[SITE]);
+  {6}
   steps = 0;  // counted afresh after each decision, as each apply counts them
   c.work = BUDGET;
 )",
                             site, site_listing(site), Layout::decisions, g_.max_decisions, when_start(),
                             offers_blind(p_.sites[site]) ? blind_or_uniform(p_.sites[site])
-                                                         : "d = list + 5 * uniform(*rngp, (uint32_t)count);");
+                                                         : "d = list + 5 * uniform(*rngp, (uint32_t)count);",
+                            // The position the decision is made in, as apply() remembers it.
+                            l_.history_cap ? "H.remember(c.host, s);" : "");
         // The site's few actions tested in turn: better predicted than one indirect jump.
         const std::vector<int32_t>& acts = p_.sites[site].actions;
         for (size_t i = 0; i + 1 < acts.size(); ++i) body += fmt::format("  if (d[0] == {0}) goto B{0};\n", acts[i]);

@@ -73,6 +73,8 @@ int native_list(const void* host, const int32_t* s, const int32_t* args, const i
   return k;
 }
 
+void native_remember(const void* host, int32_t* s) { remember_position(*static_cast<const Game*>(host), s); }
+
 }  // namespace
 
 namespace detail {
@@ -93,7 +95,7 @@ bool use_native(const Game& g, const Hooks* hooks) {
 }  // namespace detail
 
 const KataHost* native_host() {
-  static const KataHost host{native_fail, native_eval, native_list, native_pick};
+  static const KataHost host{native_fail, native_eval, native_list, native_pick, native_remember};
   return &host;
 }
 

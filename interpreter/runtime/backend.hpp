@@ -39,6 +39,8 @@
        picks made one decision, one drawn with *rng, a blind pick's card with the state's  \
        generator; the decision taken into out (5 int32). */                                 \
     void (*pick)(const void* host, int32_t* s, const int32_t* list, int count, uint64_t* rng, int32_t* out); \
+    /* A playout's decision: the position it is made in remembered (remember_position). */    \
+    void (*remember)(const void* host, int32_t* s);                                          \
   };
 
 #define KATA_NATIVE_STR2(...) #__VA_ARGS__

@@ -80,6 +80,13 @@ bool set_option(const Game& g, std::vector<int64_t>& values, const std::string& 
 // default with a player count its `players:` does not allow.
 std::string setup_error(const Game& g, int players, const std::vector<int64_t>& options);
 
+// Positions (positions.cpp), for `repetitions()`: apply() remembers the position each
+// decision is made in, when the game calls repetitions(); count_repetitions is how many
+// remembered positions are the state's own. A position is the cards of every zone (each
+// as its first copy, with its face) and the variables but those of `position: false`.
+void remember_position(const Game& g, int32_t* s);
+int64_t count_repetitions(const Game& g, const int32_t* s);
+
 // A new game with `players` seats, run up to its first decision.
 State new_game(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
                Hooks* hooks = nullptr);

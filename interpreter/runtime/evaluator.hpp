@@ -359,6 +359,7 @@ class Evaluator {
         int a = card(kid(n, 0)), b = card(kid(n, 1));
         return std::binary_search(g_.link_to.begin() + g_.link_start[a], g_.link_to.begin() + g_.link_start[a + 1], b);
       }
+      case NodeOp::repetitions: return count_repetitions(g_, s_);
       case NodeOp::position: {
         int c = card(kid(n, 0));
         int z = s_[g_.layout.card_zone + c];

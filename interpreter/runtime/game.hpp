@@ -236,6 +236,7 @@ struct VarInfo {
   int32_t initial = -1;  // node
   std::vector<int32_t> seat_initial;  // `initial: [..]`: a node for each seat, P1's first
   bool constant = false;              // `constant: true`: never assigned
+  bool in_position = true;            // `position: false`: not compared by repetitions()
   std::string doc;
   int32_t kind = -1;  // component variables: one for each component of this kind (and seat)
   int32_t base = 0;   // component variables: the first slot, from Layout::card_vars
@@ -281,6 +282,11 @@ struct Layout {
   int32_t card_zone = 0;    // [card]: instance, or -1 out of play
   int32_t card_face = 0;    // [card]: 1 face up
   int32_t card_known = 0;   // [card]: bit mask of seats that have seen it, and public_knowledge
+  // The positions remembered for repetitions() (positions.cpp): how many decisions were
+  // made in a remembered position, then a ring of `history_cap` 64-bit hashes, two slots
+  // each; history_cap 0 when the game calls no repetitions().
+  int32_t history = 0;
+  int32_t history_cap = 0;
   // In card_known: every seat saw the card in a way all were shown (face up, the top card
   // of a `top` zone, or `reveal`), so each knows the others know it; until a shuffle.
   static constexpr int32_t public_knowledge = 1 << 30;
@@ -327,6 +333,10 @@ struct Game {
   // The names without the number `{copy}` adds ("P1 Guard" for "P1 Guard3"): the same
   // for cards that differ only in it; the name itself where the template has no `{copy}`.
   std::vector<std::string> card_plain_names;
+  // What repetitions() compares of a position (positions.cpp): each card as its first copy
+  // (copies are alike on the table), and the slots of the variables that are part of it.
+  std::vector<int32_t> card_class;
+  std::vector<int32_t> position_slots;
   // The board's graph (`links:`): the cards linked to card c are
   // link_to[link_start[c] .. link_start[c + 1]), in card order.
   std::vector<int32_t> link_start, link_to;

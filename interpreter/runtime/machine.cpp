@@ -415,6 +415,7 @@ void apply(const Game& g, State& st, const Decision& given, Hooks* hooks) {
     if (hooks && hooks->events) record_picks(g, st, given, d, picks);
   }
   if (++s[Layout::decisions] > g.max_decisions) too_many_decisions(g, g.program.sites[s[Layout::site]]);
+  remember_position(g, s);
   const Action& act = g.program.actions.at(d.action);
   if (use_native(g, hooks)) {
     // Compiled code binds the chooser and parameters itself, and starts at the action.

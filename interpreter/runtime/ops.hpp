@@ -98,6 +98,7 @@
   X(position, "kid 0: card")                                                                  \
   X(abs, "kid 0")                                                                             \
   X(linked, "kids: card, card")                                                               \
+  X(repetitions, "no kid: how many remembered positions are the current one")                 \
   X(min_of, "kids 0, 1: the lower of two numbers (min(a, b, c) is a tree of them)")           \
   X(max_of, "kids 0, 1: the higher of two numbers")                                           \
   X(card_at, "a: index into Program::lookups; kids: the values of the kind's first properties") \

@@ -749,6 +749,7 @@ class Loader {
         v.initial = text(x);
       }
       if (auto x = n["constant"]) v.constant = boolean(x, "constant").value_or(false);
+      if (auto x = n["position"]) v.in_position = boolean(x, "position").value_or(true);
       if (auto x = n["show"]) variable_show(x, v);
       if (auto x = n["label"]) v.label = scalar(x, "a label");
       if (auto x = n["doc"]) v.doc = scalar(x, "a description");
@@ -1127,7 +1128,7 @@ class Loader {
 
   void limits(const YAML::Node& n) {
     if (!n.IsMap()) {
-      error(n, "'limits' is a mapping (decisions:, steps:)");
+      error(n, "'limits' is a mapping (decisions:, steps:, positions:)");
       return;
     }
     check_keys(n, keys::limits, "limits");
@@ -1135,6 +1136,11 @@ class Loader {
     if (auto x = n["steps"]) rf_.max_steps = integer(x, "a number of steps").value_or(1000000);
     if (rf_.max_decisions < 1 || rf_.max_decisions > 100000000) error(n, "decisions must be 1 to 100000000");
     if (rf_.max_steps < 1 || rf_.max_steps > 100000000) error(n, "steps must be 1 to 100000000");
+    if (auto x = n["positions"]) {
+      rf_.max_positions = integer(x, "a number of positions").value_or(256);
+      if (rf_.max_positions < 1 || rf_.max_positions > max_remembered_positions)
+        error(x, fmt::format("positions must be 1 to {}", max_remembered_positions));
+    }
   }
 
   // A later declaration with the same name replaces an earlier one: this is how a file

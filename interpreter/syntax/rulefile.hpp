@@ -24,6 +24,8 @@ namespace kata {
 // parameters): a choice with more is refused when the file is checked, where the
 // parameters' lists are known then, and when the decisions are listed otherwise.
 inline constexpr int64_t max_legal_decisions = 1 << 20;
+// The most positions a game may remember for repetitions() (limits.positions).
+inline constexpr int64_t max_remembered_positions = 4096;
 
 // A value written in YAML that the text language reads: its raw text and where it stands.
 struct Text {
@@ -145,6 +147,9 @@ struct VarDecl {
   Pos seat_initials_pos;
   // `constant: true`: no statement may assign it (it keeps its initial values).
   bool constant = false;
+  // `position: false`: not part of the position that repetitions() compares (a counter of
+  // moves, say).
+  bool in_position = true;
   Show show = Show::always;
   // `show: {if: CONDITION}`: listed where the condition holds, the variable's own name
   // standing for its value (a seat's, a component's); it reads nothing else but options.
@@ -281,6 +286,10 @@ struct RuleFile {
   Block flow_block;
   int64_t max_decisions = 10000;  // a game that has not ended by then stops with an error
   int64_t max_steps = 1000000;    // effect steps between two decisions
+  int64_t max_positions = 256;    // the positions repetitions() remembers (limits.positions)
+  // Whether an expression calls repetitions() (set by the checker): then each decision
+  // remembers the position it was made in.
+  bool remembers_positions = false;
 };
 
 // The YAML of `file` (its text already in `sources`) into `root`, read as every YAML file
