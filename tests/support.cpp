@@ -273,6 +273,17 @@ void random_steps(const Game& g, State& s, int steps, uint64_t& rng) {
   }
 }
 
+bool long_game(const Game& g) {
+  int total = 0;
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    State s = new_game(g, g.min_players, seed, default_options(g));
+    uint64_t rng = seed;
+    play_randomly(g, s, rng);
+    total += s.decisions();
+  }
+  return total > 8 * 200;
+}
+
 std::vector<std::string> legal_texts(const Game& g, const State& s) {
   std::vector<Decision> legal;
   legal_decisions(g, s, legal);

@@ -99,5 +99,9 @@ bool same_but_locals(const Game& g, const State& a, const State& b);
 bool renamed_in_sight(const Game& g, const State& s, int viewer, const std::vector<int>& to);
 // Plays up to `steps` decisions uniformly at random from `rng` (fewer if the game ends).
 void random_steps(const Game& g, State& s, int steps, uint64_t& rng);
+// Whether random games of g run past 200 decisions on average (chess's, 340): there, a
+// search of a few playouts a decision, interpreted, takes minutes a game, and the tests
+// that play every rule file with search bots play it with bots that do not search.
+bool long_game(const Game& g);
 
 }  // namespace kata::test

@@ -170,6 +170,8 @@ Outcome play_twins(const Game& g, int players, uint64_t seed, const std::vector<
   int viewer = static_cast<int>(uniform(rng, static_cast<uint32_t>(players)));
   std::vector<int> to = hidden_renaming(g, a, viewer, rng, rename_all);
   for (int c = 0; c < g.card_count; ++c) out.renamed += to[c] != c;
+  // Nothing hidden from the viewer here (chess hides nothing): the twin is the game itself.
+  if (out.renamed == 0) return out;
   State b = rename_cards(g, a, to);
   RC_ASSERT(rename_cards(g, a, to) == b);
   same_sight(g, a, b, viewer);

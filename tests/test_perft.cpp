@@ -114,6 +114,15 @@ TEST_CASE("English draughts' perft by turns to depth 6, and 8 compiled", "[perft
   CHECK(by_decision[6] == 179255);
 }
 
+TEST_CASE("Chess's perft to depth 3, and 5 compiled", "[perft][classic]") {
+  // En passant first arises at depth 5 (258 of the 4865609), castling and promotion later:
+  // the scenarios of rules/tests/chess/ count them from the positions that have them
+  // (Kiwipete and positions 3 to 5 of the Chess Programming Wiki).
+  const std::vector<uint64_t> published{20, 400, 8902, 197281, 4865609};
+  CHECK(counts("rules/chess.yaml", 2, {}, 3) == std::vector<uint64_t>(published.begin(), published.begin() + 3));
+  CHECK(counts("rules/chess.yaml", 2, {}, 5, true) == published);
+}
+
 // The native twins of bench/ (bench/native_classics.cpp) play the same games as the rule
 // files: their counts are the published ones too.
 TEST_CASE("the native twins' perft is the published one", "[perft][classic]") {
