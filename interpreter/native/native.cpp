@@ -164,82 +164,124 @@ class StopCompilerOnSignals {
   struct sigaction old_[std::size(signals_)] {};
 };
 
-// Waits for the compiler (its own process group), killing the group after `timeout`
-// seconds or when a signal came (compile_signal); its status, or -1 when it was killed.
-int wait_compiler(pid_t pid, int timeout, bool& timed_out) {
+// Waits for the compilers (each in its own process group), killing their groups after
+// `timeout` seconds or when a signal came (compile_signal); their statuses, -1 for one
+// that was killed.
+std::vector<int> wait_compilers(const std::vector<pid_t>& pids, int timeout, bool& timed_out) {
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout);
-  int status = 0;
+  std::vector<int> status(pids.size(), 0);
+  std::vector<char> done(pids.size(), 0);
   timed_out = false;
   for (;;) {
-    pid_t r = waitpid(pid, &status, WNOHANG);
-    if (r == pid) return status;
-    if (r < 0 && errno != EINTR) return -1;
-    if (compile_signal) {
-      kill(-pid, SIGKILL);
-      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    bool all = true;
+    for (size_t i = 0; i < pids.size(); ++i) {
+      if (done[i]) continue;
+      pid_t r = waitpid(pids[i], &status[i], WNOHANG);
+      if (r == pids[i] || (r < 0 && errno != EINTR)) {
+        done[i] = 1;
+        if (r < 0) status[i] = -1;
+      } else {
+        all = false;
       }
-      return -1;
     }
-    if (std::chrono::steady_clock::now() >= deadline) {
-      timed_out = true;
-      kill(-pid, SIGKILL);  // the driver and what it started (cc1plus, as, ld)
-      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    if (all) return status;
+    bool late = std::chrono::steady_clock::now() >= deadline;
+    if (compile_signal || late) {
+      timed_out = late && !compile_signal;
+      for (size_t i = 0; i < pids.size(); ++i) {
+        if (done[i]) continue;
+        kill(-pids[i], SIGKILL);  // the driver and what it started (cc1plus, as, ld)
+        while (waitpid(pids[i], &status[i], 0) < 0 && errno == EINTR) {
+        }
+        status[i] = -1;
       }
-      return -1;
+      return status;
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
 }
 
-// Runs the compiler on `source`, writing `library`; false and the compiler's messages in
-// `error` when it fails.
-bool run_compiler(const fs::path& source, const fs::path& library, const fs::path& messages, const std::string& extra,
-                  int timeout, std::string& error) {
-  std::vector<std::string> argv = {compiler()};
-  for (const auto& f : flags()) argv.push_back(f);
-  argv.push_back(extra);
-  argv.insert(argv.end(), {source.string(), "-o", library.string()});
-  std::vector<char*> args;
-  for (auto& a : argv) args.push_back(a.data());
-  args.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, messages.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  // A process group of its own, so that a timeout ends everything the driver started.
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attr, 0);
-  pid_t pid = 0;
-  int rc = posix_spawnp(&pid, args[0], &actions, &attr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  if (rc != 0) {
-    error = fmt::format("cannot run the C++ compiler '{}' (set KATA_CXX to another)", argv[0]);
-    return false;
+// Runs the compiler once for each of `jobs` (its arguments after the compiler's name and
+// flags), all at once, each job's messages into its file; false and the messages of the
+// first that failed in `error`.
+bool run_compilers(const std::vector<std::vector<std::string>>& jobs, const std::vector<fs::path>& messages,
+                   const fs::path& source, const std::string& extra, int timeout, std::string& error) {
+  std::vector<pid_t> pids;
+  std::string cxx = compiler();
+  bool started = true;
+  for (size_t j = 0; j < jobs.size() && started; ++j) {
+    std::vector<std::string> argv = {cxx};
+    for (const auto& f : flags()) argv.push_back(f);
+    argv.push_back(extra);
+    argv.insert(argv.end(), jobs[j].begin(), jobs[j].end());
+    std::vector<char*> args;
+    for (auto& a : argv) args.push_back(a.data());
+    args.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, messages[j].c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    // A process group of its own, so that a timeout ends everything the driver started.
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0);
+    pid_t pid = 0;
+    int rc = posix_spawnp(&pid, args[0], &actions, &attr, args.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+    if (rc == 0) pids.push_back(pid);
+    else started = false;
   }
   bool timed_out = false;
-  int status = wait_compiler(pid, timeout, timed_out);
+  std::vector<int> status = wait_compilers(pids, timeout, timed_out);
+  if (!started) {
+    error = fmt::format("cannot run the C++ compiler '{}' (set KATA_CXX to another)", cxx);
+    return false;
+  }
   if (compile_signal) {
-    error = fmt::format("the C++ compiler '{}' was stopped: kata was asked to stop (signal {})", argv[0],
+    error = fmt::format("the C++ compiler '{}' was stopped: kata was asked to stop (signal {})", cxx,
                         static_cast<int>(compile_signal));
     return false;
   }
   if (timed_out) {
     error = fmt::format("the C++ compiler '{}' did not finish within {} second{} and was stopped (KATA_CXX_TIMEOUT sets the limit)",
-                        argv[0], timeout, timeout == 1 ? "" : "s");
+                        cxx, timeout, timeout == 1 ? "" : "s");
     return false;
   }
-  if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
-  std::ifstream in(messages);
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string m = text.str();
-  if (m.size() > 2000) m = m.substr(0, 2000) + "...";
-  std::string how = status >= 0 && WIFSIGNALED(status) ? fmt::format(" (killed by signal {})", WTERMSIG(status)) : "";
-  error = fmt::format("the C++ compiler '{}' failed on {}{}:\n{}", argv[0], source.string(), how, m);
-  return false;
+  for (size_t j = 0; j < status.size(); ++j) {
+    if (status[j] >= 0 && WIFEXITED(status[j]) && WEXITSTATUS(status[j]) == 0) continue;
+    std::ifstream in(messages[j]);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string m = text.str();
+    if (m.size() > 2000) m = m.substr(0, 2000) + "...";
+    std::string how = status[j] >= 0 && WIFSIGNALED(status[j]) ? fmt::format(" (killed by signal {})", WTERMSIG(status[j])) : "";
+    error = fmt::format("the C++ compiler '{}' failed on {}{}:\n{}", cxx, source.string(), how, m);
+    return false;
+  }
+  return true;
+}
+
+// Compiles `source` into `library`; false and the compiler's messages in `error` when it
+// fails. A source in several parts (native_parts) is compiled once for each part, all at
+// once (KATA_PART), into objects in `work`, which are then linked.
+bool run_compiler(const fs::path& source, int parts, const fs::path& work, const fs::path& library,
+                  const std::string& extra, int timeout, std::string& error) {
+  if (parts <= 1)
+    return run_compilers({{source.string(), "-o", library.string()}}, {work / "messages.txt"}, source, extra, timeout, error);
+  std::vector<std::vector<std::string>> jobs;
+  std::vector<fs::path> messages;
+  std::vector<std::string> link;
+  for (int k = 0; k < parts; ++k) {
+    std::string object = (work / fmt::format("part-{}.o", k)).string();
+    jobs.push_back({fmt::format("-DKATA_PART={}", k), "-c", source.string(), "-o", object});
+    messages.push_back(work / fmt::format("messages-{}.txt", k));
+    link.push_back(object);
+  }
+  if (!run_compilers(jobs, messages, source, extra, timeout, error)) return false;
+  link.insert(link.end(), {"-o", library.string()});
+  return run_compilers({link}, {work / "messages.txt"}, source, extra, timeout, error);
 }
 
 // What may hold code kata loads: ours (or root's, for the directories above), and
@@ -289,7 +331,7 @@ bool safe_directory(const fs::path& dir, std::string& error) {
 std::string marker(const std::string& name) { return "kata-compiled-game:" + name; }
 
 std::string marked_source(const std::string& source, const std::string& name) {
-  return source + fmt::format("\nextern \"C\" __attribute__((visibility(\"default\"), used)) const char kata_compiled_game[] = \"{}\";\n",
+  return source + fmt::format("\n#if !defined(KATA_PART) || KATA_PART == 0\nextern \"C\" __attribute__((visibility(\"default\"), used)) const char kata_compiled_game[] = \"{}\";\n#endif\n",
                               marker(name));
 }
 
@@ -334,7 +376,7 @@ bool build(const std::string& source, const std::string& name, const fs::path& d
     if (!out) error = fmt::format("cannot write {}", src.string());
     else ok = true;
   }
-  ok = ok && run_compiler(src, tmp, work / "messages.txt", "-fdebug-prefix-map=" + work.string() + "=" + dir.string(), timeout, error);
+  ok = ok && run_compiler(src, native_parts(source), work, tmp, "-fdebug-prefix-map=" + work.string() + "=" + dir.string(), timeout, error);
   if (ok && !fs::is_regular_file(tmp, ec)) {
     ok = false;
     error = fmt::format("the C++ compiler '{}' exited with success but wrote no library (is KATA_CXX a C++ compiler?)", compiler());

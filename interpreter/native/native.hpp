@@ -26,8 +26,13 @@ struct NativeCode : CompiledCode {
 // The C++ source of a game's program (deterministic: the same Game gives the same text).
 std::string native_source(const Game& g);
 
-// The most C++ compiled mode writes for one game (the largest file of rules/ takes half
-// of it, and about 6 s to compile): past it, compiling would take minutes.
+// How many parts native_source's text is in: each is compiled on its own (with KATA_PART
+// defined as its number, from 0), all at once, and the objects linked; the file compiles
+// whole too, without KATA_PART.
+int native_parts(const std::string& source);
+
+// The most C++ compiled mode writes for one game (the largest file of rules/ takes under
+// a third of it): past it, compiling would take minutes.
 inline constexpr size_t max_native_source = 512 << 10;
 
 // native_source, or empty with `error` set when the source would pass `limit` bytes;
