@@ -102,6 +102,17 @@ TEST_CASE("a game that remembers positions plays alike interpreted and compiled,
   REQUIRE(plain.game);
   CHECK(plain.game->layout.history_cap == 0);
   CHECK(l.game->layout.history_cap == 16);
+  // A program large enough that compiled code is written in chunks (native/codegen.cpp,
+  // whole_size), whose playouts draw each site's decision in a function of its own.
+  std::string bulk = "phases:\n  bulk: |\n";
+  for (int i = 0; i < 1500; ++i) bulk += fmt::format("    last = last + {}\n", i % 7);
+  std::string large = kata::test::with("flow: |\n", "flow: |\n  phase bulk\n", shuttle) + bulk;
+  large = kata::test::with("repeat until repetitions() >= 3 {\n    last = repetitions()", "repeat until repetitions() >= 3 {", large);
+  auto big = load_text(large);
+  INFO(Catch::Detail::stringify(big.messages()));
+  REQUIRE(big.game);
+  auto big_native = kata::test::compiled(big.game);
+  for (uint64_t seed = 1; seed <= 10; ++seed) kata::test::lockstep(*big.game, *big_native, 2, seed, default_options(*big.game));
 }
 
 TEST_CASE("the checker refuses a repetitions() or a positions: it cannot use", "[repetitions][check]") {

@@ -1426,11 +1426,14 @@ class Generator {
   if (count == 0) fail(c, kata_no_legal, s[SITE]);
   {3}
   if (++s[{1}] > {2}) fail(c, kata_too_many_decisions, s[SITE]);
+  {4}
   c.work = BUDGET;
 )",
                        site, Layout::decisions, g_.max_decisions,
                        offers_blind(p_.sites[site]) ? blind_or_uniform(p_.sites[site])
-                                                    : "d = list + 5 * uniform(*rngp, (uint32_t)count);");
+                                                    : "d = list + 5 * uniform(*rngp, (uint32_t)count);",
+                       // The position the decision is made in, as apply() remembers it.
+                       l_.history_cap ? "H.remember(c.host, s);" : "");
       // The site's few actions tested in turn: better predicted than one indirect jump.
       const std::vector<int32_t>& acts = p_.sites[site].actions;
       for (size_t i = 0; i + 1 < acts.size(); ++i) m += fmt::format("  if (d[0] == {0}) return kata_b{0}(c, d);\n", acts[i]);
