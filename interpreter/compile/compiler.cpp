@@ -144,6 +144,7 @@ class Compiler {
     g_.layout.total = g_.layout.locals + locals_;
     positions();
     g_.kernel = make_kernel_tables(g_);
+    g_.initial_slots = make_initial_slots(g_);
   }
 
  private:

@@ -322,6 +322,24 @@ class Generator {
       if (k.kid[i] >= 0 && hands_back(k.kid[i], i == 0 && (aggregate || k.op == NodeOp::list_from || k.op == NodeOp::loop_for))) return true;
     return false;
   }
+  // Whether evaluating node n may spend the expressions' budget (spend, or a node handed
+  // back to the interpreter, which spends from the same count).
+  bool spends(int n) const {
+    const Node& k = node(n);
+    switch (k.op) {
+      KATA_AGGREGATE_NODES(KATA_NODE_CASE)
+      case NodeOp::call:
+      case NodeOp::block:
+      case NodeOp::loop_for:
+      case NodeOp::loop_while:
+      case NodeOp::loop_times: return true;
+      default: break;
+    }
+    if (hands_back(n, false)) return true;
+    for (int i = 0; i < 3; ++i)
+      if (k.kid[i] >= 0 && spends(k.kid[i])) return true;
+    return false;
+  }
   // A variable of the frame at `depth`: its C++ name where it has one, else the frame's slot.
   std::string frame_var(int depth) const {
     auto it = names_.find(depth);
@@ -1624,9 +1642,13 @@ class Generator {
   // last parameter is worked out once for each value of it in a listing (cached() in
   // runtime/legal.cpp), so that it spends the expressions' budget as the interpreter does; WV
   // holds its values (2: not worked out yet).
+  // One that spends nothing (no aggregate, call or node handed back) is worked out each time
+  // instead: nothing tells the two apart but the time, and testing the table of values costs
+  // more than a few loads and comparisons.
   std::string when(const Action& act, size_t i) {
     std::string test = e(act.when_nodes[i]);
-    if (act.when_cache[i] < 0) return fmt::format("if (!({})) return;", test);
+    if (act.when_cache[i] < 0 || !spends(act.when_nodes[i]))
+      return fmt::format("if (!({})) return;", test);
     int32_t level = act.when_level[i];
     int count = act.params[level - 1].type == Type::card ? g_.card_count : g_.max_players;
     return fmt::format(
@@ -1638,7 +1660,11 @@ class Generator {
   // keep the library from being unloaded.)
   std::string when_start() const {
     int32_t size = p_.when_cache_size;
-    if (size == 0) return "";
+    bool kept = false;  // whether any `when` keeps its values (when())
+    for (const Action& act : p_.actions)
+      for (size_t i = 0; i < act.when_nodes.size(); ++i)
+        kept |= act.when_cache[i] >= 0 && spends(act.when_nodes[i]);
+    if (size == 0 || !kept) return "";
     if (size <= 16384) return fmt::format("uint8_t WV[{0}]; __builtin_memset(WV, 2, {0});", size);
     return fmt::format("Heap<uint8_t> WVV({}, 2); uint8_t* WV = WVV.data();", size);
   }

@@ -316,6 +316,8 @@ struct CompiledCode;  // runtime/backend.hpp
 struct Game;
 // The kernel's tables of a compiled game (Game::kernel), from its layout and zones.
 KernelTables make_kernel_tables(const Game& g);
+// The initial states of a compiled game with its default options (Game::initial_slots).
+std::vector<std::vector<int32_t>> make_initial_slots(const Game& g);
 
 struct Game {
   std::string name;
@@ -374,6 +376,11 @@ struct Game {
   // The layout and zone tables the kernel's card functions read (runtime/kernel.hpp),
   // made from the rest by make_kernel_tables once the game is compiled.
   KernelTables kernel;
+  // For each player count from min_players, the slots initial_state sets with the default
+  // options, less the random generator's (make_initial_slots, once the game is compiled):
+  // a new game copies them instead of filling every card and variable in anew. Empty for
+  // a count whose set-up fails (an initial value's error is then raised by each new game).
+  std::vector<std::vector<int32_t>> initial_slots;
 
   std::string symbol_name(int64_t v) const;
   int zone_instance(int zone, int seat) const {

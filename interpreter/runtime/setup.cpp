@@ -122,16 +122,14 @@ std::string setup_error(const Game& g, int players, const std::vector<int64_t>& 
   return "";
 }
 
-State initial_state(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options) {
-  State st;
-  st.slots.assign(g.layout.total, 0);
-  int32_t* s = st.slots.data();
+namespace {
+
+// What initial_state sets, but for the random generator.
+std::vector<int32_t> fill_initial(const Game& g, int players, const std::vector<int64_t>& options) {
+  std::vector<int32_t> slots(g.layout.total, 0);
+  int32_t* s = slots.data();
   const Layout& l = g.layout;
   s[Layout::players] = players;
-  uint64_t rng = seed;
-  next_random(rng);  // decorrelate nearby seeds
-  s[Layout::rng_hi] = static_cast<int32_t>(rng >> 32);
-  s[Layout::rng_lo] = static_cast<int32_t>(rng);
   for (size_t i = 0; i < options.size(); ++i) s[l.options + i] = static_cast<int32_t>(options[i]);
   for (int c = 0; c < g.card_count; ++c) s[l.card_zone + c] = -1;
   for (const KindInfo& k : g.kinds) {
@@ -164,8 +162,45 @@ State initial_state(const Game& g, int players, uint64_t seed, const std::vector
       s[l.player_vars + i * g.max_players + p] = v;
     }
   s[Layout::pc] = g.program.flow_entry;
-  return st;
+  return slots;
 }
 
+}  // namespace
+
+// Nothing but the generator depends on the seed, and the initial values are expressions of
+// options and constants: the same count and options give the same slots every time.
+std::vector<std::vector<int32_t>> make_initial_slots(const Game& g) {
+  std::vector<std::vector<int32_t>> all;
+  std::vector<int64_t> options = default_options(g);
+  for (int players = g.min_players; players <= g.max_players; ++players) {
+    all.emplace_back();
+    if (!setup_error(g, players, options).empty()) continue;
+    try {
+      all.back() = fill_initial(g, players, options);
+    } catch (const RuntimeError&) {
+      all.back().clear();  // raised again by each new game, where it is reported
+    }
+  }
+  return all;
+}
+
+State initial_state(const Game& g, int players, uint64_t seed,
+                    const std::vector<int64_t>& options) {
+  State st;
+  size_t at = static_cast<size_t>(players - g.min_players);
+  bool defaults = options.size() == g.options.size();
+  for (size_t i = 0; defaults && i < options.size(); ++i)
+    defaults = options[i] == g.options[i].default_value;
+  if (defaults && players >= g.min_players && at < g.initial_slots.size() &&
+      !g.initial_slots[at].empty())
+    st.slots = g.initial_slots[at];
+  else
+    st.slots = fill_initial(g, players, options);
+  uint64_t rng = seed;
+  next_random(rng);  // decorrelate nearby seeds
+  st.slots[Layout::rng_hi] = static_cast<int32_t>(rng >> 32);
+  st.slots[Layout::rng_lo] = static_cast<int32_t>(rng);
+  return st;
+}
 
 }  // namespace kata
