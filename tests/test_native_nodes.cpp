@@ -328,6 +328,7 @@ functions:
   reach_of(p): "sum(reach(q, 2) * q.n for q in board where size(q.spot) > 0 and top(q.spot).owner == p)"
 procedures:
   turn(p): |
+    trail += repetitions()
     choose p: go | rest | resign | wait
 flow: |
   let rook = top(P1.reserve)

@@ -171,6 +171,7 @@ void variable_changes(const VarDecl& b, const VarDecl& a, Details d) {
   d.text("initial", b.initial, a.initial);
   d.texts("initial per seat", b.seat_initials, a.seat_initials);
   d.flag("constant", b.constant, a.constant);
+  d.flag("position", b.in_position, a.in_position);
   d.plain("show", show_name(b.show), show_name(a.show));
   d.text("show if", b.show_if, a.show_if);
   d.text("label", b.label, a.label);
@@ -478,6 +479,7 @@ std::vector<Change> diff_rules(const RuleFile& b, const RuleFile& a) {
   once(out, "limits", a.game_pos, [&](Details d) {
     d.plain("max_decisions", std::to_string(b.max_decisions), std::to_string(a.max_decisions));
     d.plain("max_steps", std::to_string(b.max_steps), std::to_string(a.max_steps));
+    d.plain("max_positions", std::to_string(b.max_positions), std::to_string(a.max_positions));
   });
   return out;
 }
