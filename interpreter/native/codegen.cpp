@@ -1288,6 +1288,19 @@ class Generator {
         l_.card_zone, l_.card_face, l_.card_known, tests);
   }
 
+  // A playout's decision at a site, once its `count` decisions are in `list`: one drawn
+  // into `d`, counted against limits.decisions, and its position remembered, as apply()
+  // does; for kata_playout's whole loop and for a chunked program's draw functions alike.
+  std::string decision_drawn(size_t site) const {
+    return fmt::format(R"(  if (count == 0) fail(c, kata_no_legal, s[SITE]);
+  {}
+  if (++s[{}] > {}) fail(c, kata_too_many_decisions, s[SITE]);
+{})",
+                       offers_blind(p_.sites[site]) ? blind_or_uniform(p_.sites[site])
+                                                    : "d = list + 5 * uniform(*rngp, (uint32_t)count);",
+                       Layout::decisions, g_.max_decisions, l_.history_cap ? "  H.remember(c.host, s);\n" : "");
+  }
+
   // The instruction loop, for a program of up to whole_size bytes of instructions (else
   // driver()). As kata_run, it runs from the state's pc (or from a decision's action) to
   // the next choose. Fused (kata_playout, after kata_legal), it plays a random
@@ -1335,18 +1348,11 @@ class Generator {
   list = out;
   count = cnt;
 }}
-  if (count == 0) fail(c, kata_no_legal, s[SITE]);
-  {5}
-  if (++s[{2}] > {3}) fail(c, kata_too_many_decisions, s[SITE]);
-  {6}
-  steps = 0;  // counted afresh after each decision, as each apply counts them
+{5}  steps = 0;  // counted afresh after each decision, as each apply counts them
   c.work = BUDGET;
 )",
                             site, site_listing(site), Layout::decisions, g_.max_decisions, when_start(),
-                            offers_blind(p_.sites[site]) ? blind_or_uniform(p_.sites[site])
-                                                         : "d = list + 5 * uniform(*rngp, (uint32_t)count);",
-                            // The position the decision is made in, as apply() remembers it.
-                            l_.history_cap ? "H.remember(c.host, s);" : "");
+                            decision_drawn(site));
         // The site's few actions tested in turn: better predicted than one indirect jump.
         const std::vector<int32_t>& acts = p_.sites[site].actions;
         for (size_t i = 0; i + 1 < acts.size(); ++i) body += fmt::format("  if (d[0] == {0}) goto B{0};\n", acts[i]);
@@ -1441,17 +1447,9 @@ class Generator {
   const int32_t* list = out;
   const int count = cnt;
   const int32_t* d;
-  if (count == 0) fail(c, kata_no_legal, s[SITE]);
-  {3}
-  if (++s[{1}] > {2}) fail(c, kata_too_many_decisions, s[SITE]);
-  {4}
-  c.work = BUDGET;
+{1}  c.work = BUDGET;
 )",
-                       site, Layout::decisions, g_.max_decisions,
-                       offers_blind(p_.sites[site]) ? blind_or_uniform(p_.sites[site])
-                                                    : "d = list + 5 * uniform(*rngp, (uint32_t)count);",
-                       // The position the decision is made in, as apply() remembers it.
-                       l_.history_cap ? "H.remember(c.host, s);" : "");
+                       site, decision_drawn(site));
       // The site's few actions tested in turn: better predicted than one indirect jump.
       const std::vector<int32_t>& acts = p_.sites[site].actions;
       for (size_t i = 0; i + 1 < acts.size(); ++i) m += fmt::format("  if (d[0] == {0}) return kata_b{0}(c, d);\n", acts[i]);
