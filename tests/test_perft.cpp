@@ -129,3 +129,43 @@ TEST_CASE("the native twins' perft is the published one", "[perft][classic]") {
   CHECK(native_classics::connect4::perft(8) == std::vector<uint64_t>{7, 49, 343, 2401, 16807, 117649, 823536, 5673234});
   CHECK(native_classics::breakthrough::perft(5) == std::vector<uint64_t>{22, 484, 11132, 256036, 6182818});
 }
+
+TEST_CASE("a bounded perft stops at the first depth over its bound, or when its positions run out", "[perft]") {
+  for (PerftUnit unit : {PerftUnit::decision, PerftUnit::turn}) {
+    for (const char* file : {"rules/tictactoe.yaml", "rules/kobayakawa.yaml"}) {
+      CAPTURE(file, unit == PerftUnit::turn);
+      auto l = kata::test::load_file(file);
+      REQUIRE(l.game);
+      State s = new_game(*l.game, std::string(file).find("koba") != std::string::npos ? 3 : 2, 1, default_options(*l.game));
+      std::vector<uint64_t> exact;
+      perft(*l.game, s, 4, &exact, unit);
+      // It applies a decision for each sequence above the deepest level (by turns, more: a
+      // turn's every decision), found as the least limit that lets it finish.
+      BoundedPerft whole = perft_at_most(*l.game, s, exact, UINT64_MAX, unit);
+      CHECK(whole.counts == exact);
+      CHECK(whole.over_depth == -1);
+      CHECK_FALSE(whole.out_of_positions);
+      uint64_t lo = 0, hi = 1u << 20;  // the least limit that finishes
+      while (lo < hi) {
+        uint64_t mid = (lo + hi) / 2;
+        if (perft_at_most(*l.game, s, exact, mid, unit).out_of_positions) lo = mid + 1;
+        else hi = mid;
+      }
+      uint64_t needed = hi;
+      REQUIRE(needed > 0);
+      if (unit == PerftUnit::decision) CHECK(needed == exact[0] + exact[1] + exact[2]);
+      else CHECK(needed >= exact[0] + exact[1] + exact[2]);
+      BoundedPerft short_by_one = perft_at_most(*l.game, s, exact, needed - 1, unit);
+      CHECK(short_by_one.out_of_positions);
+      // Each depth's bound lowered by one stops the count there, and nowhere shallower.
+      for (size_t d = 0; d < exact.size(); ++d) {
+        std::vector<uint64_t> lower = exact;
+        --lower[d];
+        BoundedPerft b = perft_at_most(*l.game, s, lower, UINT64_MAX, unit);
+        CHECK(b.over_depth == static_cast<int>(d));
+        // It passes exact - 1 only with its last addition, when every shallower count is done.
+        for (size_t e = 0; e <= d; ++e) CHECK(b.counts[e] == exact[e]);
+      }
+    }
+  }
+}

@@ -76,8 +76,8 @@ std::string rules_path() {
   return path;
 }
 
-ScenarioResult scenario(const std::string& name, const std::string& body) {
-  return run_scenario(temp(name, "rules: " + rules_path() + "\nplayers: 2\n" + body));
+ScenarioResult scenario(const std::string& name, const std::string& body, const ScenarioOptions& options = {}) {
+  return run_scenario(temp(name, "rules: " + rules_path() + "\nplayers: 2\n" + body), options);
 }
 
 // "line:col: message" for each error, in order.
@@ -389,6 +389,18 @@ TEST_CASE("a perft: step counts the decision sequences from where the scenario s
   REQUIRE(wrong.diags.items().size() == 1);
   REQUIRE(wrong.diags.items()[0].notes.size() == 1);
   CHECK(wrong.diags.items()[0].notes[0].message == "actual: 1, 1");
+  // A count over the number written stops the search at once, at that depth.
+  auto over = scenario("perft-over.yaml", "steps:\n  - perft: [1, 1, 0, 5]\n");
+  CHECK(first_error(over) == "4:12: perft at depth 3 is more than 0");
+  auto over_turns = scenario("perft-over-turns.yaml", "steps:\n  - play: P1 keep\n  - perft: [0, 5]\n    turns: true\n");
+  CHECK(first_error(over_turns) == "5:12: perft by turns at depth 1 is more than 0");
+  // Whatever the numbers, a step applies at most the options' number of decisions: the
+  // six-deep count applies six (one at each depth above the last).
+  ScenarioOptions five{5}, six{6};
+  CHECK(scenario("perft-six.yaml", "steps:\n  - perft: [1, 1, 1, 1, 1, 1, 0]\n", six).passed);
+  CHECK(first_error(scenario("perft-five.yaml", "steps:\n  - perft: [1, 1, 1, 1, 1, 1, 0]\n", five)) ==
+        "4:12: perft stopped after visiting 5 positions, the most a scenario's perft: step may visit "
+        "(`kata perft` counts further)");
   CHECK(first_error(scenario("perft-empty.yaml", "steps:\n  - perft: []\n")) ==
         "4:12: 'perft:' is a list of 1 to 12 counts, of the decision sequences 1, 2, ... deep from here");
   CHECK(first_error(scenario("perft-word.yaml", "steps:\n  - perft: [1, many]\n")) ==

@@ -2,52 +2,103 @@
 // decisions once and applies each to a copy, so memory stays at one state per level.
 #include "agents/perft.hpp"
 
+#include <limits>
+
 namespace kata {
 
 namespace {
 
-uint64_t count(const Game& g, const State& s, int depth, int at, std::vector<uint64_t>* per_depth) {
-  if (depth == 0) return 1;
-  if (s.over()) return 0;
-  std::vector<Decision> legal;
-  legal_decisions(g, s, legal);
-  if (per_depth) (*per_depth)[at] += legal.size();
-  if (depth == 1) return legal.size();
-  uint64_t total = 0;
-  for (const Decision& d : legal) {
-    State next = s;
-    apply(g, next, d);
-    total += count(g, next, depth - 1, at + 1, per_depth);
-  }
-  return total;
-}
+// One count's search, and what stops it early: a depth whose count has passed its bound,
+// or the positions it may still visit running out.
+class Counter {
+ public:
+  Counter(const Game& g, std::vector<uint64_t>& per_depth, const std::vector<uint64_t>* at_most, uint64_t positions)
+      : g_(g), per_depth_(per_depth), at_most_(at_most), positions_(positions) {}
 
-// By turns: a decision after which the same seat chooses again stays in the turn (depth
-// and `at` unchanged); any other ends it.
-uint64_t count_turns(const Game& g, const State& s, int depth, int at, std::vector<uint64_t>* per_depth) {
-  if (depth == 0) return 1;
-  if (s.over()) return 0;
-  std::vector<Decision> legal;
-  legal_decisions(g, s, legal);
-  uint64_t total = 0;
-  for (const Decision& d : legal) {
-    State next = s;
-    apply(g, next, d);
-    if (!next.over() && next.chooser() == s.chooser()) {
-      total += count_turns(g, next, depth, at, per_depth);
-      continue;
+  // Sequences of `depth` decisions from `s`, `at` levels below the root.
+  uint64_t decisions(const State& s, int depth, int at) {
+    if (depth == 0) return 1;
+    if (s.over()) return 0;
+    std::vector<Decision> legal;
+    legal_decisions(g_, s, legal);
+    if (!add(at, legal.size())) return 0;
+    if (depth == 1) return legal.size();
+    uint64_t total = 0;
+    for (const Decision& d : legal) {
+      if (!visit()) return total;
+      State next = s;
+      apply(g_, next, d);
+      total += decisions(next, depth - 1, at + 1);
+      if (stopped()) return total;
     }
-    if (per_depth) ++(*per_depth)[at];
-    total += depth == 1 ? 1 : count_turns(g, next, depth - 1, at + 1, per_depth);
+    return total;
   }
-  return total;
-}
+
+  // By turns: a decision after which the same seat chooses again stays in the turn (depth
+  // and `at` unchanged); any other ends it.
+  uint64_t turns(const State& s, int depth, int at) {
+    if (depth == 0) return 1;
+    if (s.over()) return 0;
+    std::vector<Decision> legal;
+    legal_decisions(g_, s, legal);
+    uint64_t total = 0;
+    for (const Decision& d : legal) {
+      if (!visit()) return total;
+      State next = s;
+      apply(g_, next, d);
+      if (!next.over() && next.chooser() == s.chooser()) {
+        total += turns(next, depth, at);
+      } else if (add(at, 1)) {
+        total += depth == 1 ? 1 : turns(next, depth - 1, at + 1);
+      }
+      if (stopped()) return total;
+    }
+    return total;
+  }
+
+  int over_depth = -1;
+  bool out_of_positions = false;
+
+ private:
+  bool stopped() const { return over_depth >= 0 || out_of_positions; }
+  bool add(int at, uint64_t n) {
+    per_depth_[at] += n;
+    if (at_most_ && per_depth_[at] > (*at_most_)[at]) over_depth = at;
+    return !stopped();
+  }
+  bool visit() {
+    if (positions_ == 0) out_of_positions = true;
+    else --positions_;
+    return !stopped();
+  }
+
+  const Game& g_;
+  std::vector<uint64_t>& per_depth_;
+  const std::vector<uint64_t>* at_most_;
+  uint64_t positions_;
+};
 
 }  // namespace
 
 uint64_t perft(const Game& g, const State& s, int depth, std::vector<uint64_t>* per_depth, PerftUnit unit) {
-  if (per_depth) per_depth->assign(depth, 0);
-  return unit == PerftUnit::turn ? count_turns(g, s, depth, 0, per_depth) : count(g, s, depth, 0, per_depth);
+  std::vector<uint64_t> mine;
+  if (!per_depth) per_depth = &mine;
+  per_depth->assign(depth, 0);
+  Counter c(g, *per_depth, nullptr, std::numeric_limits<uint64_t>::max());
+  return unit == PerftUnit::turn ? c.turns(s, depth, 0) : c.decisions(s, depth, 0);
+}
+
+BoundedPerft perft_at_most(const Game& g, const State& s, const std::vector<uint64_t>& at_most,
+                           uint64_t max_positions, PerftUnit unit) {
+  BoundedPerft r;
+  int depth = static_cast<int>(at_most.size());
+  r.counts.assign(depth, 0);
+  Counter c(g, r.counts, &at_most, max_positions);
+  if (unit == PerftUnit::turn) c.turns(s, depth, 0);
+  else c.decisions(s, depth, 0);
+  r.over_depth = c.over_depth;
+  r.out_of_positions = c.out_of_positions;
+  return r;
 }
 
 }  // namespace kata

@@ -29,4 +29,17 @@ inline constexpr int max_perft_depth = 12;
 uint64_t perft(const Game& g, const State& s, int depth, std::vector<uint64_t>* per_depth = nullptr,
                PerftUnit unit = PerftUnit::decision);
 
+// A perft checked against the counts it should give, which stops as soon as it cannot
+// give them: once the count at some depth passes `at_most` there (`over_depth`, 0-based;
+// `counts` are then partial), or once it has applied `max_positions` decisions
+// (`out_of_positions`). Its work is bounded by the counts asked for and the limit, never
+// by the game: what a scenario's untrusted `perft:` step runs.
+struct BoundedPerft {
+  std::vector<uint64_t> counts;  // at depths 1..at_most.size()
+  int over_depth = -1;
+  bool out_of_positions = false;
+};
+BoundedPerft perft_at_most(const Game& g, const State& s, const std::vector<uint64_t>& at_most,
+                           uint64_t max_positions, PerftUnit unit = PerftUnit::decision);
+
 }  // namespace kata

@@ -50,7 +50,7 @@ struct Step {
 
 class Runner {
  public:
-  explicit Runner(ScenarioResult& r) : r_(r), d_(r.diags) {}
+  Runner(ScenarioResult& r, const ScenarioOptions& o) : r_(r), d_(r.diags), limits_(o) {}
 
   void run(const std::string& path) {
     std::string text, why;
@@ -305,17 +305,25 @@ class Runner {
   }
 
   // `perft: [20, 400]`: the numbers of decision sequences (or turns) 1, 2, ... deep from
-  // the current state.
+  // the current state. The count stops at the first depth that passes its number, so the
+  // work is bounded by the numbers asked for, and by `max_perft_positions` whatever they are.
   bool perft_counts(const Game& g, const State& s, const Step& st) {
-    std::vector<uint64_t> actual;
-    perft(g, s, static_cast<int>(st.counts.size()), &actual, st.turns ? PerftUnit::turn : PerftUnit::decision);
-    if (actual == st.counts) return true;
+    BoundedPerft p = perft_at_most(g, s, st.counts, limits_.max_perft_positions,
+                                   st.turns ? PerftUnit::turn : PerftUnit::decision);
+    const char* by = st.turns ? " by turns" : "";
+    if (p.out_of_positions)
+      return d_.error(st.pos, fmt::format("perft{} stopped after visiting {} positions, the most a scenario's "
+                                          "perft: step may visit (`kata perft` counts further)",
+                                          by, limits_.max_perft_positions)), false;
+    if (p.over_depth >= 0)
+      return d_.error(st.pos, fmt::format("perft{} at depth {} is more than {}", by, p.over_depth + 1,
+                                          st.counts[p.over_depth]),
+                      {{Pos{}, "the count stopped there"}}), false;
     std::string all;
-    for (uint64_t n : actual) all += (all.empty() ? "" : ", ") + std::to_string(n);
-    for (size_t i = 0; i < actual.size(); ++i)
-      if (actual[i] != st.counts[i])
-        return d_.error(st.pos, fmt::format("perft{} at depth {} is {}, not {}", st.turns ? " by turns" : "", i + 1,
-                                            actual[i], st.counts[i]),
+    for (uint64_t n : p.counts) all += (all.empty() ? "" : ", ") + std::to_string(n);
+    for (size_t i = 0; i < p.counts.size(); ++i)
+      if (p.counts[i] != st.counts[i])
+        return d_.error(st.pos, fmt::format("perft{} at depth {} is {}, not {}", by, i + 1, p.counts[i], st.counts[i]),
                         {{Pos{}, fmt::format("actual: {}", all)}}), false;
     return true;
   }
@@ -430,20 +438,21 @@ class Runner {
   std::deque<std::vector<int32_t>> forced_;
   std::vector<Event> events_, said_;
   std::vector<Decision> legal_;
+  ScenarioOptions limits_;
 };
 
 }  // namespace
 
-ScenarioResult run_scenario(const std::string& path) {
+ScenarioResult run_scenario(const std::string& path, const ScenarioOptions& options) {
   ScenarioResult r;
-  Runner(r).run(path);
+  Runner(r, options).run(path);
   r.diags.sort();
   return r;
 }
 
-ScenarioResult run_scenario_text(const std::string& path, const std::string& text) {
+ScenarioResult run_scenario_text(const std::string& path, const std::string& text, const ScenarioOptions& options) {
   ScenarioResult r;
-  Runner(r).run_text(path, text);
+  Runner(r, options).run_text(path, text);
   r.diags.sort();
   return r;
 }

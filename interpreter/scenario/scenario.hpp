@@ -4,6 +4,7 @@
 // use them to pin rules down; docs/scenarios.md is the format.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,9 +21,16 @@ struct ScenarioResult {
   Diagnostics diags;    // why it failed (expected against actual), positioned in the file
 };
 
-ScenarioResult run_scenario(const std::string& path);
+// What a scenario may spend. A `perft:` step stops at the first depth whose count passes
+// the number written, so the numbers bound its work; this bounds it whatever they are.
+struct ScenarioOptions {
+  uint64_t max_perft_positions = 10'000'000;  // decisions one perft: step may apply
+};
+
+ScenarioResult run_scenario(const std::string& path, const ScenarioOptions& options = {});
 // The same for a scenario's text held in memory (an editor's), as if read from `path`.
-ScenarioResult run_scenario_text(const std::string& path, const std::string& text);
+ScenarioResult run_scenario_text(const std::string& path, const std::string& text,
+                                 const ScenarioOptions& options = {});
 // Whether `text` is a rule file, not a scenario: a `game:` key at the start of a line.
 bool is_rule_text(const std::string& text);
 
