@@ -4,8 +4,11 @@
 // compiler is a clear error, not a crash.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <thread>
 
 #include "agents/runner.hpp"
 #include "native/native.hpp"
@@ -186,4 +189,51 @@ TEST_CASE("a cached library that does not load is compiled again", "[native]") {
   INFO(error);
   REQUIRE(again);
   CHECK(random_playout(*again, 4, 1, default_options(*again)) == random_playout(*l.game, 4, 1, default_options(*l.game)));
+}
+
+TEST_CASE("a program written in chunks is compiled at -O1, its parts shared among the cores", "[native]") {
+  auto kenjin = kata::test::load_file("rules/kenjin.yaml");
+  auto koba = kata::test::load_file("rules/kobayakawa.yaml");
+  REQUIRE(kenjin.game);
+  REQUIRE(koba.game);
+  std::string big = native_source(*kenjin.game), small = native_source(*koba.game);
+  int parts = native_parts(big);
+  CHECK(parts >= 2);
+  CHECK(native_level(big) == 1);
+  CHECK(native_level(small) == 2);
+  CHECK(native_parts("no parts here") == 1);
+  CHECK(native_level("#define KATA_LEVEL 1") == 2);  // only as a line of its own
+  CHECK(native_parts("x\n#define KATA_PARTS 99999999999999999999\n") >= 1);
+
+  // The compilers kata runs, seen through a compiler that writes down its arguments.
+  OwnCache cache("parts");
+  std::filesystem::path log = cache.dir / "calls.txt", wrapper = cache.dir / "cxx";
+  std::filesystem::create_directories(cache.dir);
+  std::ofstream(wrapper) << "#!/bin/sh\necho \"$*\" >> '" << log.string() << "'\nexec c++ \"$@\"\n";
+  std::filesystem::permissions(wrapper, std::filesystem::perms::owner_all);
+  setenv("KATA_CXX", wrapper.c_str(), 1);
+  std::string error;
+  auto g = compile_native(kenjin.game, error);
+  unsetenv("KATA_CXX");
+  INFO(error);
+  REQUIRE(g);
+  CHECK(random_playout(*g, 2, 3, default_options(*g)) == random_playout(*kenjin.game, 2, 3, default_options(*kenjin.game)));
+  std::vector<std::string> calls;
+  {
+    std::ifstream in(log);
+    for (std::string line; std::getline(in, line);) calls.push_back(line);
+  }
+  int compilers = std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, parts);
+  REQUIRE(calls.size() == static_cast<size_t>(compilers) + 1);  // then the link
+  unsigned all = 0;
+  for (int k = 0; k < compilers; ++k) {
+    CHECK(calls[k].find(" -O1 ") != std::string::npos);
+    size_t at = calls[k].find("-DKATA_PART=");
+    REQUIRE(at != std::string::npos);
+    unsigned mask = static_cast<unsigned>(std::stoul(calls[k].substr(at + 12)));
+    CHECK(mask != 0);
+    CHECK((all & mask) == 0);  // each part compiled once
+    all |= mask;
+  }
+  CHECK(all == (1u << parts) - 1);
 }

@@ -1730,9 +1730,10 @@ class Generator {
       load[part[i]] += units_[i].size();
     }
     out_ += fmt::format("#define KATA_PARTS {}\n", count);
+    if (chunked_) out_ += "#define KATA_LEVEL 1\n";  // -O1: see native.cpp's flags()
     out_ += declare_;
     for (size_t k = 0; k < count; ++k) {
-      out_ += fmt::format("#if !defined(KATA_PART) || KATA_PART == {}\n", k);
+      out_ += fmt::format("#if !defined(KATA_PART) || (KATA_PART >> {} & 1)\n", k);
       for (size_t i = 0; i < units_.size(); ++i)
         if (part[i] == k) out_ += units_[i];
       if (k == 0) out_ += main;
@@ -1778,14 +1779,24 @@ class Generator {
 
 std::string native_source(const Game& g) { return Generator(g, SIZE_MAX).source(); }
 
-int native_parts(const std::string& source) {
-  const std::string_view mark = "\n#define KATA_PARTS ";
+namespace {
+
+// The number a `#define NAME 12` line of the source gives, or `otherwise`.
+int defined_number(const std::string& source, std::string_view name, int otherwise) {
+  std::string mark = fmt::format("\n#define {} ", name);
   size_t at = source.find(mark);
-  if (at == std::string::npos) return 1;
-  int parts = 0;
-  for (at += mark.size(); at < source.size() && source[at] >= '0' && source[at] <= '9'; ++at) parts = parts * 10 + (source[at] - '0');
-  return std::max(parts, 1);
+  if (at == std::string::npos) return otherwise;
+  int value = 0;
+  for (at += mark.size(); at < source.size() && source[at] >= '0' && source[at] <= '9' && value < 1000; ++at)
+    value = value * 10 + (source[at] - '0');
+  return value;
 }
+
+}  // namespace
+
+int native_parts(const std::string& source) { return std::max(defined_number(source, "KATA_PARTS", 1), 1); }
+
+int native_level(const std::string& source) { return defined_number(source, "KATA_LEVEL", 2) == 1 ? 1 : 2; }
 
 std::string native_source(const Game& g, std::string& error, Pos& where, size_t limit) {
   try {

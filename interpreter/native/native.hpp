@@ -26,10 +26,13 @@ struct NativeCode : CompiledCode {
 // The C++ source of a game's program (deterministic: the same Game gives the same text).
 std::string native_source(const Game& g);
 
-// How many parts native_source's text is in: each is compiled on its own (with KATA_PART
-// defined as its number, from 0), all at once, and the objects linked; the file compiles
-// whole too, without KATA_PART.
+// How many parts native_source's text is in (at most 31): compilers run at once, each given
+// a set of parts (KATA_PART defined with a bit for each, part k's bit 1 << k), and their
+// objects are linked; the file compiles whole too, without KATA_PART.
 int native_parts(const std::string& source);
+// The optimisation level it asks to be compiled at (`#define KATA_LEVEL`): 1 for a program
+// written in chunks, else 2.
+int native_level(const std::string& source);
 
 // The most C++ compiled mode writes for one game (the largest file of rules/ takes under
 // a third of it): past it, compiling would take minutes.
