@@ -176,6 +176,17 @@ class Generator {
     std::string bind;
     if (frame_)
       for (int i = 0; i < fn.params; ++i) bind += fmt::format(" c.env[base + {0}] = a{0};", i);
+    // Its statements' `let`s and `for` variables are C++ locals too, where no node is
+    // handed back (which would read them in the frame).
+    if (!frame_ && fn.body >= 0) {
+      std::set<int> depths;
+      find_frame_depths(fn.body, depths);
+      for (int d : depths)
+        if (d >= fn.params) {
+          names_[d] = fmt::format("v{}", d);
+          bind += fmt::format(" int64_t v{} = 0; (void)v{};", d, d);
+        }
+    }
     std::string body = fn.body >= 0 ? e(fn.body) : "0";
     out_ += fmt::format("static inline int64_t F{}({}) {{\n  int32_t* s = c.s; const int n = c.n; (void)s; (void)n; (void)base;{}\n  return {};\n}}\n",
                         f, signature(f), bind, body);
@@ -194,6 +205,18 @@ class Generator {
     if (k.op == NodeOp::call) return;  // its arguments are expressions; its body is its own
     for (int i = 0; i < 3; ++i)
       if (k.kid[i] >= 0) find_assigned(k.kid[i], out);
+  }
+
+  // The frame depths a computed function's statements name: what they assign (`let`s among
+  // them) and their `for` loops' variables.
+  void find_frame_depths(int n, std::set<int>& out) const {
+    const Node& k = node(n);
+    if (k.op == NodeOp::set_bound || k.op == NodeOp::loop_for) out.insert(k.a);
+    if (k.op == NodeOp::block)
+      for (int i = 0; i < k.kid_count; ++i) find_frame_depths(p_.kids[k.first_kid + i], out);
+    if (k.op == NodeOp::call) return;
+    for (int i = 0; i < 3; ++i)
+      if (k.kid[i] >= 0) find_frame_depths(k.kid[i], out);
   }
 
   void find_param_ranges() {
@@ -1000,10 +1023,13 @@ class Generator {
                                      : fmt::format("Heap<int64_t> {0}v({1}, 0); int64_t* {0} = {0}v.data();", buf, cap);
     std::string s = fmt::format("({{ int {0} = {1} + {2}; if ({0} >= 256) fail(c, kata_nested, {3}); {4} int {5} = 0; ",
                                 slot, base_, k.a, n, storage, cnt);
-    s += gather(list, where, cap, buf, cnt, fmt::format("c.env[{}]", slot));
+    // The variable: a C++ local where the function's are (function()), else in the frame.
+    auto named = names_.find(k.a);
+    std::string var = named != names_.end() && !frame_ ? named->second : fmt::format("c.env[{}]", slot);
+    s += gather(list, where, cap, buf, cnt, var);
     std::string j = tmp();
-    s += fmt::format(" for (int {0} = 0; {0} < {1}; ++{0}) {{ spend(c, {2}); c.env[{3}] = {4}[{0}]; (void)({5}); }} (int64_t)0; }})",
-                     j, cnt, n, slot, buf, e(body));
+    s += fmt::format(" for (int {0} = 0; {0} < {1}; ++{0}) {{ spend(c, {2}); {3} = {4}[{0}]; (void)({5}); }} (int64_t)0; }})",
+                     j, cnt, n, var, buf, e(body));
     return s;
   }
 
