@@ -13,6 +13,7 @@
 #include "agents/menu.hpp"
 #include "agents/runner.hpp"
 #include "log/log.hpp"
+#include "scenario/scenario.hpp"
 #include "support.hpp"
 
 using namespace kata;
@@ -262,4 +263,106 @@ scoring:
   apply(g, s, legal[1]);
   CHECK(s.over());
   CHECK(s[g.layout.player_vars + 0 * g.max_players + 0] == -2);
+}
+
+TEST_CASE("a game that shows every card to everyone offers no blind pick", "[blind]") {
+  // Kendo's pieces are all on the table or in reserves everyone sees.
+  for (const char* f : {"rules/breakthrough.yaml", "rules/connect4.yaml", "rules/chess.yaml", "rules/tictactoe.yaml",
+                        "rules/kendo.yaml"}) {
+    auto l = kata::test::load_file(f);
+    REQUIRE(l.game);
+    CHECK(l.game->cards_always_seen);
+  }
+  for (const char* f : {"rules/kobayakawa.yaml", "rules/kenjin.yaml", "rules/hogen.yaml"}) {
+    auto l = kata::test::load_file(f);
+    REQUIRE(l.game);
+    CHECK_FALSE(l.game->cards_always_seen);
+  }
+  // Chips in a bag and a set that everyone sees; the first player does something to the
+  // bag and moves its chips into the set, where the second player takes one. Only a flip
+  // that may turn a chip down, or a move face down, makes the game one that may hide a
+  // card; then, the bag shuffled after a chip was turned down, that chip is a blind pick.
+  auto game = [](const std::string& turn, const std::string& into) {
+    return kata::test::load_text(R"(game: Open
+players: 2
+components:
+  chip: {each: {n: 1..3}, name: "chip{n}", in: bag}
+zones:
+  bag: {visibility: everyone}
+  pool: {visibility: everyone, order: set}
+  kept: {per_player: true, visibility: everyone, order: set}
+flow: |
+  choose P1: turn
+  choose P2: take
+actions:
+  turn:
+    do: |
+      )" + turn + R"(
+      shuffle bag
+      move all bag to pool)" + into + R"(
+  take:
+    params:
+      c: {from: pool}
+    do: move c to player.kept
+)");
+  };
+  struct Case {
+    std::string turn, into;
+    bool always_seen, blind;
+  };
+  for (const Case& k : {Case{"flip top(bag) face up", "", true, false}, Case{"move top(bag) to bag", "", true, false},
+                        Case{"flip top(bag) face up", " face up", true, false},
+                        Case{"flip top(bag)", "", false, false},  // the move into the set turns it up
+                        Case{"flip top(bag) face down", " face down", false, true},
+                        Case{"move top(bag) to bag face down", " face down", false, true}}) {
+    CAPTURE(k.turn, k.into);
+    auto l = game(k.turn, k.into);
+    INFO(fmt::format("{}", fmt::join(l.messages(), "\n")));
+    REQUIRE(l.game);
+    CHECK(l.game->cards_always_seen == k.always_seen);
+    State s = new_game(*l.game, 2, 1, default_options(*l.game));
+    std::vector<Decision> legal;
+    legal_decisions(*l.game, s, legal);
+    REQUIRE(legal.size() == 1);
+    apply(*l.game, s, legal[0]);
+    auto texts = legal_texts(*l.game, s);
+    INFO(fmt::format("{}", fmt::join(texts, " | ")));
+    CHECK(texts.size() == 3);
+    bool named = true;
+    for (const char* chip : {"take chip1", "take chip2", "take chip3"})
+      named = named && std::find(texts.begin(), texts.end(), chip) != texts.end();
+    CHECK(named == !k.blind);
+    if (k.blind) CHECK(std::find(texts.begin(), texts.end(), "take a card from pool") != texts.end());
+  }
+}
+
+TEST_CASE("a position cannot put a card face down in a game that shows every card", "[blind][position]") {
+  std::string rules = std::string(KATA_SOURCE_DIR) + "/rules/breakthrough.yaml";
+  auto r = run_scenario(kata::test::temp("face-down-pawn.yaml", "rules: " + rules + R"(
+players: 2
+position:
+  at: play
+  zones:
+    11.spot: [{card: P1 Pawn1, face: down}]
+    88.spot: [P2 Pawn1]
+steps:
+  - expect: size(grid) == 64
+)"));
+  CHECK_FALSE(r.passed);
+  REQUIRE_FALSE(r.diags.items().empty());
+  CHECK(r.diags.items()[0].message ==
+        "'P1 Pawn1' cannot be face down: in this game every card is always seen by everyone (every zone is, and "
+        "nothing turns a card face down)");
+  auto up = run_scenario(kata::test::temp("face-up-pawn.yaml", "rules: " + rules + R"(
+players: 2
+position:
+  at: play
+  zones:
+    11.spot: [{card: P1 Pawn1, face: up}]
+    88.spot: [P2 Pawn1]
+steps:
+  - expect: size(grid) == 64
+)"));
+  INFO((up.diags.items().empty() ? std::string() : up.diags.items()[0].message));
+  CHECK(up.passed);
 }

@@ -143,6 +143,7 @@ class Compiler {
     }
     g_.layout.total = g_.layout.locals + locals_;
     positions();
+    always_seen();
     g_.kernel = make_kernel_tables(g_);
     g_.initial_slots = make_initial_slots(g_);
   }
@@ -590,6 +591,17 @@ class Compiler {
       int32_t n = g_.kinds[v.kind].card_count * (v.per_player ? mp : 1);
       for (int32_t k = 0; k < n; ++k) g_.position_slots.push_back(l.card_vars + v.base + k);
     }
+  }
+
+  // Game::cards_always_seen.
+  void always_seen() {
+    bool seen = true;
+    for (const ZoneInfo& z : g_.zones) seen = seen && z.visibility == Visibility::everyone;
+    for (const Instr& i : g_.program.code) {
+      if (i.op == Op::flip && i.c != 1) seen = false;
+      if ((i.op == Op::move || i.op == Op::move_all) && i.c == 2) seen = false;
+    }
+    g_.cards_always_seen = seen;
   }
 
   int alloc(int n) {

@@ -1822,7 +1822,7 @@ int defined_number(const std::string& source, std::string_view name, int otherwi
 
 int native_parts(const std::string& source) { return std::max(defined_number(source, "KATA_PARTS", 1), 1); }
 
-int native_level(const std::string& source) { return defined_number(source, "KATA_LEVEL", 2) == 1 ? 1 : 2; }
+int native_level(const std::string& source) { return defined_number(source, "KATA_LEVEL", 3) == 1 ? 1 : 3; }
 
 std::string native_source(const Game& g, std::string& error, Pos& where, size_t limit) {
   try {

@@ -31,7 +31,7 @@ std::string native_source(const Game& g);
 // objects are linked; the file compiles whole too, without KATA_PART.
 int native_parts(const std::string& source);
 // The optimisation level it asks to be compiled at (`#define KATA_LEVEL`): 1 for a program
-// written in chunks, else 2.
+// written in chunks, else 3.
 int native_level(const std::string& source);
 
 // The most C++ compiled mode writes for one game (the largest file of rules/ takes under

@@ -104,8 +104,9 @@ void run_from(const Game& g, State& s, int pc, Hooks* hooks = nullptr);
 void legal_decisions(const Game& g, const State& s, std::vector<Decision>& out);
 // Whether a card parameter's list may hold cards of a set that the chooser cannot see, so
 // that a decision may be a blind pick: false for a zone that is no set, or for the
-// chooser's own zone that it sees whole (`player.hand` with `visibility: owner`); true
-// where the rule file alone cannot tell.
+// chooser's own zone that it sees whole (`player.hand` with `visibility: owner`), and for
+// every card of a game whose cards are always seen (Game::cards_always_seen); true where
+// the rule file alone cannot tell.
 bool may_pick_blind(const Game& g, const Param& p);
 // The set zone of a card the chooser cannot see there, or -1 (a blind pick stands for it).
 int blind_zone_of(const Game& g, const State& st, int32_t card);

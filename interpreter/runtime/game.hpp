@@ -351,6 +351,11 @@ struct Game {
   // Whether the instance is a `set`: it keeps its cards in card order (ascending), so
   // where a card lies in it never tells when the card arrived.
   std::vector<uint8_t> instance_set;
+  // Whether every card is always seen by every seat: every zone is seen by everyone, and
+  // nothing turns a card face down (no `flip` but face up, no move face down). Then no
+  // decision is a blind pick (may_pick_blind), and a scenario's position cannot put a card
+  // face down. A board game's, whose pieces are all on the table.
+  bool cards_always_seen = false;
   std::vector<VarInfo> globals, player_vars, card_vars;
   std::vector<std::string> phases;
   std::vector<std::string> phase_docs;  // the `doc:` of each phase, or ""

@@ -352,7 +352,7 @@ namespace {
 }  // namespace
 
 bool may_pick_blind(const Game& g, const Param& p) {
-  if (p.type != Type::card) return false;
+  if (p.type != Type::card || g.cards_always_seen) return false;
   const Node& n = g.program.nodes[p.domain_node];
   int zone = -1;  // the zone declaration
   switch (n.op) {

@@ -249,6 +249,9 @@ class Setter {
         }
         bool up = cs.face.empty() ? z >= 0 && g_.instance_visibility[z] == Visibility::everyone
                                   : cs.face == "up";
+        if (!up && cs.face == "down" && g_.cards_always_seen)
+          d_.error(cs.face_pos, fmt::format("'{}' cannot be face down: in this game every card is always seen by "
+                                            "everyone (every zone is, and nothing turns a card face down)", cs.name));
         uint32_t known = 0;
         if (!cs.known_given && g_.card_owner[c] >= 0) known = 1u << g_.card_owner[c];
         for (const auto& [who, p] : cs.known)
