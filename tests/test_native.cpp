@@ -191,7 +191,7 @@ TEST_CASE("a cached library that does not load is compiled again", "[native]") {
   CHECK(random_playout(*again, 4, 1, default_options(*again)) == random_playout(*l.game, 4, 1, default_options(*l.game)));
 }
 
-TEST_CASE("a program written in chunks is compiled at -O1, its parts shared among the cores", "[native]") {
+TEST_CASE("a program written in chunks is compiled at -O1, its parts shared among the cores; others at -O3", "[native]") {
   auto kenjin = kata::test::load_file("rules/kenjin.yaml");
   auto koba = kata::test::load_file("rules/kobayakawa.yaml");
   REQUIRE(kenjin.game);
@@ -236,4 +236,18 @@ TEST_CASE("a program written in chunks is compiled at -O1, its parts shared amon
     all |= mask;
   }
   CHECK(all == (1u << parts) - 1);
+
+  // A program not in chunks: -O3.
+  auto c4 = kata::test::load_file("rules/connect4.yaml");
+  REQUIRE(c4.game);
+  std::filesystem::remove(log);
+  setenv("KATA_CXX", wrapper.c_str(), 1);
+  auto g4 = compile_native(c4.game, error);
+  unsetenv("KATA_CXX");
+  REQUIRE(g4);
+  std::ifstream in(log);
+  std::string line;
+  REQUIRE(std::getline(in, line));
+  CHECK(line.find(" -O3 ") != std::string::npos);
+  CHECK(line.find("KATA_PART") == std::string::npos);  // one part
 }
