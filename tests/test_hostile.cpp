@@ -268,8 +268,8 @@ TEST_CASE("simulate adds up games in batches, the same whatever the jobs", "[hos
 TEST_CASE("simulate adds up games in order, whichever thread ends them first", "[hostile]") {
   // About a game in six stops with an error, after a random number of decisions: games of
   // very different lengths end out of order on several threads, and the first errors kept
-  // (the first five by game number, with their messages) and every sum must not notice. Past
-  // 4,096 games, a thread far ahead waits for the window of outcomes to move.
+  // (the first five by game number, with their messages) and every sum must not notice.
+  // 9,000 games pass through the window of 4,096 outcomes twice.
   auto l = load_text(R"(game: Uneven
 players: 2
 variables:

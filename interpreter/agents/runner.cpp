@@ -592,9 +592,10 @@ void play_games(int games, int jobs, const std::function<Outcome(int)>& play,
   };
   auto worker = [&]() {
     for (int i; (i = next++) < games;) {
+      // Rare: a game 4,096 behind is still being played (by bots that think long).
       while (i >= added.load(std::memory_order_acquire) + room) {
         hand_over();
-        std::this_thread::yield();
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
       }
       outcomes[i % room] = play(i);
       ready[i % room].store(true, std::memory_order_release);
