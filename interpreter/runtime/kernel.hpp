@@ -109,69 +109,106 @@
                 (z >= 0 && (s[T.FACE + card] || (T.ISTOP[z] && s[T.ZC + z * T.CC + s[T.ZS + z] - 1] == card))); \
     return seen ? T.PUBLIC : 0;                                                               \
   }                                                                                           \
+  /* What a card's knowledge gains from being seen in zone z (-1: out of play), face `up`,   \
+     `top` if it is the zone's top card, by all who see it there: every seat and PUBLIC if it \
+     is shown to all (face up, the top of a `top` zone), else the owner's bit in a zone its   \
+     owner sees, else nothing (seen_mask's seats less those that know it already, with      \
+     seen_publicly). */                                                                       \
+  template <class Tb>                                                                         \
+  [[gnu::always_inline]] FN int32_t seen_gain(const Tb& T, int n, int z, int32_t up, bool top) { \
+    uint32_t all = (1u << n) - 1;                                                             \
+    if (z < 0) return 0;                                                                      \
+    if (up || (T.ISTOP[z] && top)) return (int32_t)all | T.PUBLIC;                            \
+    return (int32_t)(T.OWNBIT[z] & all);                                                      \
+  }                                                                                           \
   /* Moves a card into zone z at index `at` (0 the bottom; -1 or past the top: on top; a set \
      keeps card order), face 1 up, 2 down, 0 as the zone shows cards. Whoever saw it before  \
      still knows it after (only a shuffle makes a card forgotten); covering the top card of  \
-     a `top` zone, whoever saw it there remembers it. */                                      \
+     a `top` zone, whoever saw it there remembers it (all did). The layout is read once: in  \
+     the interpreter, each store to a slot could otherwise change it for the compiler. */     \
   template <class Tb>                                                                         \
   [[gnu::always_inline]] FN void move_card(const Tb& T, int32_t* s, int n, int card, int z,   \
                                             int face, int at) {                               \
-    uint32_t before = seen_mask(T, s, n, card);                                               \
-    int32_t was_public = seen_publicly(T, s, card);                                           \
-    int from = s[T.CZ + card];                                                                \
+    int cc = T.CC;                                                                            \
+    int32_t* sizes = s + T.ZS;                                                                \
+    int32_t* zc = s + T.ZC;                                                                   \
+    int32_t* where = s + T.CZ + card;                                                         \
+    int32_t* up = s + T.FACE + card;                                                          \
+    int32_t* known = s + T.KNOWN;                                                             \
+    int from = *where;                                                                        \
     if (from >= 0) {                                                                          \
-      int32_t* fs = s + T.ZC + from * T.CC;                                                   \
-      int32_t& fn = s[T.ZS + from];                                                           \
-      if (fs[fn - 1] != card) {                                                               \
-        int i = 0;                                                                            \
-        while (fs[i] != card) ++i;                                                            \
-        for (; i + 1 < fn; ++i) fs[i] = fs[i + 1];                                            \
+      int32_t* fs = zc + from * cc;                                                           \
+      int fn = sizes[from];                                                                   \
+      bool top = fs[fn - 1] == card;                                                          \
+      known[card] |= seen_gain(T, n, from, *up, top);                                         \
+      if (!top) {                                                                             \
+        int32_t above = fs[fn - 1];                                                           \
+        int i = fn - 2;                                                                       \
+        for (int32_t c; (c = fs[i]) != card; --i) {                                          \
+          fs[i] = above;                                                                      \
+          above = c;                                                                          \
+        }                                                                                     \
+        fs[i] = above;                                                                        \
       }                                                                                       \
-      --fn;                                                                                   \
+      sizes[from] = fn - 1;                                                                   \
     }                                                                                         \
-    int32_t* cs = s + T.ZC + z * T.CC;                                                        \
-    int size = s[T.ZS + z];                                                                   \
-    if (at < 0 || at > size) at = size;                                                       \
-    if (T.ISET[z]) {                                                                          \
-      at = 0;                                                                                 \
-      while (at < size && cs[at] < card) ++at;                                                \
-    }                                                                                         \
+    int32_t* cs = zc + z * cc;                                                                \
+    int size = sizes[z];                                                                      \
     int vis = T.VIS[z];                                                                       \
-    if (size > 0 && at == size && vis == 3)                                                   \
-      s[T.KNOWN + cs[size - 1]] |= (int32_t)seen_mask(T, s, n, cs[size - 1]) | T.PUBLIC;      \
-    for (int i = size; i > at; --i) cs[i] = cs[i - 1];                                        \
+    if (T.ISET[z]) {                                                                          \
+      at = size;                                                                              \
+      while (at > 0 && cs[at - 1] > card) {                                                   \
+        cs[at] = cs[at - 1];                                                                  \
+        --at;                                                                                 \
+      }                                                                                       \
+    } else {                                                                                  \
+      if (at < 0 || at > size) at = size;                                                     \
+      for (int i = size; i > at; --i) cs[i] = cs[i - 1];                                      \
+    }                                                                                         \
+    if (vis == 3 && at == size && size > 0)                                                   \
+      known[cs[size - 1]] |= (int32_t)((1u << n) - 1) | T.PUBLIC;                             \
     cs[at] = card;                                                                            \
-    s[T.ZS + z] = size + 1;                                                                   \
-    s[T.CZ + card] = z;                                                                       \
-    s[T.FACE + card] = face == 1 ? 1 : face == 2 ? 0 : vis == 0;                              \
-    s[T.KNOWN + card] |= (int32_t)before | was_public;                                        \
+    sizes[z] = size + 1;                                                                      \
+    *where = z;                                                                               \
+    *up = face == 1 ? 1 : face == 2 ? 0 : vis == 0;                                           \
   }                                                                                           \
   /* Turns a card: face 0 over, 1 up, 2 down. Turned down, it stays known to whoever saw it;  \
      up, to everyone. */                                                                      \
   template <class Tb>                                                                         \
   FN void flip(const Tb& T, int32_t* s, int n, int card, int face) {                         \
     int32_t& f = s[T.FACE + card];                                                            \
-    uint32_t before = seen_mask(T, s, n, card);                                               \
-    int32_t was_public = seen_publicly(T, s, card);                                           \
+    int z = s[T.CZ + card];                                                                   \
+    bool top = z >= 0 && s[T.ZC + z * T.CC + s[T.ZS + z] - 1] == card;                       \
+    int32_t gain = seen_gain(T, n, z, f, top);                                                \
     f = face == 0 ? !f : face == 1;                                                           \
-    s[T.KNOWN + card] |= (int32_t)(f ? (1u << n) - 1 : before) | (f ? T.PUBLIC : was_public); \
+    s[T.KNOWN + card] |= f ? (int32_t)((1u << n) - 1) | T.PUBLIC : gain;                      \
   }                                                                                           \
-  /* A shuffle's draws: Fisher-Yates from the top, with the state's generator. Everyone       \
-     forgets the cards, each as it lands: the zone holds the same cards whatever order        \
-     a log or a scenario then fixes, and one pass over them costs half of two. */             \
+  /* One draw of a shuffle, Fisher-Yates from the top: the card that lands at index i, of the \
+     cards at 0..i. */                                                                        \
+  [[gnu::always_inline]] FN int32_t shuffle_step(uint64_t& rng, int32_t* cs, int i) {         \
+    int j = (int)uniform(rng, (uint32_t)(i + 1));                                             \
+    int32_t t = cs[j];                                                                        \
+    cs[j] = cs[i];                                                                            \
+    cs[i] = t;                                                                                \
+    return t;                                                                                 \
+  }                                                                                           \
+  /* A shuffle's draws, with the state's generator. Everyone forgets the cards: the zone      \
+     holds the same cards whatever order a log or a scenario then fixes. Each is forgotten as \
+     it lands (one pass over them costs half of two), unless the zone holds every card (a     \
+     deck gathered whole), whose knowledge is all cleared at once. */                         \
   template <class Tb>                                                                         \
   FN void shuffle_draw(const Tb& T, int32_t* s, int z) {                                      \
     int32_t* cs = s + T.ZC + z * T.CC;                                                        \
+    int32_t* known = s + T.KNOWN;                                                             \
     int n = s[T.ZS + z];                                                                      \
     uint64_t rng = ((uint64_t)(uint32_t)s[T.RNG_HI] << 32) | (uint32_t)s[T.RNG_LO];           \
-    for (int i = n - 1; i > 0; --i) {                                                         \
-      int j = (int)uniform(rng, (uint32_t)(i + 1));                                           \
-      int32_t t = cs[j];                                                                      \
-      cs[j] = cs[i];                                                                          \
-      cs[i] = t;                                                                              \
-      s[T.KNOWN + t] = 0;                                                                     \
+    if (n == T.CC) {                                                                          \
+      for (int c = 0; c < n; ++c) known[c] = 0;                                               \
+      for (int i = n - 1; i > 0; --i) shuffle_step(rng, cs, i);                               \
+    } else {                                                                                  \
+      for (int i = n - 1; i > 0; --i) known[shuffle_step(rng, cs, i)] = 0;                    \
+      if (n > 0) known[cs[0]] = 0;                                                            \
     }                                                                                         \
-    if (n > 0) s[T.KNOWN + cs[0]] = 0;                                                        \
     s[T.RNG_HI] = (int32_t)(rng >> 32);                                                       \
     s[T.RNG_LO] = (int32_t)rng;                                                               \
   }                                                                                           \

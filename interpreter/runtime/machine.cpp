@@ -249,12 +249,18 @@ class Machine : public Evaluator {
   }
 
   // Moves a card into a zone at index `at` (0 the bottom; -1 on top), as the kernel
-  // moves it (kernel.hpp), and tells whoever listens.
+  // moves it (kernel.hpp), and tells whoever listens (move_card_told: a playout's moves,
+  // unwatched, keep their registers for the kernel's).
   [[gnu::noinline]] void move_card(int c, int z, int face, int at) {
-    uint32_t before = events_ ? seen_mask(c) : 0;
+    if (events_) return move_card_told(c, z, face, at);
+    kata::move_card(g_.kernel, w_, n_, c, z, face, at);
+  }
+
+  [[gnu::noinline]] void move_card_told(int c, int z, int face, int at) {
+    uint32_t before = seen_mask(c);
     int from = w_[g_.layout.card_zone + c];
     kata::move_card(g_.kernel, w_, n_, c, z, face, at);
-    if (events_) record(Event::move, -1, c, from, z, before | seen_mask(c));
+    record(Event::move, -1, c, from, z, before | seen_mask(c));
   }
 
   // The cards are listed first, then moved: moving changes the list being read.
