@@ -191,7 +191,7 @@ TEST_CASE("a cached library that does not load is compiled again", "[native]") {
   CHECK(random_playout(*again, 4, 1, default_options(*again)) == random_playout(*l.game, 4, 1, default_options(*l.game)));
 }
 
-TEST_CASE("a program written in chunks is compiled at -O1, its parts shared among the cores; others at -O3", "[native]") {
+TEST_CASE("a program written in chunks is compiled at -O1, its parts shared among the cores, others at -O3", "[native]") {
   auto kenjin = kata::test::load_file("rules/kenjin.yaml");
   auto koba = kata::test::load_file("rules/kobayakawa.yaml");
   REQUIRE(kenjin.game);
