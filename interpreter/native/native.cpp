@@ -89,10 +89,10 @@ int compile_timeout(std::string& error) {
 
 // The compiler's flags, then any in $KATA_CXXFLAGS (split at spaces; "-g" to profile), at
 // the optimisation level the source asks for (native_level): -O3, or -O1 for a program
-// written in chunks (a large one: Kenjin's, 150 kB), which it compiles in 0.65 times
-// -O2's time for about 7 % more instructions a playout. -O3 inlines and specialises the
-// rule file's functions where -O2 calls them (Connect Four's `run(c, dx, dy, p)`, called
-// with constant directions: half the instructions, 1.3 to 1.5 times the playouts).
+// written in chunks (a large one, past 32 kB of instructions), which it compiles in 0.65
+// times -O2's time for about 7 % more instructions a playout. -O3 inlines and specialises
+// the rule file's functions where -O2 calls them (a function called with constant
+// arguments, such as the directions of a line on a board; docs/performance.md).
 std::vector<std::string> flags(int level = 3) {
   std::vector<std::string> f = {"-std=c++20", level == 1 ? "-O1" : "-O3", "-fPIC", "-shared", "-w", "-fvisibility=hidden",
                                 "-fno-semantic-interposition", "-fno-plt"};
