@@ -186,7 +186,7 @@ class Generator {
     // handed back (which would read them in the frame).
     if (!frame_ && fn.body >= 0) {
       std::set<int> depths;
-      find_frame_depths(fn.body, depths);
+      find_assigned(fn.body, depths, true);
       for (int d : depths)
         if (d >= fn.params) {
           names_[d] = fmt::format("v{}", d);
@@ -202,27 +202,16 @@ class Generator {
   // every call in the program (the compiled calls are among them), worked out to a fixed
   // point; a parameter whose range still grows after a few rounds (a recursion) is unknown.
   // The frame depths a computed function's statements assign (set_bound): a parameter
-  // among them takes other values than its calls pass, so it has no range.
-  void find_assigned(int n, std::set<int>& out) const {
+  // among them takes other values than its calls pass, so it has no range. With `loops`,
+  // its `for` loops' variables too: every depth its statements name.
+  void find_assigned(int n, std::set<int>& out, bool loops = false) const {
     const Node& k = node(n);
-    if (k.op == NodeOp::set_bound) out.insert(k.a);
+    if (k.op == NodeOp::set_bound || (loops && k.op == NodeOp::loop_for)) out.insert(k.a);
     if (k.op == NodeOp::block)
-      for (int i = 0; i < k.kid_count; ++i) find_assigned(p_.kids[k.first_kid + i], out);
+      for (int i = 0; i < k.kid_count; ++i) find_assigned(p_.kids[k.first_kid + i], out, loops);
     if (k.op == NodeOp::call) return;  // its arguments are expressions; its body is its own
     for (int i = 0; i < 3; ++i)
-      if (k.kid[i] >= 0) find_assigned(k.kid[i], out);
-  }
-
-  // The frame depths a computed function's statements name: what they assign (`let`s among
-  // them) and their `for` loops' variables.
-  void find_frame_depths(int n, std::set<int>& out) const {
-    const Node& k = node(n);
-    if (k.op == NodeOp::set_bound || k.op == NodeOp::loop_for) out.insert(k.a);
-    if (k.op == NodeOp::block)
-      for (int i = 0; i < k.kid_count; ++i) find_frame_depths(p_.kids[k.first_kid + i], out);
-    if (k.op == NodeOp::call) return;
-    for (int i = 0; i < 3; ++i)
-      if (k.kid[i] >= 0) find_frame_depths(k.kid[i], out);
+      if (k.kid[i] >= 0) find_assigned(k.kid[i], out, loops);
   }
 
   void find_param_ranges() {
