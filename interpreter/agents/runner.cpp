@@ -623,7 +623,6 @@ void play_games(int games, int jobs, const std::function<Outcome(int)>& play,
   }
   if (failed.empty()) worker();
   for (auto& t : threads) t.join();
-  hand_over();
   if (!failed.empty())
     throw ThreadsError(fmt::format("cannot start the threads of --jobs {}: {} of {} started ({}); ask for fewer",
                                    jobs, threads.size(), std::min(jobs, games) - 1, failed));
