@@ -337,32 +337,27 @@ actions:
 }
 
 TEST_CASE("a position cannot put a card face down in a game that shows every card", "[blind][position]") {
-  std::string rules = std::string(KATA_SOURCE_DIR) + "/rules/breakthrough.yaml";
-  auto r = run_scenario(kata::test::temp("face-down-pawn.yaml", "rules: " + rules + R"(
+  // Breakthrough from a position with P1's pawn on 11 placed `face: FACE`.
+  auto placed = [](const std::string& face) {
+    return run_scenario(kata::test::temp("face-" + face + "-pawn.yaml",
+                                         "rules: " + std::string(KATA_SOURCE_DIR) + "/rules/breakthrough.yaml" + R"(
 players: 2
 position:
   at: play
   zones:
-    11.spot: [{card: P1 Pawn1, face: down}]
+    11.spot: [{card: P1 Pawn1, face: )" + face + R"(}]
     88.spot: [P2 Pawn1]
 steps:
   - expect: size(grid) == 64
 )"));
+  };
+  auto r = placed("down");
   CHECK_FALSE(r.passed);
   REQUIRE_FALSE(r.diags.items().empty());
   CHECK(r.diags.items()[0].message ==
         "'P1 Pawn1' cannot be face down: in this game every card is always seen by everyone (every zone is, and "
         "nothing turns a card face down)");
-  auto up = run_scenario(kata::test::temp("face-up-pawn.yaml", "rules: " + rules + R"(
-players: 2
-position:
-  at: play
-  zones:
-    11.spot: [{card: P1 Pawn1, face: up}]
-    88.spot: [P2 Pawn1]
-steps:
-  - expect: size(grid) == 64
-)"));
+  auto up = placed("up");
   INFO((up.diags.items().empty() ? std::string() : up.diags.items()[0].message));
   CHECK(up.passed);
 }
