@@ -47,6 +47,25 @@ namespace detail {
 
 namespace {
 
+// What taking a decision does before its effect runs (apply, Machine::play_randomly): it
+// is counted against limits.decisions and the position is remembered for repetitions...
+void count_decision(const Game& g, int32_t* s) {
+  if (++s[Layout::decisions] > g.max_decisions) too_many_decisions(g, g.program.sites[s[Layout::site]]);
+  remember_position(g, s);
+}
+
+// ... then the chooser and parameters are bound and the action's effect is next, returning
+// to the `choose`'s next instruction.
+void bind_decision(const Game& g, int32_t* s, const Decision& d) {
+  const Action& act = g.program.actions[d.action];
+  int32_t* locals = s + g.layout.locals;
+  locals[act.player_slot] = s[Layout::chooser];
+  for (size_t k = 0; k < act.params.size(); ++k) locals[act.params[k].slot] = d.args[k];
+  locals[act.ret_slot] = s[Layout::pc];
+  s[Layout::pc] = act.entry;
+  s[Layout::status] = static_cast<int32_t>(Status::running);
+}
+
 class Machine : public Evaluator {
  public:
   Machine(const Game& g, State& st, Hooks* hooks)
@@ -373,6 +392,27 @@ class Machine : public Evaluator {
     if (events_) record(Event::over, -1, -1, -1, -1, mask);
   }
 
+  // A whole random game from a waiting state, without leaving the machine: at each
+  // `choose`, the site's decisions are listed, one drawn as play_randomly's loop of
+  // legal_decisions and apply draws it (native_pick, which a compiled playout uses too),
+  // and taken as apply takes it, with the budgets of a new run. Nobody listens.
+ public:
+  void play_randomly(uint64_t& rng) {
+    thread_local std::vector<Decision> raw;
+    while (w_[Layout::status] == static_cast<int32_t>(Status::waiting)) {
+      raw_legal(g_, st_, raw);
+      Decision d;
+      native_pick(&g_, w_, reinterpret_cast<const int32_t*>(raw.data()), static_cast<int>(raw.size()), &rng,
+                  reinterpret_cast<int32_t*>(&d));
+      count_decision(g_, w_);
+      bind_decision(g_, w_, d);
+      work_left_ = g_.max_steps;
+      base_ = 0;
+      run();
+    }
+  }
+
+ private:
   const State& st_;
   int32_t* w_;
   int32_t* wl_;
@@ -420,9 +460,8 @@ void apply(const Game& g, State& st, const Decision& given, Hooks* hooks) {
     d = pick_blind(g, s, given, raw.data(), static_cast<int>(raw.size()), hooks);
     if (hooks && hooks->events) record_picks(g, st, given, d, picks);
   }
-  if (++s[Layout::decisions] > g.max_decisions) too_many_decisions(g, g.program.sites[s[Layout::site]]);
-  remember_position(g, s);
-  const Action& act = g.program.actions.at(d.action);
+  static_cast<void>(g.program.actions.at(d.action));  // a decision from outside may name no action
+  count_decision(g, s);
   if (use_native(g, hooks)) {
     // Compiled code binds the chooser and parameters itself, and starts at the action.
     static_assert(sizeof(Decision) == 5 * sizeof(int32_t));
@@ -431,12 +470,7 @@ void apply(const Game& g, State& st, const Decision& given, Hooks* hooks) {
     g.native->run(&c, reinterpret_cast<const int32_t*>(&d));
     return;
   }
-  int32_t* locals = s + g.layout.locals;
-  locals[act.player_slot] = s[Layout::chooser];
-  for (size_t k = 0; k < act.params.size(); ++k) locals[act.params[k].slot] = d.args[k];
-  locals[act.ret_slot] = s[Layout::pc];
-  s[Layout::pc] = act.entry;
-  s[Layout::status] = static_cast<int32_t>(Status::running);
+  bind_decision(g, s, d);
   if (hooks && hooks->events) {
     Event e{Event::decision, st.chooser(), -1, -1, -1, 0, {}, given, {}};
     hooks->events->push_back(e);
@@ -452,11 +486,7 @@ void play_randomly(const Game& g, State& st, uint64_t& rng) {
     g.native->playout(&c, &rng);
     return;
   }
-  std::vector<Decision> legal;
-  while (!st.over()) {
-    legal_decisions(g, st, legal);
-    apply(g, st, legal[uniform(rng, static_cast<uint32_t>(legal.size()))]);
-  }
+  Machine(g, st, nullptr).play_randomly(rng);
 }
 
 }  // namespace kata
