@@ -593,7 +593,7 @@ class Compiler {
     }
   }
 
-  // Game::cards_always_seen.
+  // Game::cards_always_seen, and Game::site_blind (which asks it).
   void always_seen() {
     bool seen = true;
     for (const ZoneInfo& z : g_.zones) seen = seen && z.visibility == Visibility::everyone;
@@ -602,6 +602,12 @@ class Compiler {
       if ((i.op == Op::move || i.op == Op::move_all) && i.c == 2) seen = false;
     }
     g_.cards_always_seen = seen;
+    for (const ChoiceSite& site : g_.program.sites) {
+      bool blind = false;
+      for (int a : site.actions)
+        for (const Param& p : g_.program.actions[a].params) blind = blind || may_pick_blind(g_, p);
+      g_.site_blind.push_back(blind);
+    }
   }
 
   int alloc(int n) {

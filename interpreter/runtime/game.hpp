@@ -356,6 +356,9 @@ struct Game {
   // decision is a blind pick (may_pick_blind), and a scenario's position cannot put a card
   // face down. A board game's, whose pieces are all on the table.
   bool cards_always_seen = false;
+  // For each choice site, whether a parameter of an action it offers may take a blind pick
+  // (may_pick_blind): a listing elsewhere is never looked at for blind picks.
+  std::vector<uint8_t> site_blind;
   std::vector<VarInfo> globals, player_vars, card_vars;
   std::vector<std::string> phases;
   std::vector<std::string> phase_docs;  // the `doc:` of each phase, or ""

@@ -148,12 +148,7 @@ namespace {
 
 
 // Whether an action offered here may take a blind pick (may_pick_blind).
-bool offers_blind(const Game& g, const int32_t* s) {
-  for (int a : g.program.sites[s[Layout::site]].actions)
-    for (const Param& p : g.program.actions[a].params)
-      if (may_pick_blind(g, p)) return true;
-  return false;
-}
+bool offers_blind(const Game& g, const int32_t* s) { return g.site_blind[s[Layout::site]]; }
 
 // The set zone of a card the chooser cannot see there, or -1.
 int blind_zone_of(const Game& g, const int32_t* s, int32_t card) {
