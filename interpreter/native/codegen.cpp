@@ -589,9 +589,13 @@ class Generator {
         if (v.empty()) return Range{};
         return span(*std::min_element(v.begin(), v.end()), *std::max_element(v.begin(), v.end()));
       }
-      case NodeOp::list_neighbours:
+      case NodeOp::list_neighbours: {
+        // The cards the links table holds (a board's links join its points only).
         if (g_.link_start.empty()) return Range{};
-        return span(0, g_.card_count - 1);
+        if (g_.link_to.empty()) return span(0, g_.card_count - 1);
+        auto [lo, hi] = std::minmax_element(g_.link_to.begin(), g_.link_to.end());
+        return span(*lo, *hi);
+      }
       case NodeOp::list_walk: return Range{};
       default: return span(0, g_.card_count - 1);  // a zone's cards
     }
