@@ -753,7 +753,82 @@ scoring:
 limits: {steps: 3000, decisions: 30}
 )yaml";
 
+// A board whose squares' pieces are found through their owners' cards (codegen.cpp,
+// owned_scan): `shift` and `pull` start with the owner test on a square of `board`, a set.
+// Pieces stack (a player's piece under another's top), squares leave the board (`pull`)
+// with their pieces, and the blocker, numbered before the squares, enters the board and
+// leaves it (all of the board is then tried, and the tests before the owner test are false
+// for every card of it, the blocker too, so nothing fails).
+const std::string stacks = R"yaml(game: Stacks
+players: 2..3
+components:
+  blocker:
+    list: [{name: Blocker}]
+    in: shelf
+  square:
+    each: {x: 1..4, y: 1..3}
+    name: "{x}{y}"
+    in: board
+  piece:
+    per_player: true
+    list: [{name: Piece, count: 3}]
+    name: "{owner} Piece{copy}"
+    in: reserve
+links:
+  square: "abs(a.x - b.x) + abs(a.y - b.y) == 1"
+zones:
+  shelf: {visibility: everyone}
+  board: {visibility: everyone, order: set}
+  spot: {per: square, visibility: everyone}
+  reserve: {per_player: true, visibility: everyone, order: set}
+  gone: {visibility: everyone, order: set}
+variables:
+  mover: {type: player, initial: P1}
+functions:
+  mine(q, p): "q != none and size(q.spot) > 0 and top(q.spot).owner == p"
+flow: |
+  repeat 40 times {
+    choose mover: shift | pull | drop | block | unblock | pass
+    mover = next(mover)
+  }
+actions:
+  shift:
+    params:
+      origin: {from: board}
+      target: {from: neighbours(origin)}
+    when:
+      - size(shelf) > 0 and mine(origin, player)
+      - target.y != origin.y + 1 and size(target.spot) < 3
+    do: move top(origin.spot) to target.spot
+  pull:
+    params: {q: {from: board}}
+    when:
+      - size(shelf) != 0 and 0 < size(q.spot) and P2 == top(q.spot).owner and size(q.spot) >= 2
+    do: move q to gone
+  drop:
+    params: {at: {from: board}}
+    when:
+      - size(shelf) > 0 and size(player.reserve) > 0 and size(at.spot) < 3
+    do: move top(player.reserve) to at.spot
+  block:
+    when: size(shelf) > 0
+    do: move top(shelf) to board
+  unblock:
+    when: size(shelf) == 0
+    do: move bottom(board) to shelf
+  pass: {}
+scoring:
+  score: "size(p.reserve)"
+)yaml";
+
 }  // namespace
+
+TEST_CASE("compiled code finds squares through their owners' pieces as the interpreter does", "[native]") {
+  auto g = load(stacks);
+  // The listings are written so: the source reads the table of each seat's cards.
+  CHECK(native_source(*g).find("OWNED_AT[") != std::string::npos);
+  play_all(g, 100);
+}
 
 TEST_CASE("compiled code plays cards in zones as the interpreter does", "[native]") {
   play_all(load(cards), 100);

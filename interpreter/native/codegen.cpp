@@ -401,6 +401,16 @@ class Generator {
         " static constexpr const uint8_t* ISET = ::ISET; static constexpr const int32_t* IOWNER = ::IOWNER;"
         " static constexpr const uint32_t* OWNBIT = ::OWNBIT; }};\nstatic constexpr KT T{{}};\n",
         k.CC, k.ZS, k.ZC, k.CZ, k.FACE, k.KNOWN, k.RNG_HI, k.RNG_LO, k.PUBLIC);
+    // Each seat's cards, in card order: OWNED[OWNED_AT[p]] to OWNED[OWNED_AT[p + 1] - 1].
+    std::vector<int32_t> owned, owned_at;
+    for (int p = 0; p < g_.max_players; ++p) {
+      owned_at.push_back(static_cast<int32_t>(owned.size()));
+      for (int x = 0; x < g_.card_count; ++x)
+        if (g_.card_owner[static_cast<size_t>(x)] == p) owned.push_back(x);
+    }
+    owned_at.push_back(static_cast<int32_t>(owned.size()));
+    table("int32_t", "OWNED", owned);
+    table("int32_t", "OWNED_AT", owned_at);
     table("int32_t", "LS", g_.link_start);
     table("int32_t", "LT", g_.link_to);
     for (size_t i = 0; i < p_.value_lists.size(); ++i)
@@ -579,9 +589,13 @@ class Generator {
         if (v.empty()) return Range{};
         return span(*std::min_element(v.begin(), v.end()), *std::max_element(v.begin(), v.end()));
       }
-      case NodeOp::list_neighbours:
+      case NodeOp::list_neighbours: {
+        // The cards the links table holds (a board's links join its points only).
         if (g_.link_start.empty()) return Range{};
-        return span(0, g_.card_count - 1);
+        if (g_.link_to.empty()) return span(0, g_.card_count - 1);
+        auto [lo, hi] = std::minmax_element(g_.link_to.begin(), g_.link_to.end());
+        return span(*lo, *hi);
+      }
       case NodeOp::list_walk: return Range{};
       default: return span(0, g_.card_count - 1);  // a zone's cards
     }
@@ -1652,9 +1666,158 @@ class Generator {
                                      : fmt::format("c.args[{}] = d[{}] = (int32_t){}; {};", k + 1, k, x, level(act, a, k + 1));
       // A value the `choose` gives the parameter (GV, worked out in site_listing).
       if (k < given_count_) next = fmt::format("if ({} == GV{}) {{ {} }}", x, k, next);
-      s += " " + each(act.params[k].domain_node, x, next);
+      std::string owner = k < given_count_ ? std::string() : owner_text(act, k);
+      s += " " + (owner.empty() ? each(act.params[k].domain_node, x, next) : owned_each(act, k, owner, x, next));
     }
     return s + " }()";
+  }
+
+  // ---- a parameter found through its owner's cards ----
+  // A parameter `q` drawn from a set zone Z whose first `when` is, in substance, `size(q.D)
+  // > 0 and top(q.D).owner == E` (D a zone of each component of q's kind, E a seat that does
+  // not depend on q), as a board game's "one of my pieces stands on q" is: for most of Z's
+  // cards the test fails, one unpredictable branch or two each. The cards whose D holds a
+  // card of E's are found instead from E's cards (the game's table of owners, each card's
+  // zone), and only they are tried, in Z's order (a set's: card order), each with every
+  // `when` as before. For any other card q of Z, the `when` is false and fails nowhere: the
+  // conjuncts before the owner test cannot fail (nor spend) for a q of D's kind, one of them
+  // is false where q.D is empty, and where it is not, its top card is not E's. So the same
+  // decisions are listed in the same order, with the same errors and budget; where Z holds a
+  // card not of D's kind (its set order puts it first or last), all of Z is tried as before.
+
+  // The flattened conjuncts of an `and` chain, in the order they are evaluated.
+  void conjuncts(int n, std::vector<int>& out) const {
+    const Node& k = node(n);
+    if (k.op == NodeOp::and_) {
+      conjuncts(k.kid[0], out);
+      conjuncts(k.kid[1], out);
+    } else {
+      out.push_back(n);
+    }
+  }
+  // Whether node n is `q.D` (D a zone declaration per component, not per player; q
+  // argument `q`), and if so D.
+  int card_zone_decl(int n, int q) const {
+    const Node& k = node(n);
+    if (k.op != NodeOp::card_zone_of || k.kid[0] < 0 || node(k.kid[0]).op != NodeOp::arg || node(k.kid[0]).a != q)
+      return -1;
+    const ZoneInfo& z = g_.zones[k.a];
+    return z.per_player || z.kind < 0 ? -1 : k.a;
+  }
+  // Whether node n is `size(q.D) > 0` (or != 0, >= 1, 0 <, 0 !=), the test that q.D holds a card.
+  bool holds_a_card(int n, int q, int decl) const {
+    const Node& k = node(n);
+    auto size_of = [&](int m) { return node(m).op == NodeOp::size && card_zone_decl(node(m).kid[0], q) == decl; };
+    auto is = [&](int m, int64_t v) { return node(m).op == NodeOp::constant && node(m).a == v; };
+    switch (k.op) {
+      case NodeOp::gt: return (size_of(k.kid[0]) && is(k.kid[1], 0));
+      case NodeOp::ge: return (size_of(k.kid[0]) && is(k.kid[1], 1));
+      case NodeOp::ne: return (size_of(k.kid[0]) && is(k.kid[1], 0)) || (is(k.kid[0], 0) && size_of(k.kid[1]));
+      case NodeOp::lt: return is(k.kid[0], 0) && size_of(k.kid[1]);
+      default: return false;
+    }
+  }
+  // Whether node n can be evaluated, for a card `q` of the kind of D, without failing,
+  // spending or handing anything back: comparisons and logic over constants, arguments, and
+  // the sizes of the zones of q of D's kind.
+  bool cannot_fail(int n, int q, int kind) const {
+    const Node& k = node(n);
+    switch (k.op) {
+      case NodeOp::constant:
+      case NodeOp::arg: return true;
+      case NodeOp::size: {
+        const Node& z = node(k.kid[0]);
+        if (z.op == NodeOp::zone) return true;
+        int d = card_zone_decl(k.kid[0], q);
+        return d >= 0 && g_.zones[d].kind == kind && kind_contiguous(kind);
+      }
+      case NodeOp::not_: return cannot_fail(k.kid[0], q, kind);
+      case NodeOp::eq:
+      case NodeOp::ne:
+      case NodeOp::lt:
+      case NodeOp::le:
+      case NodeOp::gt:
+      case NodeOp::ge:
+      case NodeOp::and_:
+      case NodeOp::or_: return cannot_fail(k.kid[0], q, kind) && cannot_fail(k.kid[1], q, kind);
+      default: return false;
+    }
+  }
+  // The owner test `top(q.D).owner == E` (either way round): D, and E's node in `e`, or -1.
+  int owner_test(int n, int q, int& e) const {
+    const Node& k = node(n);
+    if (k.op != NodeOp::eq) return -1;
+    for (int side = 0; side < 2; ++side) {
+      const Node& o = node(k.kid[side]);
+      if (o.op != NodeOp::card_owner || node(o.kid[0]).op != NodeOp::top) continue;
+      int d = card_zone_decl(node(o.kid[0]).kid[0], q);
+      if (d < 0) continue;
+      e = k.kid[1 - side];
+      return d;
+    }
+    return -1;
+  }
+  struct OwnedScan {
+    int zone = -1, decl = -1, owner = -1;  // Z's instance, D, E's node
+  };
+  // Whether parameter k of the action can be found through its owner's cards, and how.
+  OwnedScan owned_scan(const Action& act, size_t k) const {
+    OwnedScan none;
+    const Node& domain = node(act.params[k].domain_node);
+    if (domain.op != NodeOp::zone || !g_.kernel.ISET[static_cast<size_t>(domain.a)]) return none;
+    int q = static_cast<int>(k) + 1;
+    size_t first = act.when_nodes.size();
+    for (size_t i = 0; i < act.when_nodes.size() && first == act.when_nodes.size(); ++i)
+      if (act.when_level[i] == q) first = i;
+    if (first == act.when_nodes.size() || spends(act.when_nodes[first])) return none;
+    std::vector<int> cs;
+    conjuncts(act.when_nodes[first], cs);
+    for (size_t j = 0; j < cs.size(); ++j) {
+      int e = -1, decl = owner_test(cs[j], q, e);
+      if (decl < 0) continue;
+      const Node& en = node(e);
+      // E: a seat that does not depend on q, and fails nowhere.
+      bool seat = (en.op == NodeOp::arg && en.a < q && arg_range(en.a).lo >= 0 && arg_range(en.a).hi < g_.max_players) ||
+                  (en.op == NodeOp::constant && en.a >= 0 && en.a < g_.max_players);
+      int kind = g_.zones[decl].kind;
+      if (!seat || !kind_contiguous(kind) || g_.kinds[kind].card_count > 512) return none;
+      bool guarded = false;
+      for (size_t i = 0; i < j; ++i) {
+        if (!cannot_fail(cs[i], q, kind)) return none;
+        guarded |= holds_a_card(cs[i], q, decl);
+      }
+      if (!guarded) return none;
+      return OwnedScan{domain.a, decl, e};
+    }
+    return none;
+  }
+  // The owner's expression if parameter k is found through its owner's cards, else "".
+  std::string owner_text(const Action& act, size_t k) {
+    OwnedScan o = owned_scan(act, k);
+    return o.zone < 0 ? std::string() : e(o.owner);
+  }
+  // The loop over parameter k's domain (each()), through its owner's cards (owned_scan).
+  std::string owned_each(const Action& act, size_t k, const std::string& owner, const std::string& x, const std::string& body) {
+    OwnedScan o = owned_scan(act, k);
+    const ZoneInfo& d = g_.zones[o.decl];
+    const KindInfo& kind = g_.kinds[d.kind];
+    int words = (kind.card_count + 63) / 64;
+    std::string zc = tmp(), m = tmp(), bits = tmp(), i = tmp(), w = tmp(), b = tmp(), own = tmp();
+    return fmt::format(
+        "{{ const int32_t* {zc} = s + {ZC} + {Z} * {CC}; int {m} = s[{ZS} + {Z}];"
+        " if ({m} == 0 || ({zc}[0] >= {first} && {zc}[{m} - 1] <= {last})) {{"
+        " const int {own} = (int)({owner}); uint64_t {bits}[{words}] = {{}};"
+        " for (int {i} = OWNED_AT[{own}]; {i} < OWNED_AT[{own} + 1]; ++{i}) {{ uint32_t r = (uint32_t)(s[{CZ} + OWNED[{i}]] - {fi});"
+        " if (r < {count}u) {bits}[r >> 6] |= 1ull << (r & 63); }}"
+        " for (int {w} = 0; {w} < {words}; ++{w}) for (uint64_t {b} = {bits}[{w}]; {b}; {b} &= {b} - 1) {{"
+        " int64_t {x} = {kf} + {w} * 64 + __builtin_ctzll({b}); if (s[{CZ} + {x}] != {Z}) continue; {body} }}"
+        " }} else {loop} }}",
+        fmt::arg("zc", zc), fmt::arg("m", m), fmt::arg("bits", bits), fmt::arg("i", i), fmt::arg("w", w), fmt::arg("b", b),
+        fmt::arg("own", own), fmt::arg("owner", owner), fmt::arg("ZC", l_.zone_cards), fmt::arg("ZS", l_.zone_size),
+        fmt::arg("CZ", l_.card_zone), fmt::arg("CC", g_.card_count), fmt::arg("Z", o.zone), fmt::arg("first", kind.first_card),
+        fmt::arg("last", kind.first_card + kind.card_count - 1), fmt::arg("words", words), fmt::arg("fi", d.first_instance),
+        fmt::arg("count", kind.card_count), fmt::arg("kf", kind.first_card), fmt::arg("x", x), fmt::arg("body", body),
+        fmt::arg("loop", each(act.params[k].domain_node, x, body)));
   }
 
   // A `when` tested while decisions are listed: `return` if it fails. One that reads only its
