@@ -24,7 +24,7 @@ struct ScenarioResult {
 // What a scenario may spend. A `perft:` step stops at the first depth whose count passes
 // the number written, so the numbers bound its work; this bounds it whatever they are.
 struct ScenarioOptions {
-  uint64_t max_perft_positions = 10'000'000;  // decisions one perft: step may apply
+  uint64_t max_perft_positions = 1'000'000;  // decisions one perft: step may apply
 };
 
 ScenarioResult run_scenario(const std::string& path, const ScenarioOptions& options = {});
