@@ -374,6 +374,24 @@ class Generator {
     out_ += "};\n";
   }
 
+  // Zone instances first..last (the kernel's tables for a move, move_tables).
+  using Span = std::pair<int, int>;
+  // The value every instance of `span` has in kernel table `t`, or -1 if they differ.
+  template <typename V>
+  static int64_t same(const std::vector<V>& t, Span span) {
+    if (span.first > span.second || span.first < 0 || static_cast<size_t>(span.second) >= t.size()) return -1;
+    for (int z = span.first; z <= span.second; ++z)
+      if (t[static_cast<size_t>(z)] != t[static_cast<size_t>(span.first)]) return -1;
+    return static_cast<int64_t>(t[static_cast<size_t>(span.first)]);
+  }
+  // A member of a kernel table struct: the constant every instance of `span` holds, else the table.
+  template <typename V>
+  static std::string kernel_table(const char* type, const char* name, const std::vector<V>& t, Span span) {
+    int64_t v = same(t, span);
+    if (v >= 0) return fmt::format("static constexpr Same<{}> {}{{}};", v, name);
+    return fmt::format("static constexpr const {}* {} = ::{};", type, name, name);
+  }
+
   void tables() {
     out_ += fmt::format(
         "static constexpr int CC = {}, MP = {}, NI = {}, PC = {}, CHOOSER = {}, SITE = {}, STATUS = {}, PHASE = {},"
@@ -389,18 +407,22 @@ class Generator {
     table("int32_t", "OWNER", g_.card_owner);
     table("int32_t", "IOWNER", g_.instance_owner);
     table("int32_t", "ICARD", g_.instance_card);
-    // The kernel's tables (Game::kernel), and the struct through which it reads them.
+    // The kernel's tables (Game::kernel), and the struct through which it reads them: a
+    // table whose entries are all the same is that constant (Same), which the compiler folds.
     const KernelTables& k = g_.kernel;
     table("uint8_t", "VIS", k.VIS);
     table("uint32_t", "OWNBIT", k.OWNBIT);
     table("uint8_t", "ISTOP", k.ISTOP);
     table("uint8_t", "ISET", k.ISET);
+    out_ += "template <uint32_t V> struct Same { constexpr uint32_t operator[](int) const { return V; } };\n";
+    const Span all{0, static_cast<int>(g_.instance_zone.size()) - 1};
     out_ += fmt::format(
         "struct KT {{ static constexpr int CC = {}, ZS = {}, ZC = {}, CZ = {}, FACE = {}, KNOWN = {}, RNG_HI = {}, RNG_LO = {};"
-        " static constexpr int32_t PUBLIC = {}; static constexpr const uint8_t* VIS = ::VIS; static constexpr const uint8_t* ISTOP = ::ISTOP;"
-        " static constexpr const uint8_t* ISET = ::ISET; static constexpr const int32_t* IOWNER = ::IOWNER;"
-        " static constexpr const uint32_t* OWNBIT = ::OWNBIT; }};\nstatic constexpr KT T{{}};\n",
-        k.CC, k.ZS, k.ZC, k.CZ, k.FACE, k.KNOWN, k.RNG_HI, k.RNG_LO, k.PUBLIC);
+        " static constexpr int32_t PUBLIC = {}; {} {} {} static constexpr const int32_t* IOWNER = ::IOWNER; {} }};\n"
+        "static constexpr KT T{{}};\n",
+        k.CC, k.ZS, k.ZC, k.CZ, k.FACE, k.KNOWN, k.RNG_HI, k.RNG_LO, k.PUBLIC, kernel_table("uint8_t", "VIS", k.VIS, all),
+        kernel_table("uint8_t", "ISTOP", k.ISTOP, all), kernel_table("uint8_t", "ISET", k.ISET, all),
+        kernel_table("uint32_t", "OWNBIT", k.OWNBIT, all));
     table("int32_t", "LS", g_.link_start);
     table("int32_t", "LT", g_.link_to);
     for (size_t i = 0; i < p_.value_lists.size(); ++i)
@@ -700,6 +722,58 @@ class Generator {
       default: return fmt::format("chkZ(c, n, {}, {})", e(n), n);
     }
   }
+  // `top(z)` or `bottom(z)` (node n): the card, or -1 if the zone is empty; with `keep`, a
+  // C++ variable that is given the zone.
+  std::string end_card(int n, const std::string& keep) {
+    const Node& k = node(n);
+    std::string z = tmp(), m = tmp();
+    return fmt::format("({{ int {0} = {1};{2} int {3} = s[{4} + {0}]; {3} ? zc(s[{5} + {0} * {6} + {7}]) : (int64_t)-1; }})", z,
+                       Z(k.kid[0]), keep.empty() ? "" : fmt::format(" {} = {};", keep, z), m, l_.zone_size, l_.zone_cards,
+                       g_.card_count, k.op == NodeOp::top ? m + " - 1" : std::string("0"));
+  }
+  // The zone instances a zone node may stand for, first and last: a shared zone's one, a
+  // per-player zone's, one a seat, a per-component zone's, one a card of its kind (and a
+  // seat); all of them where the zone is worked out otherwise.
+  Span all_instances() const { return {0, static_cast<int>(g_.instance_zone.size()) - 1}; }
+  Span instances(int n) const {
+    const Node& k = node(n);
+    switch (k.op) {
+      case NodeOp::zone: return {k.a, k.a};
+      case NodeOp::zone_of_local:
+      case NodeOp::zone_of_bound:
+      case NodeOp::zone_of_arg: return {k.a, k.a + g_.max_players - 1};
+      case NodeOp::zone_of: {
+        int first = g_.zones[k.a].first_instance;
+        return {first, first + g_.max_players - 1};
+      }
+      case NodeOp::card_zone_of: {
+        const ZoneInfo& z = g_.zones[k.a];
+        return {z.first_instance, z.first_instance + g_.kinds[z.kind].card_count * (z.per_player ? g_.max_players : 1) - 1};
+      }
+      default: return all_instances();
+    }
+  }
+  // The kernel's tables for moving a card from a zone among instances `from` to one among
+  // `to`: T, or a struct like it whose tables the move reads (ISTOP and OWNBIT of the zone
+  // left, VIS and ISET of the zone entered) are constants where all the instances agree, as
+  // a per-player zone's do but for the owner, so that the compiler folds the tests on them.
+  std::string move_tables(Span from, Span to) {
+    const KernelTables& k = g_.kernel;
+    std::string members;
+    auto member = [&](const char* type, const char* name, auto& table, Span span) {
+      int64_t v = same(table, span);
+      if (v >= 0 && v != same(table, all_instances())) members += " " + kernel_table(type, name, table, span);
+    };
+    member("uint8_t", "VIS", k.VIS, to);
+    member("uint8_t", "ISET", k.ISET, to);
+    member("uint8_t", "ISTOP", k.ISTOP, from);
+    member("uint32_t", "OWNBIT", k.OWNBIT, from);
+    if (members.empty()) return "T";
+    auto [it, added] = move_tables_.try_emplace(members, move_tables_.size());
+    if (added) kernel_structs_ += fmt::format("struct KT{0} : KT {{{1} }};\nstatic constexpr KT{0} T{0}{{}};\n", it->second, members);
+    return fmt::format("T{}", it->second);
+  }
+
   // Two operands evaluated left to right, then combined by the kernel's checked_OP
   // (runtime/kernel.hpp), which the interpreter calls too: the same results and errors.
   // add, sub and mul fail only when too large (a bool); div and mod say why (an int).
@@ -862,12 +936,7 @@ class Generator {
       case NodeOp::call: return call(n);
       case NodeOp::player_count: return "(int64_t)n";
       case NodeOp::top:
-      case NodeOp::bottom: {
-        std::string z = tmp(), m = tmp();
-        return fmt::format("({{ int {} = {}; int {} = s[{} + {}]; {} ? zc(s[{} + {} * {} + {}]) : (int64_t)-1; }})", z,
-                           Z(k0), m, l_.zone_size, z, m, l_.zone_cards, z, g_.card_count,
-                           k.op == NodeOp::top ? m + " - 1" : std::string("0"));
-      }
+      case NodeOp::bottom: return end_card(n, "");
       case NodeOp::size: return fmt::format("(int64_t)s[{} + {}]", l_.zone_size, Z(k0));
       case NodeOp::next_player: {
         std::string pv = tmp(), r = tmp();
@@ -1517,22 +1586,35 @@ class Generator {
         return fmt::format("{{ int32_t* slot = {}; int64_t v = {}({}); *slot = narrow(c, v, {}); }}", slot, op, v, pc);
       }
       case Op::move: {
-        if (in.d != 2)
-          return fmt::format("{{ int card = {}; int z = {}; move_card(T, s, n, card, z, {}, {}); }}", C(in.a), Z(in.b), face(in),
-                             in.d == 1 ? 0 : -1);
+        // A card taken from the top or bottom of a zone: the kernel is told that zone (`fz`),
+        // and that the card is its top, instead of reading them.
+        const Node& taken = node(in.a);
+        bool from_zone = taken.op == NodeOp::top || taken.op == NodeOp::bottom;
+        std::string took = from_zone ? card(end_card(in.a, "fz"), range(in.a), in.a) : C(in.a);
+        std::string kt = move_tables(from_zone ? instances(taken.kid[0]) : all_instances(), instances(in.b));
+        std::string move = from_zone ? fmt::format("move_card_from({}, s, n, card, fz, {}, z, {}, ", kt,
+                                                   taken.op == NodeOp::top ? "true" : "false", face(in))
+                                     : fmt::format("move_card({}, s, n, card, z, {}, ", kt, face(in));
+        std::string take = fmt::format("{}int card = {}; int z = {};", from_zone ? "int fz; " : "", took, Z(in.b));
+        if (in.d != 2) return fmt::format("{{ {} {}{}); }}", take, move, in.d == 1 ? 0 : -1);
         return fmt::format(
-            "{{ int card = {}; int z = {}; int64_t k = {}; int room = s[{} + z] + (s[{} + card] == z ? 0 : 1); if (k < 1 || k > room) fail(c, kata_bad_position, {}, k, ((int64_t)z << 32) | room); move_card(T, s, n, card, z, {}, (int)k - 1); }}",
-            C(in.a), Z(in.b), e(in.e), l_.zone_size, l_.card_zone, pc, face(in));
+            "{{ {} int64_t k = {}; int room = s[{} + z] + (s[{} + card] == z ? 0 : 1); if (k < 1 || k > room) fail(c, kata_bad_position, {}, k, ((int64_t)z << 32) | room); {}(int)k - 1); }}",
+            take, e(in.e), l_.zone_size, l_.card_zone, pc, move);
       }
       case Op::move_all: {
         std::string x = tmp();
-        if (is_zone_list(in.a))  // at most every card: a buffer on the stack
+        if (is_zone_list(in.a)) {
+          // A zone's cards, bottom first, into a buffer on the stack (at most every card), then
+          // each moved: each is in that zone (`fz`) when its turn comes, which the kernel is told.
+          std::string kt = move_tables(instances(in.a), instances(in.b));
           return fmt::format(
-              "{{ int32_t buf[CC]; int k = 0; {} int z = {}; for (int i = 0; i < k; ++i) move_card(T, s, n, buf[i], z, {}, {}); }}",
-              each(in.a, x, fmt::format("buf[k++] = (int32_t){};", x)), Z(in.b), face(in), in.d == 1 ? 0 : -1);
+              "{{ int32_t buf[CC]; int fz = {0}; int k = s[{1} + fz]; for (int i = 0; i < k; ++i) buf[i] = (int32_t)zc(s[{2} + fz * {3} + i]); int z = {4}; for (int i = 0; i < k; ++i) move_card_from({5}, s, n, buf[i], fz, false, z, {6}, {7}); }}",
+              Z(in.a), l_.zone_size, l_.zone_cards, g_.card_count, Z(in.b), kt, face(in), in.d == 1 ? 0 : -1);
+        }
         return fmt::format(
-            "{{ Heap<int32_t> buf; {} int z = {}; for (int32_t card : buf) move_card(T, s, n, card, z, {}, {}); }}",
-            each(in.a, x, fmt::format("buf.push_back((int32_t){});", x)), Z(in.b), face(in), in.d == 1 ? 0 : -1);
+            "{{ Heap<int32_t> buf; {} int z = {}; for (int32_t card : buf) move_card({}, s, n, card, z, {}, {}); }}",
+            each(in.a, x, fmt::format("buf.push_back((int32_t){});", x)), Z(in.b),
+            move_tables(all_instances(), instances(in.b)), face(in), in.d == 1 ? 0 : -1);
       }
       case Op::shuffle: return fmt::format("shuffle(s, {});", Z(in.a));
       case Op::flip: return fmt::format("flip(T, s, n, {}, {});", C(in.a), in.c);
@@ -1752,6 +1834,7 @@ class Generator {
     }
     out_ += fmt::format("#define KATA_PARTS {}\n", count);
     if (chunked_) out_ += "#define KATA_LEVEL 1\n";  // -O1: see native.cpp's flags()
+    out_ += kernel_structs_;
     out_ += declare_;
     for (size_t k = 0; k < count; ++k) {
       out_ += fmt::format("#if !defined(KATA_PART) || (KATA_PART >> {} & 1)\n", k);
@@ -1779,6 +1862,8 @@ class Generator {
   bool fused_ = false;              // writing the whole instructions into kata_playout
   std::vector<std::string> units_;  // the chunks and listings, or kata_run and kata_legal, to share among the parts
   std::string declare_;             // their declarations, in every part
+  std::map<std::string, size_t> move_tables_;  // the members of each struct of move_tables -> its number
+  std::string kernel_structs_;                 // those structs, in every part
   std::set<int> safe_locals_, safe_depths_, safe_args_;  // see safe_player
   std::string base_ = "0";
   std::map<int, std::string> names_;  // frame depth -> the C++ variable that holds it
