@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <climits>
 #include <map>
 #include <set>
 #include <string_view>
@@ -487,22 +488,82 @@ class Generator {
       default: return false;
     }
   }
-  // The loop variables over players that only their loop writes.
+  // Whether node n's value, where it is stored, is a zone instance that passed the checks
+  // of Z() (a shared zone, a per-player zone of a checked player, a local that only ever holds
+  // such a zone).
+  bool safe_zone(int n) const {
+    switch (node(n).op) {
+      case NodeOp::zone:
+      case NodeOp::zone_of_local:
+      case NodeOp::zone_of_bound:
+      case NodeOp::zone_of_arg:
+      case NodeOp::zone_of:
+      case NodeOp::card_zone_of: return true;
+      case NodeOp::local: return zone_locals_.count(node(n).a) > 0;
+      default: return false;
+    }
+  }
+  // What each slot of the state's locals may hold, from everything that writes it: an
+  // assignment, a call's arguments, a loop, the binding of a decision, a return address. A
+  // slot that only ever holds a seat (a loop's variable over players, an action's chooser, or
+  // what is assigned or passed from one of these) needs no check where it is read as a
+  // player (safe_locals_); one that only ever holds a checked
+  // zone (safe_zone), none where it is read as a zone, and the zone is among the instances
+  // written (zone_locals_). Values come only from these writers (a slot is written before its
+  // variable is read; before, it is 0, a seat and a zone instance anyway), so the largest
+  // sets that hold are kept.
   void find_safe_locals() {
-    std::set<int> written;
+    struct Writes {
+      std::vector<int> nodes;  // value nodes stored
+      bool seats = false;      // seats stored by a loop or a binding
+      bool other = false;      // anything else: a number, a card, a count, a return address
+    };
+    std::map<int, Writes> w;
     for (const Instr& in : p_.code) {
-      if (in.op == Op::assign && in.a == 2) written.insert(in.b);
-      if (in.op == Op::repeat_init) written.insert(in.b);
+      if (in.op == Op::assign && in.a == 2) {
+        if (in.e == 0) w[in.b].nodes.push_back(in.c);
+        else w[in.b].other = true;
+      }
+      if (in.op == Op::repeat_init) w[in.b].other = true;
+      if (in.op == Op::call || in.op == Op::phase) w[p_.procedures[in.a].ret_slot].other = true;
+      if (in.op == Op::call) {
+        const Procedure& proc = p_.procedures[in.a];
+        for (size_t i = 0; i < proc.param_slots.size(); ++i) w[proc.param_slots[i]].nodes.push_back(p_.kids[in.b + i]);
+      }
     }
-    for (const Procedure& proc : p_.procedures) written.insert(proc.param_slots.begin(), proc.param_slots.end());
+    for (const Loop& l : p_.loops) {
+      bool seats = player_list(node(l.list_node));
+      for (int slot = l.buffer_slot; slot < l.buffer_slot + std::max(l.capacity, 1); ++slot) (seats ? w[slot].seats : w[slot].other) = true;
+      (seats ? w[l.var_slot].seats : w[l.var_slot].other) = true;
+      w[l.count_slot].other = w[l.index_slot].other = true;
+    }
     for (const Action& a : p_.actions) {
-      written.insert(a.player_slot);
-      for (const Param& prm : a.params) written.insert(prm.slot);
+      w[a.player_slot].seats = true;
+      // (a decision's arguments are not checked against those listed when it is applied)
+      for (const Param& prm : a.params) w[prm.slot].other = true;
+      w[a.ret_slot].other = true;
     }
-    std::map<int, int> loops;  // var slot -> how many loops use it
-    for (const Loop& l : p_.loops) loops[l.var_slot]++;
-    for (const Loop& l : p_.loops)
-      if (player_list(node(l.list_node)) && !written.count(l.var_slot) && loops[l.var_slot] == 1) safe_locals_.insert(l.var_slot);
+    for (const auto& [slot, x] : w)
+      if (!x.other) safe_locals_.insert(slot), zone_locals_[slot] = Span{INT_MAX, INT_MIN};
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const auto& [slot, x] : w) {
+        bool seat = safe_locals_.count(slot) > 0, zone = zone_locals_.count(slot) > 0;
+        for (int v : x.nodes) seat = seat && safe_player(v), zone = zone && safe_zone(v);
+        if (!seat && safe_locals_.erase(slot)) changed = true;
+        if ((!zone || x.seats) && zone_locals_.erase(slot)) changed = true;
+      }
+    }
+    // The instances each zone slot holds: those its writers give, grown to a fixed point.
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (auto& [slot, span] : zone_locals_)
+        for (int v : w[slot].nodes) {
+          Span r = instances(v);
+          Span grown{std::min(span.first, r.first), std::max(span.second, r.second)};
+          if (grown != span) span = grown, changed = true;
+        }
+    }
   }
   std::string C(int n) { return card(e(n), range(n), n); }
   // A card that must be of a kind (card_of_kind).
@@ -721,6 +782,9 @@ class Generator {
       // zone check cannot fail once the card and player checks inside have passed.
       case NodeOp::zone_of:
       case NodeOp::card_zone_of: return fmt::format("(int){}", e(n));
+      case NodeOp::local:
+        if (zone_locals_.count(k.a)) return fmt::format("(int){}", e(n));
+        return fmt::format("chkZ(c, n, {}, {})", e(n), n);
       default: return fmt::format("chkZ(c, n, {}, {})", e(n), n);
     }
   }
@@ -741,6 +805,10 @@ class Generator {
     const Node& k = node(n);
     switch (k.op) {
       case NodeOp::zone: return {k.a, k.a};
+      case NodeOp::local: {
+        auto it = zone_locals_.find(k.a);
+        return it != zone_locals_.end() ? it->second : all_instances();
+      }
       case NodeOp::zone_of_local:
       case NodeOp::zone_of_bound:
       case NodeOp::zone_of_arg: return {k.a, k.a + g_.max_players - 1};
@@ -1867,6 +1935,7 @@ class Generator {
   std::map<std::string, size_t> move_tables_;  // the members of each struct of move_tables -> its number
   std::string kernel_structs_;                 // those structs, in every part
   std::set<int> safe_locals_, safe_depths_, safe_args_;  // see safe_player
+  std::map<int, Span> zone_locals_;  // a local slot that only holds checked zones -> their instances (find_safe_locals)
   std::string base_ = "0";
   std::map<int, std::string> names_;  // frame depth -> the C++ variable that holds it
   std::vector<std::set<int>> assigned_;  // for each function: the depths its statements assign
