@@ -806,6 +806,8 @@ class Generator {
     switch (k.op) {
       case NodeOp::zone: return {k.a, k.a};
       case NodeOp::local: {
+        auto arg = inline_spans_.find(k.a);  // a parameter of a procedure written in its call
+        if (arg != inline_spans_.end()) return arg->second;
         auto it = zone_locals_.find(k.a);
         return it != zone_locals_.end() ? it->second : all_instances();
       }
@@ -1173,8 +1175,12 @@ class Generator {
   std::string aggregate(int n) {
     const Node& k = node(n);
     int domain = k.kid[0], where = k.kid[1], value = k.kid[2];
-    std::string slot = tmp(), acc = tmp(), found = tmp(), key = tmp(), x = tmp(), done = tmp();
-    std::string body = fmt::format("spend(c, {});", n);
+    std::string slot = tmp(), acc = tmp(), found = tmp(), key = tmp(), x = tmp(), done = tmp(), work = tmp();
+    // The budget a round spends: counted in a local, written back after the loop, where
+    // nothing else in the loop spends or reads it (a failure does not read it).
+    bool own_work = !hands_back(domain, true) && (where < 0 || !spends(where)) && (value < 0 || !spends(value));
+    std::string body = own_work ? fmt::format("if (__builtin_expect(--{} < 0, 0)) fail(c, kata_work, {});", work, n)
+                                : fmt::format("spend(c, {});", n);
     if (frame_) body += fmt::format(" c.env[{}] = {};", slot, x);
     bool had_name = names_.count(k.a) > 0;
     std::string outer_name = had_name ? names_[k.a] : std::string();
@@ -1223,9 +1229,10 @@ class Generator {
     bool maybe_none = k.op == NodeOp::best || k.op == NodeOp::worst || k.op == NodeOp::find;
     std::string result = maybe_none ? fmt::format("{} ? {} : (int64_t)-1", found, acc) : acc;
     return fmt::format(
-        "({{ int {0} = {1} + {2}; if ({0} >= 256) fail(c, kata_nested, {3}); (void){0}; int64_t {4} = {5}; bool {6} = false; int64_t {7} = 0; (void){6}; (void){7}; {8} {9}{10}; }})",
+        "({{ int {0} = {1} + {2}; if ({0} >= 256) fail(c, kata_nested, {3}); (void){0}; int64_t {4} = {5}; bool {6} = false; int64_t {7} = 0; (void){6}; (void){7}; {11}{8} {9}{12}{10}; }})",
         slot, base_, k.a, n, acc, k.op == NodeOp::all ? 1 : 0, found, key, each(domain, x, body),
-        leaves ? done + ": " : "", result);
+        leaves ? done + ": " : "", result, own_work ? fmt::format("int64_t {} = c.work; ", work) : "",
+        own_work ? fmt::format("c.work = {}; ", work) : "");
   }
 
   std::string call(int n) {
@@ -1309,7 +1316,10 @@ class Generator {
     size_t size = 0;
     for (size_t pc = 0; pc < p_.code.size(); ++pc) size += (text_[pc] = instr(static_cast<int>(pc))).size();
     chunked_ = size > whole_size;
-    if (!chunked_) return;
+    if (!chunked_) {
+      inline_calls();
+      return;
+    }
     find_chunks(text_);
     std::vector<std::string> bodies(chunks_.size());
     for (size_t k = 0; k < chunks_.size(); ++k) bodies[k] = chunk_body(static_cast<int>(k), text_);
@@ -1319,6 +1329,83 @@ class Generator {
       f += "    default: __builtin_trap();\n  }\n" + bodies[k] + "}\n";
       declare_ += fmt::format("KATA_LOCAL int kata_c{}(KataCtx& c, int pc, int64_t* sp);\n", k);
       units_.push_back(std::move(f));
+    }
+  }
+
+  // A procedure that calls nothing, offers no decision and ends nothing (a leaf): its
+  // instructions, from its entry to the return that ends them, or {-1, -1}.
+  std::pair<int, int> leaf_body(const Procedure& proc) const {
+    int far = proc.entry;  // the furthest instruction a jump so far goes to
+    for (int pc = proc.entry; pc < static_cast<int>(p_.code.size()); ++pc) {
+      const Instr& in = p_.code[pc];
+      int to = -1;
+      switch (in.op) {
+        case Op::choose:
+        case Op::call:
+        case Op::phase:
+        case Op::win:
+        case Op::end_game:
+        case Op::halt: return {-1, -1};
+        case Op::jump: to = in.a; break;
+        case Op::jump_if_not:
+        case Op::for_init:
+        case Op::for_next:
+        case Op::repeat_next: to = in.b; break;
+        case Op::ret:
+          if (in.a == proc.ret_slot && pc >= far) return {proc.entry, pc};
+          break;
+        default: break;
+      }
+      if (to >= 0 && to < proc.entry) return {-1, -1};
+      far = std::max(far, to);
+    }
+    return {-1, -1};
+  }
+
+  // In a program written whole, a call of a leaf procedure is written with the procedure's
+  // instructions in place (labels of their own), its return a jump back: no return address
+  // to test, and the instances of the zones its arguments are, not of all its calls',
+  // for the kernel's tables (move_tables). The slots are written as the call writes them,
+  // return address included, so the state is the same. A procedure's copies may add up to
+  // inline_size bytes beyond the first.
+  static constexpr size_t inline_size = 16 << 10;
+  void inline_calls() {
+    std::map<int, int> calls;  // procedure -> its calls
+    for (const Instr& in : p_.code)
+      if (in.op == Op::call) ++calls[in.a];
+    for (size_t pc = 0; pc < p_.code.size(); ++pc) {
+      const Instr& in = p_.code[pc];
+      if (in.op != Op::call) continue;
+      const Procedure& proc = p_.procedures[in.a];
+      auto [first, last] = leaf_body(proc);
+      if (first < 0) continue;
+      size_t size = 0;
+      for (int b = first; b <= last; ++b) size += text_[b].size();
+      if (size * static_cast<size_t>(calls[in.a] - 1) > inline_size) continue;
+      // (a parameter the procedure assigns holds other zones later: its span stays that of all)
+      std::set<int> written;
+      for (int b = first; b <= last; ++b) {
+        const Instr& x = p_.code[b];
+        if ((x.op == Op::assign && x.a == 2) || x.op == Op::repeat_init) written.insert(x.b);
+        if (x.op == Op::for_init) written.insert(p_.loops[x.a].var_slot);
+      }
+      for (size_t i = 0; i < proc.param_slots.size(); ++i)
+        if (!written.count(proc.param_slots[i])) inline_spans_[proc.param_slots[i]] = instances(p_.kids[in.b + i]);
+      std::string body = text_[pc].substr(0, text_[pc].rfind(jump(proc.entry)));  // the arguments and return address
+      for (int b = first; b <= last; ++b) {
+        std::string t = p_.code[b].op == Op::ret ? std::string(jump(static_cast<int>(pc) + 1)) : instr(b);
+        // Jumps within the procedure go to the copy's labels (I<call>_<instruction>).
+        for (size_t at = t.find("@G"); at != std::string::npos; at = t.find("@G", at)) {
+          size_t end = t.find('@', at + 2);
+          int to = std::stoi(t.substr(at + 2, end - at - 2));
+          std::string go = to >= first && to <= last ? fmt::format("goto I{}_{};", pc, to) : t.substr(at, end + 1 - at);
+          t.replace(at, end + 1 - at, go);
+          at += go.size();
+        }
+        body += fmt::format("\nI{}_{}: {}", pc, b, t);
+      }
+      inline_spans_.clear();
+      text_[pc] = body;
     }
   }
 
@@ -1936,6 +2023,7 @@ class Generator {
   std::string kernel_structs_;                 // those structs, in every part
   std::set<int> safe_locals_, safe_depths_, safe_args_;  // see safe_player
   std::map<int, Span> zone_locals_;  // a local slot that only holds checked zones -> their instances (find_safe_locals)
+  std::map<int, Span> inline_spans_;  // while a leaf procedure is written in its call: parameter slot -> its argument's instances
   std::string base_ = "0";
   std::map<int, std::string> names_;  // frame depth -> the C++ variable that holds it
   std::vector<std::set<int>> assigned_;  // for each function: the depths its statements assign
