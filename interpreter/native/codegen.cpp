@@ -1134,10 +1134,17 @@ class Generator {
   // to each; for the statement (Op::for_init) and a computed function's loop alike.
   std::string gather(int list, int where, int cap, const std::string& buf, const std::string& cnt, const std::string& var) {
     std::string x = tmp();
-    // A list of players never holds more than the seats.
-    std::string keep = player_list(node(list)) && cap >= g_.max_players
-                           ? fmt::format("{}[{}++] = {};", buf, cnt, x)
-                           : fmt::format("if ({0} >= {1}) fail(c, kata_long_loop, {2}, {1}); {3}[{0}++] = {4};", cnt, cap, list, buf, x);
+    // A list of players never holds more than the seats. Nothing then fails while the list
+    // is gathered, and `where` is tested as each player is: the buffer ends as the two
+    // passes leave it (the kept players first, then the list's own from there on).
+    bool seats = player_list(node(list)) && cap >= g_.max_players;
+    if (seats && where >= 0) {
+      std::string kept = tmp();
+      std::string each_one = fmt::format("{0}[{1}++] = {2}; {3} = {2}; if ({4}) {0}[{5}++] = {2};", buf, cnt, x, var, e(where), kept);
+      return fmt::format("int {0} = 0; {1} {2} = {0};", kept, each(list, x, each_one), cnt);
+    }
+    std::string keep = seats ? fmt::format("{}[{}++] = {};", buf, cnt, x)
+                             : fmt::format("if ({0} >= {1}) fail(c, kata_long_loop, {2}, {1}); {3}[{0}++] = {4};", cnt, cap, list, buf, x);
     std::string s = each(list, x, keep);
     if (where >= 0) {
       std::string kept = tmp(), i = tmp();
