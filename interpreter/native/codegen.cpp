@@ -1373,13 +1373,12 @@ class Generator {
   // instructions in place (labels of their own), its return a jump back: no return address
   // to test, and the instances of the zones its arguments are, not of all its calls',
   // for the kernel's tables (move_tables). The slots are written as the call writes them,
-  // return address included, so the state is the same. A procedure's copies may add up to
-  // inline_size bytes beyond the first.
+  // return address included, so the state is the same. The copies add up to inline_size
+  // bytes of instructions at most (written twice, into kata_run and kata_playout), so that
+  // the compilation stays short; the calls first in the program are copied first.
   static constexpr size_t inline_size = 16 << 10;
   void inline_calls() {
-    std::map<int, int> calls;  // procedure -> its calls
-    for (const Instr& in : p_.code)
-      if (in.op == Op::call) ++calls[in.a];
+    size_t added = 0;
     for (size_t pc = 0; pc < p_.code.size(); ++pc) {
       const Instr& in = p_.code[pc];
       if (in.op != Op::call) continue;
@@ -1388,7 +1387,8 @@ class Generator {
       if (first < 0) continue;
       size_t size = 0;
       for (int b = first; b <= last; ++b) size += text_[b].size();
-      if (size * static_cast<size_t>(calls[in.a] - 1) > inline_size) continue;
+      if (added + size > inline_size) continue;
+      added += size;
       // (a parameter the procedure assigns holds other zones later: its span stays that of all)
       std::set<int> written;
       for (int b = first; b <= last; ++b) {
