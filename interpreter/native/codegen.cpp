@@ -361,6 +361,16 @@ class Generator {
       if (k.kid[i] >= 0 && spends(k.kid[i])) return true;
     return false;
   }
+  // Whether listing the elements of a domain (each()) may spend the budget: a node handed
+  // back, or an operand that spends (a range's bounds, the zone, a neighbour's card).
+  bool domain_spends(int n) const {
+    if (hands_back(n, true)) return true;
+    if (is_zone_list(n)) return spends(n);  // a zone, or a value operand of a list
+    const Node& k = node(n);
+    for (int i = 0; i < 3; ++i)
+      if (k.kid[i] >= 0 && domain_spends(k.kid[i])) return true;
+    return false;
+  }
   // A variable of the frame at `depth`: its C++ name where it has one, else the frame's slot.
   std::string frame_var(int depth) const {
     auto it = names_.find(depth);
@@ -507,11 +517,11 @@ class Generator {
   // assignment, a call's arguments, a loop, the binding of a decision, a return address. A
   // slot that only ever holds a seat (a loop's variable over players, an action's chooser, or
   // what is assigned or passed from one of these) needs no check where it is read as a
-  // player (safe_locals_); one that only ever holds a checked
-  // zone (safe_zone), none where it is read as a zone, and the zone is among the instances
-  // written (zone_locals_). Values come only from these writers (a slot is written before its
-  // variable is read; before, it is 0, a seat and a zone instance anyway), so the largest
-  // sets that hold are kept.
+  // player (safe_locals_); one that only ever holds a checked zone (safe_zone), none where
+  // it is read as a zone, and the zone is among the instances written (zone_locals_).
+  // Values come only from these writers (a slot is written before its variable is read;
+  // before, it is 0, a seat and a zone instance anyway), so the largest sets that hold are
+  // kept.
   void find_safe_locals() {
     struct Writes {
       std::vector<int> nodes;  // value nodes stored
@@ -1184,8 +1194,9 @@ class Generator {
     int domain = k.kid[0], where = k.kid[1], value = k.kid[2];
     std::string slot = tmp(), acc = tmp(), found = tmp(), key = tmp(), x = tmp(), done = tmp(), work = tmp();
     // The budget a round spends: counted in a local, written back after the loop, where
-    // nothing else in the loop spends or reads it (a failure does not read it).
-    bool own_work = !hands_back(domain, true) && (where < 0 || !spends(where)) && (value < 0 || !spends(value));
+    // nothing else in the loop, nor the listing of its domain, spends or reads it (a failure
+    // does not read it).
+    bool own_work = !domain_spends(domain) && (where < 0 || !spends(where)) && (value < 0 || !spends(value));
     std::string body = own_work ? fmt::format("if (__builtin_expect(--{} < 0, 0)) fail(c, kata_work, {});", work, n)
                                 : fmt::format("spend(c, {});", n);
     if (frame_) body += fmt::format(" c.env[{}] = {};", slot, x);
