@@ -3,7 +3,8 @@
 // (seen_mask) and whether all were shown it (seen_publicly), a move onto the top of a `top`
 // zone whatever was seen of the card it covers, and a shuffle forgets each card it draws.
 // The kernel computes the same with fewer loads; every slot must come out the same, on
-// random states and tables, since logs, lockstep runs and hidden information depend on it.
+// random states and tables, since logs, lockstep runs and hidden information depend on it,
+// also where a move is told the card's zone and that the card is its top (move_card_from).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -129,7 +130,12 @@ TEST_CASE("the kernel's moves, flips and shuffles leave every slot as their plai
       int z = static_cast<int>(r() % zones), op = static_cast<int>(r() % 5);
       if (op <= 2) {
         int face = static_cast<int>(r() % 3), at = static_cast<int>(r() % (t.CC + 3)) - 2;
-        move_card(t, a.data(), n, card, z, face, at);
+        // Told the card's zone (as generated code is, having taken it from there), and that
+        // it is that zone's top card where it is (op 2), the same.
+        int from = a[t.CZ + card];
+        bool top = from >= 0 && a[t.ZC + from * t.CC + a[t.ZS + from] - 1] == card;
+        if (op == 0) move_card(t, a.data(), n, card, z, face, at);
+        else move_card_from(t, a.data(), n, card, from, op == 2 && top, z, face, at);
         plain::move_card(t, b.data(), n, card, z, face, at);
       } else if (op == 3) {
         int face = static_cast<int>(r() % 3);

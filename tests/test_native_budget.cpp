@@ -129,11 +129,42 @@ scoring:
   score: "sum(c.value * n for c in p.hand) + count(c in deck where c.value > n)"
 )yaml";
 
+// An aggregate whose range's bound is an aggregate too: both spend, the bound first (each
+// grow spends 6 rounds of the count, then n of the sum), so that a budget between stops one
+// grow and not the one before.
+const std::string bound = R"yaml(kata: 1
+game: Bound
+players: 2
+components:
+  card:
+    each: {value: 1..6}
+    name: "{value}"
+    in: deck
+zones:
+  deck: {order: stack, visibility: nobody}
+variables:
+  n: 0
+  u: 0
+actions:
+  grow:
+    do: |
+      n += 1
+      u = sum(k for k in 1..count(c in deck where c.value <= n))
+flow: |
+  repeat until n > 3 { choose P1: grow }
+)yaml";
+
 }  // namespace
 
 TEST_CASE("compiled code stops on the expressions' budget where the interpreter does", "[native][budgets]") {
   auto [over, ended] = sweep(growing, {1, 3, 6, 10, 16, 25, 40, 60, 100, 1000}, 2);
   // The sweep went through both: games stopped by the budget, and games that ended.
+  CHECK(over > 0);
+  CHECK(ended > 0);
+}
+
+TEST_CASE("an aggregate over a range whose bound spends stops where the interpreter does", "[native][budgets]") {
+  auto [over, ended] = sweep(bound, {6, 7, 8, 9, 10}, 2);
   CHECK(over > 0);
   CHECK(ended > 0);
 }

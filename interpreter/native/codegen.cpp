@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <climits>
 #include <map>
 #include <set>
 #include <string_view>
@@ -80,8 +81,10 @@ static inline int32_t narrow(KataCtx& c, int64_t v, int instr) {
 [[noreturn, gnu::cold, gnu::noinline]] static void arithmetic(KataCtx& c, int fault, int node) {
   fail(c, fault == 2 ? kata_bad_division : kata_overflow, node);
 }
-// A whole shuffle: where compiled code runs, no shuffle is fixed (Machine::shuffle).
-static inline void shuffle(int32_t* s, int z) {
+// A whole shuffle: where compiled code runs, no shuffle is fixed (Machine::shuffle). Out of
+// line: a loop of draws that, inlined into a playout's one function, costs it registers
+// everywhere else (2 % more instructions a playout of a card game that shuffles each round).
+[[gnu::noinline]] static void shuffle(int32_t* s, int z) {
   shuffle_draw(T, s, z);
   shuffle_end(T, s, z);
 }
@@ -358,6 +361,16 @@ class Generator {
       if (k.kid[i] >= 0 && spends(k.kid[i])) return true;
     return false;
   }
+  // Whether listing the elements of a domain (each()) may spend the budget: a node handed
+  // back, or an operand that spends (a range's bounds, the zone, a neighbour's card).
+  bool domain_spends(int n) const {
+    if (hands_back(n, true)) return true;
+    if (is_zone_list(n)) return spends(n);  // a zone, or a value operand of a list
+    const Node& k = node(n);
+    for (int i = 0; i < 3; ++i)
+      if (k.kid[i] >= 0 && domain_spends(k.kid[i])) return true;
+    return false;
+  }
   // A variable of the frame at `depth`: its C++ name where it has one, else the frame's slot.
   std::string frame_var(int depth) const {
     auto it = names_.find(depth);
@@ -372,6 +385,24 @@ class Generator {
     if (v.empty()) out_ += "0";
     for (size_t i = 0; i < v.size(); ++i) out_ += fmt::format("{}{}", i ? "," : "", static_cast<int64_t>(v[i]));
     out_ += "};\n";
+  }
+
+  // Zone instances first..last (the kernel's tables for a move, move_tables).
+  using Span = std::pair<int, int>;
+  // The value every instance of `span` has in kernel table `t`, or -1 if they differ.
+  template <typename V>
+  static int64_t same(const std::vector<V>& t, Span span) {
+    if (span.first > span.second || span.first < 0 || static_cast<size_t>(span.second) >= t.size()) return -1;
+    for (int z = span.first; z <= span.second; ++z)
+      if (t[static_cast<size_t>(z)] != t[static_cast<size_t>(span.first)]) return -1;
+    return static_cast<int64_t>(t[static_cast<size_t>(span.first)]);
+  }
+  // A member of a kernel table struct: the constant every instance of `span` holds, else the table.
+  template <typename V>
+  static std::string kernel_table(const char* type, const char* name, const std::vector<V>& t, Span span) {
+    int64_t v = same(t, span);
+    if (v >= 0) return fmt::format("static constexpr Same<{}> {}{{}};", v, name);
+    return fmt::format("static constexpr const {}* {} = ::{};", type, name, name);
   }
 
   void tables() {
@@ -389,18 +420,22 @@ class Generator {
     table("int32_t", "OWNER", g_.card_owner);
     table("int32_t", "IOWNER", g_.instance_owner);
     table("int32_t", "ICARD", g_.instance_card);
-    // The kernel's tables (Game::kernel), and the struct through which it reads them.
+    // The kernel's tables (Game::kernel), and the struct through which it reads them: a
+    // table whose entries are all the same is that constant (Same), which the compiler folds.
     const KernelTables& k = g_.kernel;
     table("uint8_t", "VIS", k.VIS);
     table("uint32_t", "OWNBIT", k.OWNBIT);
     table("uint8_t", "ISTOP", k.ISTOP);
     table("uint8_t", "ISET", k.ISET);
+    out_ += "template <uint32_t V> struct Same { constexpr uint32_t operator[](int) const { return V; } };\n";
+    const Span all{0, static_cast<int>(g_.instance_zone.size()) - 1};
     out_ += fmt::format(
         "struct KT {{ static constexpr int CC = {}, ZS = {}, ZC = {}, CZ = {}, FACE = {}, KNOWN = {}, RNG_HI = {}, RNG_LO = {};"
-        " static constexpr int32_t PUBLIC = {}; static constexpr const uint8_t* VIS = ::VIS; static constexpr const uint8_t* ISTOP = ::ISTOP;"
-        " static constexpr const uint8_t* ISET = ::ISET; static constexpr const int32_t* IOWNER = ::IOWNER;"
-        " static constexpr const uint32_t* OWNBIT = ::OWNBIT; }};\nstatic constexpr KT T{{}};\n",
-        k.CC, k.ZS, k.ZC, k.CZ, k.FACE, k.KNOWN, k.RNG_HI, k.RNG_LO, k.PUBLIC);
+        " static constexpr int32_t PUBLIC = {}; {} {} {} static constexpr const int32_t* IOWNER = ::IOWNER; {} }};\n"
+        "static constexpr KT T{{}};\n",
+        k.CC, k.ZS, k.ZC, k.CZ, k.FACE, k.KNOWN, k.RNG_HI, k.RNG_LO, k.PUBLIC, kernel_table("uint8_t", "VIS", k.VIS, all),
+        kernel_table("uint8_t", "ISTOP", k.ISTOP, all), kernel_table("uint8_t", "ISET", k.ISET, all),
+        kernel_table("uint32_t", "OWNBIT", k.OWNBIT, all));
     // Each seat's cards, in card order: OWNED[OWNED_AT[p]] to OWNED[OWNED_AT[p + 1] - 1].
     std::vector<int32_t> owned, owned_at;
     for (int p = 0; p < g_.max_players; ++p) {
@@ -473,22 +508,82 @@ class Generator {
       default: return false;
     }
   }
-  // The loop variables over players that only their loop writes.
+  // Whether node n's value, where it is stored, is a zone instance that passed the checks
+  // of Z() (a shared zone, a per-player zone of a checked player, a local that only ever holds
+  // such a zone).
+  bool safe_zone(int n) const {
+    switch (node(n).op) {
+      case NodeOp::zone:
+      case NodeOp::zone_of_local:
+      case NodeOp::zone_of_bound:
+      case NodeOp::zone_of_arg:
+      case NodeOp::zone_of:
+      case NodeOp::card_zone_of: return true;
+      case NodeOp::local: return zone_locals_.count(node(n).a) > 0;
+      default: return false;
+    }
+  }
+  // What each slot of the state's locals may hold, from everything that writes it: an
+  // assignment, a call's arguments, a loop, the binding of a decision, a return address. A
+  // slot that only ever holds a seat (a loop's variable over players, an action's chooser, or
+  // what is assigned or passed from one of these) needs no check where it is read as a
+  // player (safe_locals_); one that only ever holds a checked zone (safe_zone), none where
+  // it is read as a zone, and the zone is among the instances written (zone_locals_).
+  // Values come only from these writers (a slot is written before its variable is read;
+  // before, it is 0, a seat and a zone instance anyway), so the largest sets that hold are
+  // kept.
   void find_safe_locals() {
-    std::set<int> written;
+    struct Writes {
+      std::vector<int> nodes;  // value nodes stored
+      bool seats = false;      // seats stored by a loop or a binding
+      bool other = false;      // anything else: a number, a card, a count, a return address
+    };
+    std::map<int, Writes> w;
     for (const Instr& in : p_.code) {
-      if (in.op == Op::assign && in.a == 2) written.insert(in.b);
-      if (in.op == Op::repeat_init) written.insert(in.b);
+      if (in.op == Op::assign && in.a == 2) {
+        if (in.e == 0) w[in.b].nodes.push_back(in.c);
+        else w[in.b].other = true;
+      }
+      if (in.op == Op::repeat_init) w[in.b].other = true;
+      if (in.op == Op::call || in.op == Op::phase) w[p_.procedures[in.a].ret_slot].other = true;
+      if (in.op == Op::call) {
+        const Procedure& proc = p_.procedures[in.a];
+        for (size_t i = 0; i < proc.param_slots.size(); ++i) w[proc.param_slots[i]].nodes.push_back(p_.kids[in.b + i]);
+      }
     }
-    for (const Procedure& proc : p_.procedures) written.insert(proc.param_slots.begin(), proc.param_slots.end());
+    for (const Loop& l : p_.loops) {
+      bool seats = player_list(node(l.list_node));
+      for (int slot = l.buffer_slot; slot < l.buffer_slot + std::max(l.capacity, 1); ++slot) (seats ? w[slot].seats : w[slot].other) = true;
+      (seats ? w[l.var_slot].seats : w[l.var_slot].other) = true;
+      w[l.count_slot].other = w[l.index_slot].other = true;
+    }
     for (const Action& a : p_.actions) {
-      written.insert(a.player_slot);
-      for (const Param& prm : a.params) written.insert(prm.slot);
+      w[a.player_slot].seats = true;
+      // (a decision's arguments are not checked against those listed when it is applied)
+      for (const Param& prm : a.params) w[prm.slot].other = true;
+      w[a.ret_slot].other = true;
     }
-    std::map<int, int> loops;  // var slot -> how many loops use it
-    for (const Loop& l : p_.loops) loops[l.var_slot]++;
-    for (const Loop& l : p_.loops)
-      if (player_list(node(l.list_node)) && !written.count(l.var_slot) && loops[l.var_slot] == 1) safe_locals_.insert(l.var_slot);
+    for (const auto& [slot, x] : w)
+      if (!x.other) safe_locals_.insert(slot), zone_locals_[slot] = Span{INT_MAX, INT_MIN};
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const auto& [slot, x] : w) {
+        bool seat = safe_locals_.count(slot) > 0, zone = zone_locals_.count(slot) > 0;
+        for (int v : x.nodes) seat = seat && safe_player(v), zone = zone && safe_zone(v);
+        if (!seat && safe_locals_.erase(slot)) changed = true;
+        if ((!zone || x.seats) && zone_locals_.erase(slot)) changed = true;
+      }
+    }
+    // The instances each zone slot holds: those its writers give, grown to a fixed point.
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (auto& [slot, span] : zone_locals_)
+        for (int v : w[slot].nodes) {
+          Span r = instances(v);
+          Span grown{std::min(span.first, r.first), std::max(span.second, r.second)};
+          if (grown != span) span = grown, changed = true;
+        }
+    }
   }
   std::string C(int n) { return card(e(n), range(n), n); }
   // A card that must be of a kind (card_of_kind).
@@ -711,9 +806,70 @@ class Generator {
       // zone check cannot fail once the card and player checks inside have passed.
       case NodeOp::zone_of:
       case NodeOp::card_zone_of: return fmt::format("(int){}", e(n));
+      case NodeOp::local:
+        if (zone_locals_.count(k.a)) return fmt::format("(int){}", e(n));
+        return fmt::format("chkZ(c, n, {}, {})", e(n), n);
       default: return fmt::format("chkZ(c, n, {}, {})", e(n), n);
     }
   }
+  // `top(z)` or `bottom(z)` (node n): the card, or -1 if the zone is empty; with `keep`, a
+  // C++ variable that is given the zone.
+  std::string end_card(int n, const std::string& keep) {
+    const Node& k = node(n);
+    std::string z = tmp(), m = tmp();
+    return fmt::format("({{ int {0} = {1};{2} int {3} = s[{4} + {0}]; {3} ? zc(s[{5} + {0} * {6} + {7}]) : (int64_t)-1; }})", z,
+                       Z(k.kid[0]), keep.empty() ? "" : fmt::format(" {} = {};", keep, z), m, l_.zone_size, l_.zone_cards,
+                       g_.card_count, k.op == NodeOp::top ? m + " - 1" : std::string("0"));
+  }
+  // The zone instances a zone node may stand for, first and last: a shared zone's one, a
+  // per-player zone's, one a seat, a per-component zone's, one a card of its kind (and a
+  // seat); all of them where the zone is worked out otherwise.
+  Span all_instances() const { return {0, static_cast<int>(g_.instance_zone.size()) - 1}; }
+  Span instances(int n) const {
+    const Node& k = node(n);
+    switch (k.op) {
+      case NodeOp::zone: return {k.a, k.a};
+      case NodeOp::local: {
+        auto arg = inline_spans_.find(k.a);  // a parameter of a procedure written in its call
+        if (arg != inline_spans_.end()) return arg->second;
+        auto it = zone_locals_.find(k.a);
+        return it != zone_locals_.end() ? it->second : all_instances();
+      }
+      case NodeOp::zone_of_local:
+      case NodeOp::zone_of_bound:
+      case NodeOp::zone_of_arg: return {k.a, k.a + g_.max_players - 1};
+      case NodeOp::zone_of: {
+        int first = g_.zones[k.a].first_instance;
+        return {first, first + g_.max_players - 1};
+      }
+      case NodeOp::card_zone_of: {
+        const ZoneInfo& z = g_.zones[k.a];
+        return {z.first_instance, z.first_instance + g_.kinds[z.kind].card_count * (z.per_player ? g_.max_players : 1) - 1};
+      }
+      default: return all_instances();
+    }
+  }
+  // The kernel's tables for moving a card from a zone among instances `from` to one among
+  // `to`: T, or a struct like it whose tables the move reads (ISTOP and OWNBIT of the zone
+  // left, VIS and ISET of the zone entered) are constants where all the instances agree, as
+  // a per-player zone's do but for the owner, so that the compiler folds the tests on them.
+  std::string move_tables(Span from, Span to) {
+    const KernelTables& k = g_.kernel;
+    std::string members;
+    auto member = [&](const char* type, const char* name, auto& table, Span span) {
+      int64_t v = same(table, span);
+      if (v >= 0 && v != same(table, all_instances())) members += " " + kernel_table(type, name, table, span);
+    };
+    member("uint8_t", "VIS", k.VIS, to);
+    member("uint8_t", "ISET", k.ISET, to);
+    member("uint8_t", "ISTOP", k.ISTOP, from);
+    member("uint32_t", "OWNBIT", k.OWNBIT, from);
+    if (members.empty()) return "T";
+    auto [it, added] = move_tables_.try_emplace(members, move_tables_.size());
+    if (added) kernel_structs_ += fmt::format("struct KT{0} : KT {{{1} }};\nstatic constexpr KT{0} T{0}{{}};\n", it->second, members);
+    return fmt::format("T{}", it->second);
+  }
+
   // Two operands evaluated left to right, then combined by the kernel's checked_OP
   // (runtime/kernel.hpp), which the interpreter calls too: the same results and errors.
   // add, sub and mul fail only when too large (a bool); div and mod say why (an int).
@@ -876,12 +1032,7 @@ class Generator {
       case NodeOp::call: return call(n);
       case NodeOp::player_count: return "(int64_t)n";
       case NodeOp::top:
-      case NodeOp::bottom: {
-        std::string z = tmp(), m = tmp();
-        return fmt::format("({{ int {} = {}; int {} = s[{} + {}]; {} ? zc(s[{} + {} * {} + {}]) : (int64_t)-1; }})", z,
-                           Z(k0), m, l_.zone_size, z, m, l_.zone_cards, z, g_.card_count,
-                           k.op == NodeOp::top ? m + " - 1" : std::string("0"));
-      }
+      case NodeOp::bottom: return end_card(n, "");
       case NodeOp::size: return fmt::format("(int64_t)s[{} + {}]", l_.zone_size, Z(k0));
       case NodeOp::next_player: {
         std::string pv = tmp(), r = tmp();
@@ -1007,10 +1158,17 @@ class Generator {
   // to each; for the statement (Op::for_init) and a computed function's loop alike.
   std::string gather(int list, int where, int cap, const std::string& buf, const std::string& cnt, const std::string& var) {
     std::string x = tmp();
-    // A list of players never holds more than the seats.
-    std::string keep = player_list(node(list)) && cap >= g_.max_players
-                           ? fmt::format("{}[{}++] = {};", buf, cnt, x)
-                           : fmt::format("if ({0} >= {1}) fail(c, kata_long_loop, {2}, {1}); {3}[{0}++] = {4};", cnt, cap, list, buf, x);
+    // A list of players never holds more than the seats. Nothing then fails while the list
+    // is gathered, and `where` is tested as each player is: the buffer ends as the two
+    // passes leave it (the kept players first, then the list's own from there on).
+    bool seats = player_list(node(list)) && cap >= g_.max_players;
+    if (seats && where >= 0) {
+      std::string kept = tmp();
+      std::string each_one = fmt::format("{0}[{1}++] = {2}; {3} = {2}; if ({4}) {0}[{5}++] = {2};", buf, cnt, x, var, e(where), kept);
+      return fmt::format("int {0} = 0; {1} {2} = {0};", kept, each(list, x, each_one), cnt);
+    }
+    std::string keep = seats ? fmt::format("{}[{}++] = {};", buf, cnt, x)
+                             : fmt::format("if ({0} >= {1}) fail(c, kata_long_loop, {2}, {1}); {3}[{0}++] = {4};", cnt, cap, list, buf, x);
     std::string s = each(list, x, keep);
     if (where >= 0) {
       std::string kept = tmp(), i = tmp();
@@ -1048,8 +1206,13 @@ class Generator {
   std::string aggregate(int n) {
     const Node& k = node(n);
     int domain = k.kid[0], where = k.kid[1], value = k.kid[2];
-    std::string slot = tmp(), acc = tmp(), found = tmp(), key = tmp(), x = tmp(), done = tmp();
-    std::string body = fmt::format("spend(c, {});", n);
+    std::string slot = tmp(), acc = tmp(), found = tmp(), key = tmp(), x = tmp(), done = tmp(), work = tmp();
+    // The budget a round spends: counted in a local, written back after the loop, where
+    // nothing else in the loop, nor the listing of its domain, spends or reads it (a failure
+    // does not read it).
+    bool own_work = !domain_spends(domain) && (where < 0 || !spends(where)) && (value < 0 || !spends(value));
+    std::string body = own_work ? fmt::format("if (__builtin_expect(--{} < 0, 0)) fail(c, kata_work, {});", work, n)
+                                : fmt::format("spend(c, {});", n);
     if (frame_) body += fmt::format(" c.env[{}] = {};", slot, x);
     bool had_name = names_.count(k.a) > 0;
     std::string outer_name = had_name ? names_[k.a] : std::string();
@@ -1098,9 +1261,10 @@ class Generator {
     bool maybe_none = k.op == NodeOp::best || k.op == NodeOp::worst || k.op == NodeOp::find;
     std::string result = maybe_none ? fmt::format("{} ? {} : (int64_t)-1", found, acc) : acc;
     return fmt::format(
-        "({{ int {0} = {1} + {2}; if ({0} >= 256) fail(c, kata_nested, {3}); (void){0}; int64_t {4} = {5}; bool {6} = false; int64_t {7} = 0; (void){6}; (void){7}; {8} {9}{10}; }})",
+        "({{ int {0} = {1} + {2}; if ({0} >= 256) fail(c, kata_nested, {3}); (void){0}; int64_t {4} = {5}; bool {6} = false; int64_t {7} = 0; (void){6}; (void){7}; {11}{8} {9}{12}{10}; }})",
         slot, base_, k.a, n, acc, k.op == NodeOp::all ? 1 : 0, found, key, each(domain, x, body),
-        leaves ? done + ": " : "", result);
+        leaves ? done + ": " : "", result, own_work ? fmt::format("int64_t {} = c.work; ", work) : "",
+        own_work ? fmt::format("c.work = {}; ", work) : "");
   }
 
   std::string call(int n) {
@@ -1184,7 +1348,10 @@ class Generator {
     size_t size = 0;
     for (size_t pc = 0; pc < p_.code.size(); ++pc) size += (text_[pc] = instr(static_cast<int>(pc))).size();
     chunked_ = size > whole_size;
-    if (!chunked_) return;
+    if (!chunked_) {
+      inline_calls();
+      return;
+    }
     find_chunks(text_);
     std::vector<std::string> bodies(chunks_.size());
     for (size_t k = 0; k < chunks_.size(); ++k) bodies[k] = chunk_body(static_cast<int>(k), text_);
@@ -1194,6 +1361,83 @@ class Generator {
       f += "    default: __builtin_trap();\n  }\n" + bodies[k] + "}\n";
       declare_ += fmt::format("KATA_LOCAL int kata_c{}(KataCtx& c, int pc, int64_t* sp);\n", k);
       units_.push_back(std::move(f));
+    }
+  }
+
+  // A procedure that calls nothing, offers no decision and ends nothing (a leaf): its
+  // instructions, from its entry to the return that ends them, or {-1, -1}.
+  std::pair<int, int> leaf_body(const Procedure& proc) const {
+    int far = proc.entry;  // the furthest instruction a jump so far goes to
+    for (int pc = proc.entry; pc < static_cast<int>(p_.code.size()); ++pc) {
+      const Instr& in = p_.code[pc];
+      int to = -1;
+      switch (in.op) {
+        case Op::choose:
+        case Op::call:
+        case Op::phase:
+        case Op::win:
+        case Op::end_game:
+        case Op::halt: return {-1, -1};
+        case Op::jump: to = in.a; break;
+        case Op::jump_if_not:
+        case Op::for_init:
+        case Op::for_next:
+        case Op::repeat_next: to = in.b; break;
+        case Op::ret:
+          if (in.a == proc.ret_slot && pc >= far) return {proc.entry, pc};
+          break;
+        default: break;
+      }
+      if (to >= 0 && to < proc.entry) return {-1, -1};
+      far = std::max(far, to);
+    }
+    return {-1, -1};
+  }
+
+  // In a program written whole, a call of a leaf procedure is written with the procedure's
+  // instructions in place (labels of their own), its return a jump back: no return address
+  // to test, and the instances of the zones its arguments are, not of all its calls',
+  // for the kernel's tables (move_tables). The slots are written as the call writes them,
+  // return address included, so the state is the same. The copies add up to inline_size
+  // bytes of instructions at most (written twice, into kata_run and kata_playout), so that
+  // the compilation stays short; the calls first in the program are copied first.
+  static constexpr size_t inline_size = 16 << 10;
+  void inline_calls() {
+    size_t added = 0;
+    for (size_t pc = 0; pc < p_.code.size(); ++pc) {
+      const Instr& in = p_.code[pc];
+      if (in.op != Op::call) continue;
+      const Procedure& proc = p_.procedures[in.a];
+      auto [first, last] = leaf_body(proc);
+      if (first < 0) continue;
+      size_t size = 0;
+      for (int b = first; b <= last; ++b) size += text_[b].size();
+      if (added + size > inline_size) continue;
+      added += size;
+      // (a parameter the procedure assigns holds other zones later: its span stays that of all)
+      std::set<int> written;
+      for (int b = first; b <= last; ++b) {
+        const Instr& x = p_.code[b];
+        if ((x.op == Op::assign && x.a == 2) || x.op == Op::repeat_init) written.insert(x.b);
+        if (x.op == Op::for_init) written.insert(p_.loops[x.a].var_slot);
+      }
+      for (size_t i = 0; i < proc.param_slots.size(); ++i)
+        if (!written.count(proc.param_slots[i])) inline_spans_[proc.param_slots[i]] = instances(p_.kids[in.b + i]);
+      std::string body = text_[pc].substr(0, text_[pc].rfind(jump(proc.entry)));  // the arguments and return address
+      for (int b = first; b <= last; ++b) {
+        std::string t = p_.code[b].op == Op::ret ? std::string(jump(static_cast<int>(pc) + 1)) : instr(b);
+        // Jumps within the procedure go to the copy's labels (I<call>_<instruction>).
+        for (size_t at = t.find("@G"); at != std::string::npos; at = t.find("@G", at)) {
+          size_t end = t.find('@', at + 2);
+          int to = std::stoi(t.substr(at + 2, end - at - 2));
+          std::string go = to >= first && to <= last ? fmt::format("goto I{}_{};", pc, to) : t.substr(at, end + 1 - at);
+          t.replace(at, end + 1 - at, go);
+          at += go.size();
+        }
+        body += fmt::format("\nI{}_{}: {}", pc, b, t);
+      }
+      inline_spans_.clear();
+      text_[pc] = body;
     }
   }
 
@@ -1531,22 +1775,35 @@ class Generator {
         return fmt::format("{{ int32_t* slot = {}; int64_t v = {}({}); *slot = narrow(c, v, {}); }}", slot, op, v, pc);
       }
       case Op::move: {
-        if (in.d != 2)
-          return fmt::format("{{ int card = {}; int z = {}; move_card(T, s, n, card, z, {}, {}); }}", C(in.a), Z(in.b), face(in),
-                             in.d == 1 ? 0 : -1);
+        // A card taken from the top or bottom of a zone: the kernel is told that zone (`fz`),
+        // and that the card is its top, instead of reading them.
+        const Node& taken = node(in.a);
+        bool from_zone = taken.op == NodeOp::top || taken.op == NodeOp::bottom;
+        std::string took = from_zone ? card(end_card(in.a, "fz"), range(in.a), in.a) : C(in.a);
+        std::string kt = move_tables(from_zone ? instances(taken.kid[0]) : all_instances(), instances(in.b));
+        std::string move = from_zone ? fmt::format("move_card_from({}, s, n, card, fz, {}, z, {}, ", kt,
+                                                   taken.op == NodeOp::top ? "true" : "false", face(in))
+                                     : fmt::format("move_card({}, s, n, card, z, {}, ", kt, face(in));
+        std::string take = fmt::format("{}int card = {}; int z = {};", from_zone ? "int fz; " : "", took, Z(in.b));
+        if (in.d != 2) return fmt::format("{{ {} {}{}); }}", take, move, in.d == 1 ? 0 : -1);
         return fmt::format(
-            "{{ int card = {}; int z = {}; int64_t k = {}; int room = s[{} + z] + (s[{} + card] == z ? 0 : 1); if (k < 1 || k > room) fail(c, kata_bad_position, {}, k, ((int64_t)z << 32) | room); move_card(T, s, n, card, z, {}, (int)k - 1); }}",
-            C(in.a), Z(in.b), e(in.e), l_.zone_size, l_.card_zone, pc, face(in));
+            "{{ {} int64_t k = {}; int room = s[{} + z] + (s[{} + card] == z ? 0 : 1); if (k < 1 || k > room) fail(c, kata_bad_position, {}, k, ((int64_t)z << 32) | room); {}(int)k - 1); }}",
+            take, e(in.e), l_.zone_size, l_.card_zone, pc, move);
       }
       case Op::move_all: {
         std::string x = tmp();
-        if (is_zone_list(in.a))  // at most every card: a buffer on the stack
+        if (is_zone_list(in.a)) {
+          // A zone's cards, bottom first, into a buffer on the stack (at most every card), then
+          // each moved: each is in that zone (`fz`) when its turn comes, which the kernel is told.
+          std::string kt = move_tables(instances(in.a), instances(in.b));
           return fmt::format(
-              "{{ int32_t buf[CC]; int k = 0; {} int z = {}; for (int i = 0; i < k; ++i) move_card(T, s, n, buf[i], z, {}, {}); }}",
-              each(in.a, x, fmt::format("buf[k++] = (int32_t){};", x)), Z(in.b), face(in), in.d == 1 ? 0 : -1);
+              "{{ int32_t buf[CC]; int fz = {0}; int k = s[{1} + fz]; for (int i = 0; i < k; ++i) buf[i] = (int32_t)zc(s[{2} + fz * {3} + i]); int z = {4}; for (int i = 0; i < k; ++i) move_card_from({5}, s, n, buf[i], fz, false, z, {6}, {7}); }}",
+              Z(in.a), l_.zone_size, l_.zone_cards, g_.card_count, Z(in.b), kt, face(in), in.d == 1 ? 0 : -1);
+        }
         return fmt::format(
-            "{{ Heap<int32_t> buf; {} int z = {}; for (int32_t card : buf) move_card(T, s, n, card, z, {}, {}); }}",
-            each(in.a, x, fmt::format("buf.push_back((int32_t){});", x)), Z(in.b), face(in), in.d == 1 ? 0 : -1);
+            "{{ Heap<int32_t> buf; {} int z = {}; for (int32_t card : buf) move_card({}, s, n, card, z, {}, {}); }}",
+            each(in.a, x, fmt::format("buf.push_back((int32_t){});", x)), Z(in.b),
+            move_tables(all_instances(), instances(in.b)), face(in), in.d == 1 ? 0 : -1);
       }
       case Op::shuffle: return fmt::format("shuffle(s, {});", Z(in.a));
       case Op::flip: return fmt::format("flip(T, s, n, {}, {});", C(in.a), in.c);
@@ -1915,6 +2172,7 @@ class Generator {
     }
     out_ += fmt::format("#define KATA_PARTS {}\n", count);
     if (chunked_) out_ += "#define KATA_LEVEL 1\n";  // -O1: see native.cpp's flags()
+    out_ += kernel_structs_;
     out_ += declare_;
     for (size_t k = 0; k < count; ++k) {
       out_ += fmt::format("#if !defined(KATA_PART) || (KATA_PART >> {} & 1)\n", k);
@@ -1942,7 +2200,11 @@ class Generator {
   bool fused_ = false;              // writing the whole instructions into kata_playout
   std::vector<std::string> units_;  // the chunks and listings, or kata_run and kata_legal, to share among the parts
   std::string declare_;             // their declarations, in every part
+  std::map<std::string, size_t> move_tables_;  // the members of each struct of move_tables -> its number
+  std::string kernel_structs_;                 // those structs, in every part
   std::set<int> safe_locals_, safe_depths_, safe_args_;  // see safe_player
+  std::map<int, Span> zone_locals_;  // a local slot that only holds checked zones -> their instances (find_safe_locals)
+  std::map<int, Span> inline_spans_;  // while a leaf procedure is written in its call: parameter slot -> its argument's instances
   std::string base_ = "0";
   std::map<int, std::string> names_;  // frame depth -> the C++ variable that holds it
   std::vector<std::set<int>> assigned_;  // for each function: the depths its statements assign

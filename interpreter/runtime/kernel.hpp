@@ -125,21 +125,23 @@
      keeps card order), face 1 up, 2 down, 0 as the zone shows cards. Whoever saw it before  \
      still knows it after (only a shuffle makes a card forgotten); covering the top card of  \
      a `top` zone, whoever saw it there remembers it (all did). The layout is read once: in  \
-     the interpreter, each store to a slot could otherwise change it for the compiler. */     \
+     the interpreter, each store to a slot could otherwise change it for the compiler.       \
+     `from` is the card's zone (s[CZ + card]); `is_top` true tells that it is that zone's top \
+     card (generated code that took it from there knows both: move_card reads them). */      \
   template <class Tb>                                                                         \
-  [[gnu::always_inline]] FN void move_card(const Tb& T, int32_t* s, int n, int card, int z,   \
-                                            int face, int at) {                               \
+  [[gnu::always_inline]] FN void move_card_from(const Tb& T, int32_t* s, int n, int card,     \
+                                                 int from, bool is_top, int z, int face,      \
+                                                 int at) {                                    \
     int cc = T.CC;                                                                            \
     int32_t* sizes = s + T.ZS;                                                                \
     int32_t* zc = s + T.ZC;                                                                   \
     int32_t* where = s + T.CZ + card;                                                         \
     int32_t* up = s + T.FACE + card;                                                          \
     int32_t* known = s + T.KNOWN;                                                             \
-    int from = *where;                                                                        \
     if (from >= 0) {                                                                          \
       int32_t* fs = zc + from * cc;                                                           \
       int fn = sizes[from];                                                                   \
-      bool top = fs[fn - 1] == card;                                                          \
+      bool top = is_top || fs[fn - 1] == card;                                                \
       known[card] |= seen_gain(T, n, from, *up, top);                                         \
       if (!top) {                                                                             \
         int32_t above = fs[fn - 1];                                                           \
@@ -171,6 +173,11 @@
     sizes[z] = size + 1;                                                                      \
     *where = z;                                                                               \
     *up = face == 1 ? 1 : face == 2 ? 0 : vis == 0;                                           \
+  }                                                                                           \
+  template <class Tb>                                                                         \
+  [[gnu::always_inline]] FN void move_card(const Tb& T, int32_t* s, int n, int card, int z,   \
+                                            int face, int at) {                               \
+    move_card_from(T, s, n, card, s[T.CZ + card], false, z, face, at);                        \
   }                                                                                           \
   /* Turns a card: face 0 over, 1 up, 2 down. Turned down, it stays known to whoever saw it;  \
      up, to everyone. */                                                                      \
