@@ -559,7 +559,8 @@ GameOutcome run_agents(const Game& g, int players, uint64_t seed,
 // the window by a slow game waits. Whichever thread finds the next outcomes ready adds
 // them, while the others play on: no thread waits at a batch's end, and adding is not a
 // part that one thread does alone (with two, it kept `simulate -j 2` under 1.8 times one).
-// Progress is reported every `step` games: fast random games in groups, games with agents
+// Progress is reported every `step` games, and a thread takes that many at a time: fast
+// random games in groups, games with agents
 // that think one by one.
 template <class Outcome>
 void play_games(int games, int jobs, const std::function<Outcome(int)>& play,
@@ -582,7 +583,6 @@ void play_games(int games, int jobs, const std::function<Outcome(int)>& play,
       int a = added.load(std::memory_order_relaxed);
       while (a < games && ready[a % room].load(std::memory_order_acquire)) {
         add(a, outcomes[a % room]);
-        outcomes[a % room] = Outcome{};
         ready[a % room].store(false, std::memory_order_relaxed);
         added.store(++a, std::memory_order_release);
       }
@@ -590,16 +590,22 @@ void play_games(int games, int jobs, const std::function<Outcome(int)>& play,
       if (a >= games || !ready[a % room].load(std::memory_order_acquire)) return;
     }
   };
+  // Each thread takes `step` games at a time (64 random games, one game of bots): a game
+  // of a microsecond taken alone spent as much again on the counters and slots the
+  // threads share, whose cache lines went back and forth between the cores.
   auto worker = [&]() {
-    for (int i; (i = next++) < games;) {
+    for (int first; (first = next.fetch_add(step)) < games;) {
+      int last = std::min(first + step, games);
       // Rare: a game 4,096 behind is still being played (by bots that think long).
-      while (i >= added.load(std::memory_order_acquire) + room) {
+      while (last - 1 >= added.load(std::memory_order_acquire) + room) {
         hand_over();
         std::this_thread::sleep_for(std::chrono::microseconds(200));
       }
-      outcomes[i % room] = play(i);
-      ready[i % room].store(true, std::memory_order_release);
-      int d = ++done;
+      for (int i = first; i < last; ++i) {
+        outcomes[i % room] = play(i);
+        ready[i % room].store(true, std::memory_order_release);
+      }
+      int d = done += last - first;
       if (progress && (d % step == 0 || d == games)) {
         // Another thread may have reported a larger count since `d` was taken.
         std::lock_guard<std::mutex> lock(progress_mutex);
