@@ -422,6 +422,49 @@ TEST_CASE("compiled mode: a library is checked before it is loaded, through one 
   CHECK(has(compile_error(), library.string() + " may be written by others"));
 }
 
+TEST_CASE("compiled mode: a library cut short anywhere is compiled again, never mapped", "[files][native]") {
+  // The marker may survive a cut while a segment the loader maps does not: dlopen would map
+  // past the end of the file and kata die of SIGBUS. kata runs in a child process here, so
+  // that such a death fails the test.
+  fs::path dir = fresh("cut");
+  fs::create_directories(dir);
+  fs::path refuse = dir / "refuse";
+  // One compiler throughout (the library's name depends on it), refusing while `refuse` is there.
+  std::string cxx = script(dir / "cxx", "[ -e '" + refuse.string() + "' ] && exit 1\nexec c++ \"$@\"");
+  Env env;
+  env.set("KATA_CACHE", (dir / "cache").string());
+  env.set("KATA_CXX", cxx);
+  env.set("KATA_CXXFLAGS", std::nullopt);
+  const std::string perft = "perft rules/tictactoe.yaml -d 2 --compiled";
+  auto first = run_kata(perft);
+  INFO(first.out);
+  REQUIRE(first.status == 0);
+  fs::path library;
+  for (const auto& f : fs::directory_iterator(dir / "cache"))
+    if (f.path().extension() == ".so") library = f.path();
+  REQUIRE(!library.empty());
+  std::string whole;
+  {
+    std::ifstream in(library, std::ios::binary);
+    whole.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  std::ofstream(refuse) << "";
+  for (int percent = 5; percent <= 95; percent += 5) {
+    std::ofstream(library, std::ios::binary).write(whole.data(), static_cast<std::streamsize>(whole.size() * percent / 100));
+    fs::permissions(library, fs::perms::owner_read | fs::perms::owner_write);
+    auto r = run_kata(perft);
+    INFO(percent << "%: " << r.out);
+    CHECK(r.status == 2);  // the damage seen, the compiler (refusing) run again
+    CHECK(has(r.out, "the C++ compiler '" + cxx + "' failed"));
+  }
+  fs::remove(refuse);
+  std::ofstream(library, std::ios::binary).write(whole.data(), static_cast<std::streamsize>(whole.size() * 3 / 4));
+  auto again = run_kata(perft);
+  INFO(again.out);
+  CHECK(again.status == 0);
+  CHECK(again.out == first.out);
+}
+
 TEST_CASE("compiled mode: what a killed compilation left is removed", "[files][native]") {
   fs::path dir = fresh("stale");
   fs::create_directories(dir / "tmp-2147483646-0");

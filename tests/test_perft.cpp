@@ -169,3 +169,38 @@ TEST_CASE("a bounded perft stops at the first depth over its bound, or when its 
     }
   }
 }
+
+TEST_CASE("perft by turns follows a turn of many decisions without a recursion for each", "[perft]") {
+  // P1 goes on 100,000 times, or stops at any point: each of its 100,001 turns is followed
+  // by P2's one. A search that recursed once a decision would overflow the stack here.
+  const std::string text = R"(game: Long turn
+players: 2
+limits: {decisions: 1000000}
+variables:
+  n: 0
+  stopped: {type: bool, initial: false}
+flow: |
+  while n < 100000 and not stopped { choose P1: go | stop }
+  choose P2: stop
+actions:
+  go: {do: n += 1}
+  stop: {do: stopped = true}
+scoring:
+  score: n
+)";
+  auto l = kata::test::load_text(text);
+  INFO(Catch::Detail::stringify(l.messages()));
+  REQUIRE(l.game);
+  State s = new_game(*l.game, 2, 1, default_options(*l.game));
+  std::vector<uint64_t> per;
+  CHECK(perft(*l.game, s, 2, &per, PerftUnit::turn) == 100001);
+  CHECK(per == std::vector<uint64_t>{100001, 100001});
+  BoundedPerft b = perft_at_most(*l.game, s, {100001, 100001}, UINT64_MAX, PerftUnit::turn);
+  CHECK(b.counts == per);
+  // A turn that never ends runs into limits.decisions: an error, not a crash.
+  auto endless = kata::test::load_text(kata::test::with("n < 100000 and not stopped { choose P1: go | stop }", "true { choose P1: go }", text));
+  REQUIRE(endless.game);
+  State e = new_game(*endless.game, 2, 1, default_options(*endless.game));
+  CHECK_THROWS_WITH(perft(*endless.game, e, 1, nullptr, PerftUnit::turn),
+                    Catch::Contains("the game went past 1000000 decisions without ending"));
+}

@@ -2,6 +2,7 @@
 // one value for each seat, and `constant: true`, which no statement may assign; interpreted
 // and compiled alike, and the checker's errors.
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include "support.hpp"
 
@@ -75,4 +76,50 @@ TEST_CASE("the checker refuses what a per-seat list or a constant cannot be", "[
   CHECK_THAT(m, Catch::Contains("a list of initial values needs one for each seat"));
   // A variable that is not constant may still be assigned, and a local of the same name too.
   CHECK(load_text(kata::test::with("  for p in players {", "  P1.start = 3\n  let limit = 4\n  limit = 5\n  for p in players {", seats)).game);
+}
+
+TEST_CASE("a player's initial value naming a seat the game does not have stops the set-up there", "[seat_constants]") {
+  // Neither value is read by the flow: the set-up itself refuses them, at the value.
+  const std::string text = R"(game: Seats
+players: 2..4
+variables:
+  partner: {per_player: true, type: player, initial: [P2, P1, P4, P3], constant: true}
+  single: {type: player, initial: P1}
+  marked: {per: card, type: player}
+components:
+  card: {each: {value: 1..2}, in: deck}
+zones:
+  deck: {visibility: nobody}
+flow: |
+  choose P1: go
+actions:
+  go: ""
+scoring:
+  score: 0
+)";
+  auto failure = [](const std::string& t, int players) -> std::string {
+    auto l = load_text(t);
+    INFO(Catch::Detail::stringify(l.messages()));
+    REQUIRE(l.game);
+    std::string said[2];
+    for (bool compiled : {false, true}) {
+      auto g = compiled ? kata::test::compiled(l.game) : l.game;
+      try {
+        new_game(*g, players, 1, default_options(*g));
+      } catch (const RuntimeError& e) {
+        said[compiled] = fmt::format("{}:{}: {}", e.pos.line, e.pos.col, e.what());
+      }
+    }
+    CHECK(said[0] == said[1]);
+    return said[0];
+  };
+  CHECK(failure(text, 4) == "");
+  CHECK(failure(text, 3) == "4:63: there is no player 4");  // P3's value
+  CHECK(failure(text, 2) == "");                             // only P1's and P2's are set up
+  CHECK(failure(kata::test::with("initial: [P2, P1, P4, P3]", "initial: [P3, P4, P1, P2]", text), 2) ==
+        "4:55: there is no player 3");
+  CHECK(failure(kata::test::with("initial: P1", "initial: P4", text), 3) == "5:35: there is no player 4");
+  CHECK(failure(kata::test::with("type: player}", "type: player, initial: P3}", text), 2) == "6:46: there is no player 3");
+  // none is no seat, and allowed.
+  CHECK(failure(kata::test::with("initial: P1", "initial: none", text), 2) == "");
 }

@@ -3,6 +3,8 @@
 #include "agents/perft.hpp"
 
 #include <limits>
+#include <utility>
+#include <vector>
 
 namespace kata {
 
@@ -35,19 +37,27 @@ class Counter {
   }
 
   // By turns: a decision after which the same seat chooses again stays in the turn (depth
-  // and `at` unchanged); any other ends it.
+  // and `at` unchanged); any other ends it. A turn may run to limits.decisions (10^8)
+  // decisions, so its decisions are walked with a stack of their own, not by recursion;
+  // a state is kept only while some of its decisions are still to be tried.
   uint64_t turns(const State& s, int depth, int at) {
     if (depth == 0) return 1;
     if (s.over()) return 0;
-    std::vector<Decision> legal;
-    legal_decisions(g_, s, legal);
     uint64_t total = 0;
-    for (const Decision& d : legal) {
+    std::vector<Pending> stack;
+    stack.push_back(pending(s));
+    while (!stack.empty()) {
+      if (stack.back().next == stack.back().legal.size()) {
+        stack.pop_back();
+        continue;
+      }
       if (!visit()) return total;
-      State next = s;
-      apply(g_, next, d);
-      if (!next.over() && next.chooser() == s.chooser()) {
-        total += turns(next, depth, at);
+      Pending& top = stack.back();
+      State next = top.state;
+      apply(g_, next, top.legal[top.next++]);
+      if (!next.over() && next.chooser() == top.state.chooser()) {
+        if (top.next == top.legal.size()) stack.pop_back();  // the turn goes on in its place
+        stack.push_back(pending(std::move(next)));
       } else if (add(at, 1)) {
         total += depth == 1 ? 1 : turns(next, depth - 1, at + 1);
       }
@@ -60,6 +70,18 @@ class Counter {
   bool out_of_positions = false;
 
  private:
+  // A state within a turn and its legal decisions, those from `next` on still to be tried.
+  struct Pending {
+    State state;
+    std::vector<Decision> legal;
+    size_t next = 0;
+  };
+  Pending pending(State s) const {
+    Pending p{std::move(s), {}, 0};
+    legal_decisions(g_, p.state, p.legal);
+    return p;
+  }
+
   bool stopped() const { return over_depth >= 0 || out_of_positions; }
   bool add(int at, uint64_t n) {
     per_depth_[at] += n;

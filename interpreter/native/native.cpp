@@ -11,6 +11,7 @@
 #include "native/native.hpp"
 
 #include <dlfcn.h>
+#include <elf.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <csignal>
 #include <iterator>
 #include <atomic>
@@ -405,8 +407,8 @@ bool build(const std::string& source, const std::string& name, const fs::path& d
   return ok;
 }
 
-// Whether the open file `fd` holds `m` (read through the descriptor, not the path).
-bool holds_marker(int fd, const std::string& m) {
+// The whole of the open file `fd`, read through the descriptor, not the path.
+std::string read_all(int fd) {
   std::string bytes;
   char buf[65536];
   for (off_t at = 0;;) {
@@ -416,7 +418,41 @@ bool holds_marker(int fd, const std::string& m) {
     bytes.append(buf, static_cast<size_t>(n));
     at += n;
   }
-  return std::search(bytes.begin(), bytes.end(), m.begin(), m.end()) != bytes.end();
+  return bytes;
+}
+
+// Whether `bytes` span `count` entries of `size` bytes from `offset` (no overflow).
+bool spans(const std::string& bytes, uint64_t offset, uint64_t count, uint64_t size) {
+  if (count && size > (UINT64_MAX - offset) / count) return false;
+  return offset + count * size <= bytes.size();
+}
+
+// Whether `bytes` are a whole ELF64 shared object of this machine: every segment the
+// loader maps, and the section table, lie within the file. dlopen maps segments past the
+// end of a file cut short, and the process dies of SIGBUS when it touches them; the marker
+// may well be in the part that is left.
+bool whole_elf(const std::string& bytes) {
+  Elf64_Ehdr h;
+  if (bytes.size() < sizeof h) return false;
+  std::memcpy(&h, bytes.data(), sizeof h);
+#if defined(__x86_64__)
+  constexpr uint16_t machine = EM_X86_64;
+#elif defined(__aarch64__)
+  constexpr uint16_t machine = EM_AARCH64;
+#else
+  const uint16_t machine = h.e_machine;
+#endif
+  if (std::memcmp(h.e_ident, ELFMAG, SELFMAG) != 0 || h.e_ident[EI_CLASS] != ELFCLASS64 ||
+      h.e_ident[EI_DATA] != (std::endian::native == std::endian::little ? ELFDATA2LSB : ELFDATA2MSB) ||
+      h.e_type != ET_DYN || h.e_machine != machine || h.e_phentsize != sizeof(Elf64_Phdr) || h.e_phnum == 0 ||
+      !spans(bytes, h.e_phoff, h.e_phnum, h.e_phentsize) || !spans(bytes, h.e_shoff, h.e_shnum, h.e_shentsize))
+    return false;
+  for (uint16_t k = 0; k < h.e_phnum; ++k) {
+    Elf64_Phdr ph;
+    std::memcpy(&ph, bytes.data() + h.e_phoff + uint64_t{k} * sizeof ph, sizeof ph);
+    if (ph.p_type != PT_NULL && !spans(bytes, ph.p_offset, 1, ph.p_filesz)) return false;
+  }
+  return true;
 }
 
 // Loads a compiled game, or null with `error` set. `bad` tells a file that is not this
@@ -438,10 +474,18 @@ std::shared_ptr<NativeCode> load(const fs::path& library, const std::string& nam
     error = refusal(library, why);
     return nullptr;
   }
-  if (!holds_marker(fd, marker(name))) {
+  std::string bytes = read_all(fd);
+  std::string m = marker(name);
+  if (std::search(bytes.begin(), bytes.end(), m.begin(), m.end()) == bytes.end()) {
     close(fd);
     bad = true;
     error = fmt::format("{} is not the compiled game it is named for (no kata marker in it)", library.string());
+    return nullptr;
+  }
+  if (!whole_elf(bytes)) {
+    close(fd);
+    bad = true;
+    error = fmt::format("{} is not a whole shared library (cut short?)", library.string());
     return nullptr;
   }
   auto code = std::make_shared<NativeCode>();

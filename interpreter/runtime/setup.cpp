@@ -124,6 +124,16 @@ std::string setup_error(const Game& g, int players, const std::vector<int64_t>& 
 
 namespace {
 
+// The initial value `node` of a variable of type `type`, or its default where it has none. A
+// player's names a seat of this game, or none: a seat beyond the player count stops the
+// set-up there (docs/language.md §2.5), not later where some rule happens to use it.
+int32_t initial_value(Evaluator& ev, int node, VarType type, int players) {
+  if (node < 0) return type == VarType::player || type == VarType::card ? -1 : 0;
+  int64_t v = ev.eval(node);
+  if (type == VarType::player && v >= players) ev.bad_player(node, v);
+  return static_cast<int32_t>(v);
+}
+
 // What initial_state sets, but for the random generator.
 std::vector<int32_t> fill_initial(const Game& g, int players, const std::vector<int64_t>& options) {
   std::vector<int32_t> slots(g.layout.total, 0);
@@ -145,11 +155,9 @@ std::vector<int32_t> fill_initial(const Game& g, int players, const std::vector<
   }
   Evaluator ev(g, s, s + l.locals);
   for (size_t i = 0; i < g.globals.size(); ++i)
-    if (g.globals[i].initial >= 0) s[l.globals + i] = static_cast<int32_t>(ev.eval(g.globals[i].initial));
-    else if (g.globals[i].type == VarType::player || g.globals[i].type == VarType::card) s[l.globals + i] = -1;
+    s[l.globals + i] = initial_value(ev, g.globals[i].initial, g.globals[i].type, players);
   for (const VarInfo& v : g.card_vars) {
-    int32_t initial = v.initial >= 0 ? static_cast<int32_t>(ev.eval(v.initial))
-                      : v.type == VarType::player || v.type == VarType::card ? -1 : 0;
+    int32_t initial = initial_value(ev, v.initial, v.type, players);
     int count = g.kinds[v.kind].card_count * (v.per_player ? g.max_players : 1);
     std::fill(s + l.card_vars + v.base, s + l.card_vars + v.base + count, initial);
   }
@@ -157,9 +165,7 @@ std::vector<int32_t> fill_initial(const Game& g, int players, const std::vector<
     for (int p = 0; p < players; ++p) {
       const VarInfo& var = g.player_vars[i];
       int32_t initial = var.seat_initial.empty() ? var.initial : var.seat_initial[p];
-      int32_t v = initial >= 0 ? static_cast<int32_t>(ev.eval(initial))
-                  : var.type == VarType::player || var.type == VarType::card ? -1 : 0;
-      s[l.player_vars + i * g.max_players + p] = v;
+      s[l.player_vars + i * g.max_players + p] = initial_value(ev, initial, var.type, players);
     }
   s[Layout::pc] = g.program.flow_entry;
   return slots;
