@@ -107,8 +107,8 @@ int check_against(const CheckArgs& a) {
                              diags.warning_count() == 1 ? "" : "s");
     return input_error;
   }
-  std::cout << fmt::format("{}: ok ({}, {}-{} players, {} warning{})\n", printable(file), g->name,
-                           g->min_players, g->max_players, diags.warning_count(),
+  std::cout << fmt::format("{}: ok ({}, {}, {} warning{})\n", printable(file), g->name,
+                           players_text(g->min_players, g->max_players), diags.warning_count(),
                            diags.warning_count() == 1 ? "" : "s");
   return ok;
 }

@@ -137,6 +137,11 @@ std::string seat_list(int players) {
 
 }  // namespace
 
+std::string players_text(int least, int most) {
+  return least == most ? fmt::format("{} player{}", least, least == 1 ? "" : "s")
+                       : fmt::format("{}-{} players", least, most);
+}
+
 int prepare(const std::string& file, int players, const std::vector<std::string>& specs, Setup& out) {
   if (!readable(file)) return usage_error;
   out.game = load(file, out.sources);
@@ -230,8 +235,9 @@ int check(const CheckArgs& a) {
     } else {
       print_diags(*sources, diags, a.max_errors);
       if (!diags.has_errors())
-        std::cout << fmt::format("{}: ok ({}, {}-{} players, {} warning{})\n", file, g->name, g->min_players,
-                                 g->max_players, diags.warning_count(), diags.warning_count() == 1 ? "" : "s");
+        std::cout << fmt::format("{}: ok ({}, {}, {} warning{})\n", file, g->name,
+                                 players_text(g->min_players, g->max_players), diags.warning_count(),
+                                 diags.warning_count() == 1 ? "" : "s");
       else
         std::cerr << fmt::format("{}: {} error{}, {} warning{}\n", file, diags.error_count(), diags.error_count() == 1 ? "" : "s",
                                  diags.warning_count(), diags.warning_count() == 1 ? "" : "s");
@@ -644,7 +650,7 @@ void print_arena_json(const Game& g, const ArenaArgs& a, const ArenaStats& st) {
 }
 
 void print_arena(const Game& g, const ArenaArgs& a, const ArenaStats& st) {
-  std::cout << fmt::format("{}: {} games, {} players, seed {}, {}\n", g.name, st.games, st.players,
+  std::cout << fmt::format("{}: {} game{}, {} players, seed {}, {}\n", g.name, st.games, st.games == 1 ? "" : "s", st.players,
                            a.seed, st.rotate ? "seats rotated" : "fixed seats");
   size_t width = 5;
   for (const ArenaEntry& e : st.entries) width = std::max(width, e.spec.size());

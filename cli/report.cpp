@@ -220,7 +220,7 @@ std::string simulation_text(const RunInfo& run, const SimulationStats& st) {
                        run.shard + 1, run.shards, run.run_games, st.games, players, run.seed);
   else
     out +=
-        fmt::format("{}: {} games, {} players, seed {}\n", run.game, st.games, players, run.seed);
+        fmt::format("{}: {} game{}, {} players, seed {}\n", run.game, st.games, st.games == 1 ? "" : "s", players, run.seed);
   if (!run.agents.empty()) {
     std::string seated;
     for (int p = 0; p < players; ++p)

@@ -44,6 +44,21 @@ TEST_CASE("kata check: 0 when valid, 1 on errors, 2 on bad usage", "[cli]") {
   CHECK(run_kata("check --json " + bad).out.find("\"message\": \"unknown player variable or zone 'hnad'; did you mean 'hand'?\"") != std::string::npos);
 }
 
+TEST_CASE("a game of one number of players is told as that number, one game as one", "[cli]") {
+  auto ok = run_kata("check rules/tictactoe.yaml");
+  CHECK(ok.status == 0);
+  CHECK(has(ok.out, "rules/tictactoe.yaml: ok (Tic-tac-toe, 2 players, 0 warnings)"));
+  auto wrong = run_kata("perft rules/tictactoe.yaml -d 1 -p 3");
+  CHECK(wrong.status == 2);
+  CHECK(has(wrong.out, "Tic-tac-toe plays with 2 players, not 3"));
+  CHECK_FALSE(has(wrong.out, "2 to 2"));
+  auto one = run_kata("simulate rules/tictactoe.yaml -g 1");
+  CHECK(one.status == 0);
+  CHECK(has(one.out, "Tic-tac-toe: 1 game, 2 players, seed 1\n"));
+  auto two = run_kata("simulate rules/tictactoe.yaml -g 2");
+  CHECK(has(two.out, "Tic-tac-toe: 2 games, 2 players, seed 1\n"));
+}
+
 TEST_CASE("kata --help and each command's --help", "[cli]") {
   for (std::string c :
        {"", "check ", "play ", "simulate ", "arena ", "replay ", "test ", "perft ", "rules "}) {

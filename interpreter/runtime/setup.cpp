@@ -108,7 +108,9 @@ bool set_option(const Game& g, std::vector<int64_t>& values, const std::string& 
 
 std::string setup_error(const Game& g, int players, const std::vector<int64_t>& options) {
   if (players < g.min_players || players > g.max_players)
-    return fmt::format("{} plays with {} to {} players, not {}", g.name, g.min_players, g.max_players, players);
+    return g.min_players == g.max_players
+               ? fmt::format("{} plays with {} players, not {}", g.name, g.min_players, players)
+               : fmt::format("{} plays with {} to {} players, not {}", g.name, g.min_players, g.max_players, players);
   for (size_t i = 0; i < g.options.size() && i < options.size(); ++i) {
     const OptionInfo& o = g.options[i];
     if (o.max_is_players && options[i] > players)
