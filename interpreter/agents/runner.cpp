@@ -560,8 +560,7 @@ GameOutcome run_agents(const Game& g, int players, uint64_t seed,
 // them, while the others play on: no thread waits at a batch's end, and adding is not a
 // part that one thread does alone (with two, it kept `simulate -j 2` under 1.8 times one).
 // Progress is reported every `step` games, and a thread takes that many at a time: fast
-// random games in groups, games with agents
-// that think one by one.
+// random games in groups, games with agents that think one by one.
 template <class Outcome>
 void play_games(int games, int jobs, const std::function<Outcome(int)>& play,
                 const std::function<void(int, const Outcome&)>& add, const Progress& progress,

@@ -1923,8 +1923,8 @@ class Generator {
                                      : fmt::format("c.args[{}] = d[{}] = (int32_t){}; {};", k + 1, k, x, level(act, a, k + 1));
       // A value the `choose` gives the parameter (GV, worked out in site_listing).
       if (k < given_count_) next = fmt::format("if ({} == GV{}) {{ {} }}", x, k, next);
-      std::string owner = k < given_count_ ? std::string() : owner_text(act, k);
-      s += " " + (owner.empty() ? each(act.params[k].domain_node, x, next) : owned_each(act, k, owner, x, next));
+      OwnedScan owned = k < given_count_ ? OwnedScan{} : owned_scan(act, k);
+      s += " " + (owned.zone < 0 ? each(act.params[k].domain_node, x, next) : owned_each(act, k, owned, x, next));
     }
     return s + " }()";
   }
@@ -2048,14 +2048,10 @@ class Generator {
     }
     return none;
   }
-  // The owner's expression if parameter k is found through its owner's cards, else "".
-  std::string owner_text(const Action& act, size_t k) {
-    OwnedScan o = owned_scan(act, k);
-    return o.zone < 0 ? std::string() : e(o.owner);
-  }
-  // The loop over parameter k's domain (each()), through its owner's cards (owned_scan).
-  std::string owned_each(const Action& act, size_t k, const std::string& owner, const std::string& x, const std::string& body) {
-    OwnedScan o = owned_scan(act, k);
+  // The loop over parameter k's domain (each()), through its owner's cards, as owned_scan
+  // found it can be.
+  std::string owned_each(const Action& act, size_t k, const OwnedScan& o, const std::string& x, const std::string& body) {
+    std::string owner = e(o.owner);
     const ZoneInfo& d = g_.zones[o.decl];
     const KindInfo& kind = g_.kinds[d.kind];
     int words = (kind.card_count + 63) / 64;

@@ -76,6 +76,25 @@ class Machine : public Evaluator {
         hooks_(hooks),
         events_(hooks ? hooks->events : nullptr) {}
 
+  // A whole random game from a waiting state, without leaving the machine: at each
+  // `choose`, the site's decisions are listed, one drawn as a loop of legal_decisions and
+  // apply would draw it (native_pick, which a compiled playout uses too), and taken as
+  // apply takes it, with the budgets of a new run. Nobody listens.
+  void play_randomly(uint64_t& rng) {
+    thread_local std::vector<Decision> raw;
+    while (w_[Layout::status] == static_cast<int32_t>(Status::waiting)) {
+      raw_legal(g_, st_, raw);
+      Decision d;
+      native_pick(&g_, w_, reinterpret_cast<const int32_t*>(raw.data()), static_cast<int>(raw.size()), &rng,
+                  reinterpret_cast<int32_t*>(&d));
+      count_decision(g_, w_);
+      bind_decision(g_, w_, d);
+      work_left_ = g_.max_steps;
+      base_ = 0;
+      run();
+    }
+  }
+
   KATA_EXHAUSTIVE_BEGIN  // every instruction (ops.hpp)
   [[gnu::hot]] void run() {
     int pc = w_[Layout::pc];
@@ -392,27 +411,6 @@ class Machine : public Evaluator {
     if (events_) record(Event::over, -1, -1, -1, -1, mask);
   }
 
-  // A whole random game from a waiting state, without leaving the machine: at each
-  // `choose`, the site's decisions are listed, one drawn as play_randomly's loop of
-  // legal_decisions and apply draws it (native_pick, which a compiled playout uses too),
-  // and taken as apply takes it, with the budgets of a new run. Nobody listens.
- public:
-  void play_randomly(uint64_t& rng) {
-    thread_local std::vector<Decision> raw;
-    while (w_[Layout::status] == static_cast<int32_t>(Status::waiting)) {
-      raw_legal(g_, st_, raw);
-      Decision d;
-      native_pick(&g_, w_, reinterpret_cast<const int32_t*>(raw.data()), static_cast<int>(raw.size()), &rng,
-                  reinterpret_cast<int32_t*>(&d));
-      count_decision(g_, w_);
-      bind_decision(g_, w_, d);
-      work_left_ = g_.max_steps;
-      base_ = 0;
-      run();
-    }
-  }
-
- private:
   const State& st_;
   int32_t* w_;
   int32_t* wl_;
