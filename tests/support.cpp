@@ -76,6 +76,12 @@ size_t lockstep(const Game& interpreted, const Game& native, int players, uint64
   State b = new_game(native, players, seed, options);
   REQUIRE(a == b);
   State c = a;
+  // And listened to (the events recorded, messages worked out, procedures that only tell
+  // called): the same states.
+  std::vector<Event> events;
+  Hooks hooks{&events, nullptr};
+  State heard = new_game(interpreted, players, seed, options, &hooks);
+  REQUIRE(heard == a);
   uint64_t rng = seed ^ 0x5bd1e995ULL;
   std::vector<Decision> la, lb;
   size_t longest = 0;
@@ -91,6 +97,9 @@ size_t lockstep(const Game& interpreted, const Game& native, int players, uint64
     REQUIRE(a == b);
     apply(steps % 2 ? interpreted : native, c, d);
     REQUIRE(c == a);
+    events.clear();
+    apply(interpreted, heard, d, &hooks);
+    REQUIRE(heard == a);
     REQUIRE(++steps < 10000);
   }
   REQUIRE(b.over());

@@ -48,7 +48,8 @@ void use_test_cache();
 std::shared_ptr<const Game> compiled(const std::shared_ptr<const Game>& g);
 // Plays a game with decisions drawn from `seed`, interpreted and compiled, checking that
 // they agree at every step (the same legal decisions, the same state); a third copy is
-// played by each in turn, one decision each; at the end, the same scores, and a whole
+// played by each in turn, one decision each, and a fourth by the interpreter with its
+// events recorded (listened to: the same states); at the end, the same scores, and a whole
 // random playout of compiled code alone ends as the interpreter's. Returns the longest list
 // of legal decisions met (compiled code lists more than 64 in a second pass).
 size_t lockstep(const Game& interpreted, const Game& native, int players, uint64_t seed,

@@ -11,8 +11,12 @@
 
 #include <unistd.h>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "agents/runner.hpp"
 #include "log/log.hpp"
+#include "runtime/game.hpp"
 #include "runtime/wrap.hpp"
 #include "support.hpp"
 #include "syntax/parse.hpp"
@@ -191,4 +195,98 @@ TEST_CASE("the log records messages, a replay checks them and shows a seat its o
   CHECK(!r.ok);
   CHECK(r.error.find("the game diverges: the log says {\"text\":\"you hold c1\"") != std::string::npos);
   std::filesystem::remove_all(dir);
+}
+
+namespace {
+
+// Procedures that only tell (Procedure::tells_only) and others. P1 holds c4, P2 c3.
+const std::string teller = R"(game: Tell
+players: 2
+components:
+  card: {each: {rank: 1..4}, name: "c{rank}", in: deck}
+zones:
+  deck: {order: stack, visibility: nobody}
+  hand: {per_player: true, order: set, visibility: owner}
+  pile: {order: stack, visibility: everyone}
+variables:
+  told: 0
+procedures:
+  announce(p):
+    do: |
+      let v = top(p.hand).rank
+      let w = 0
+      for q in players { w += 1 }
+      repeat 2 times { w += 1 }
+      if v > 2 { say "{p} holds a high card ({v}), {w}" } else { say "{p} holds {v}, {w}" }
+      detail(p)
+  detail(p): say "detail {p}"
+  broken:
+    do: |
+      say "before"
+      let c = top(pile).rank
+      say "after {c}"
+  spin:
+    do: |
+      let k = 0
+      say "spinning"
+      repeat until k < 0 { k += 1 }
+  counts(p):
+    do: |
+      told += 1
+      say "counted {p}"
+  caller: counts(P2)
+flow: |
+  move top(deck) to P1.hand
+  move top(deck) to P2.hand
+  announce(P1)
+  broken()
+  spin()
+  caller()
+  announce(P2)
+  choose P1: go
+actions:
+  go: ""
+limits:
+  steps: 5000
+)";
+
+}  // namespace
+
+TEST_CASE("a procedure that only tells is called only when someone listens", "[say]") {
+  auto l = load_text(teller);
+  INFO(fmt::format("{}", fmt::join(l.messages(), "\n")));
+  REQUIRE(l.game);
+  const Game& g = *l.game;
+  auto tells = [&](const std::string& name) {
+    for (const Procedure& p : g.program.procedures)
+      if (p.name == name) return p.tells_only;
+    FAIL("no procedure " << name);
+    return false;
+  };
+  // Only messages, its own variables, loops, branches and calls of procedures that only tell.
+  CHECK(tells("announce"));
+  CHECK(tells("detail"));
+  CHECK(tells("broken"));
+  CHECK(tells("spin"));
+  // A variable of the game written, or a call of a procedure that writes one: it does more.
+  CHECK_FALSE(tells("counts"));
+  CHECK_FALSE(tells("caller"));
+
+  std::vector<Event> events;
+  Hooks hooks{&events, nullptr};
+  State heard = new_game(g, 2, 1, default_options(g), &hooks);
+  State unheard = new_game(g, 2, 1, default_options(g));
+  // Listened to or not, the same state: the procedures' variables are put back, and the
+  // endless loop, skipped unheard, runs out of steps heard without ending the game.
+  CHECK(heard == unheard);
+  CHECK(heard.status() == Status::waiting);
+  CHECK(heard[g.layout.globals + 0] == 1);
+  std::vector<std::string> texts;
+  for (const Event& e : events)
+    if (e.kind == Event::say) texts.push_back(describe_event(g, e, -1));
+  // A runtime error in one ends its messages there ("after" is not said), not the game.
+  CHECK(texts == std::vector<std::string>{"P1 holds a high card (4), 4", "detail P1", "before", "spinning",
+                                          "counted P2", "P2 holds a high card (3), 4", "detail P2"});
+  // Compiled code does not call them (it runs only where nobody listens): the same game.
+  kata::test::lockstep(g, *kata::test::compiled(l.game), 2, 1, default_options(g));
 }

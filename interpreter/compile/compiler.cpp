@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <fstream>
 #include <optional>
+#include <set>
 #include <sstream>
 
 namespace kata {
@@ -116,6 +117,7 @@ class Compiler {
     }
     no_inlining_ = false;
     patch_calls();
+    find_tellers();
     // The scenario runner reads an invariant's top node to show the sides of a failed
     // comparison, so invariants are compiled as written.
     no_inlining_ = true;
@@ -1174,17 +1176,17 @@ class Compiler {
 
   void procedure(int i) {
     auto& decl = rf_.procedures[i];
-    Procedure p{decl.name, decl.pos, {}, here(), alloc(1), !decl.shown};
+    Procedure p{decl.name, decl.pos, {}, here(), alloc(1), !decl.shown, false, {}};
     for (int id : s_.procedure_param_locals[i]) p.param_slots.push_back(local_slot_[id]);
     block(decl.block);
     // b = 2: the end of a bookkeeping call, which the events record (Event::quiet).
-    emit({Op::ret, p.ret_slot, p.quiet ? 2 : 0, 0, 0, 0, decl.pos});
+    proc_end_.push_back(emit({Op::ret, p.ret_slot, p.quiet ? 2 : 0, 0, 0, 0, decl.pos}));
     p_.procedures.push_back(p);
   }
 
   void phase(int i) {
     auto& decl = rf_.phases[i];
-    Procedure p{decl.name, decl.pos, {}, here(), alloc(1)};
+    Procedure p{decl.name, decl.pos, {}, here(), alloc(1), false, false, {}};
     block(decl.block);
     emit({Op::ret, p.ret_slot, 0, 0, 0, 0, decl.pos});
     phase_procs_.push_back(static_cast<int>(p_.procedures.size()));
@@ -1272,6 +1274,74 @@ class Compiler {
     return last;
   }
 
+  // The procedures that only tell (Procedure::tells_only): their instructions, from the
+  // entry to the return that ends them, only say, write the procedure's own variables
+  // (and loops' and counters'), jump, and call procedures that only tell. Worked out for
+  // all at once, each losing it when it does more or calls one that does, until none
+  // changes; a cycle of calls is refused by the checker.
+  void find_tellers() {
+    size_t count = proc_end_.size();  // the procedures; phases follow them and never tell only
+    std::vector<std::set<int32_t>> writes(count);
+    std::vector<std::vector<int>> callees(count);
+    std::vector<bool> tells(count, true);
+    for (size_t i = 0; i < count; ++i) {
+      const Procedure& proc = p_.procedures[i];
+      std::set<int32_t>& w = writes[i];
+      w.insert(proc.param_slots.begin(), proc.param_slots.end());
+      w.insert(proc.ret_slot);
+      for (int pc = proc.entry; pc <= proc_end_[i] && tells[i]; ++pc) {
+        const Instr& in = p_.code[pc];
+        switch (in.op) {
+          case Op::assign:
+            if (in.a == 2) w.insert(in.b);
+            else tells[i] = false;
+            break;
+          case Op::for_init: {
+            const Loop& l = p_.loops[in.a];
+            for (int32_t slot : {l.var_slot, l.count_slot, l.index_slot}) w.insert(slot);
+            for (int32_t k = 0; k < l.capacity; ++k) w.insert(l.buffer_slot + k);
+            break;
+          }
+          case Op::repeat_init: w.insert(in.b); break;
+          case Op::call:
+            if (static_cast<size_t>(in.a) < count) callees[i].push_back(in.a);
+            else tells[i] = false;
+            break;
+          case Op::jump:
+          case Op::jump_if_not:
+          case Op::for_next:
+          case Op::repeat_next:
+          case Op::say:
+          case Op::ret: break;
+          default: tells[i] = false;
+        }
+      }
+    }
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (size_t i = 0; i < count; ++i)
+        for (int c : callees[i])
+          if (tells[i] && !tells[c]) tells[i] = false, changed = true;
+    }
+    for (size_t i = 0; i < count; ++i) {
+      if (!tells[i]) continue;
+      // The slots of every procedure it calls, and of theirs (no cycle: the checker).
+      std::set<int32_t> all = writes[i];
+      std::vector<int> todo = callees[i];
+      std::set<int> seen;
+      while (!todo.empty()) {
+        int c = todo.back();
+        todo.pop_back();
+        if (!seen.insert(c).second) continue;
+        all.insert(writes[c].begin(), writes[c].end());
+        todo.insert(todo.end(), callees[c].begin(), callees[c].end());
+      }
+      Procedure& proc = p_.procedures[i];
+      proc.tells_only = true;
+      proc.tell_slots.assign(all.begin(), all.end());
+    }
+  }
+
   // Phases were numbered before their procedures existed: point each `phase` at its code.
   void patch_calls() {
     for (int at : phase_calls_) p_.code[at].a = phase_procs_[p_.code[at].b];
@@ -1285,6 +1355,7 @@ class Compiler {
   int locals_ = 0;
   Pos at_;  // the statement being compiled, for an error in alloc()
   std::vector<int> calls_, phase_calls_, phase_procs_;
+  std::vector<int> proc_end_;  // per procedure (not phase): its last instruction, the return
   std::vector<int> pvar_index_, global_index_, card_var_index_;
   int card_var_slots_ = 0;
   std::map<int, int> as_arg_;  // local id -> argument index, while compiling legality

@@ -1408,6 +1408,7 @@ class Generator {
       const Instr& in = p_.code[pc];
       if (in.op != Op::call) continue;
       const Procedure& proc = p_.procedures[in.a];
+      if (proc.tells_only) continue;  // not called (instr)
       auto [first, last] = leaf_body(proc);
       if (first < 0) continue;
       size_t size = 0;
@@ -1832,6 +1833,9 @@ class Generator {
         return fmt::format("s[CHOOSER] = {}; s[SITE] = {}; s[STATUS] = 1; s[PC] = {}; @C{}@", P(in.a), in.b, pc + 1, in.b);
       case Op::call: {
         const Procedure& proc = p_.procedures[in.a];
+        // Compiled code runs only where no event is recorded: a procedure that only tells
+        // is not called (Machine::tell), its step counted.
+        if (proc.tells_only) return step(pc);
         std::string s = step(pc);
         for (size_t i = 0; i < proc.param_slots.size(); ++i)
           s += fmt::format(" s[{}] = {};", L + proc.param_slots[i], narrowed(p_.kids[in.b + i], e(p_.kids[in.b + i]), pc));

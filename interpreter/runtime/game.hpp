@@ -91,6 +91,13 @@ struct Procedure {
   int32_t ret_slot = -1;
   // `show: false`: the events of a call are bookkeeping, between Event::quiet marks.
   bool quiet = false;
+  // It only tells (docs/language.md, "A procedure that only tells"): its statements say
+  // messages, keep values in its own variables, branch, loop and call procedures that only
+  // tell. A call is worked out only when someone listens, as a message is, and leaves the
+  // state as it found it: `tell_slots` are the state's slots the call writes (its
+  // parameters, return address, variables and loops', and its callees'), put back after it.
+  bool tells_only = false;
+  std::vector<int32_t> tell_slots;
 };
 
 struct Function {

@@ -95,9 +95,12 @@ class Machine : public Evaluator {
     }
   }
 
+  void run() { run_at(w_[Layout::pc]); }
+
   KATA_EXHAUSTIVE_BEGIN  // every instruction (ops.hpp)
-  [[gnu::hot]] void run() {
-    int pc = w_[Layout::pc];
+  // Runs from pc to a `choose`, the game's end, or (a call that only tells: tell()) a
+  // return to pc -1.
+  [[gnu::hot]] void run_at(int pc) {
     int64_t steps = 0;
     const int64_t budget = g_.max_steps;
     // Steps are counted where execution can come back: jumps and calls. Straight-line code
@@ -171,6 +174,10 @@ class Machine : public Evaluator {
         case Op::call: {
           step(in);
           const Procedure& proc = p_.procedures[in.a];
+          if (proc.tells_only && !telling_) [[unlikely]] {
+            if (events_) tell(in, proc);
+            break;
+          }
           for (size_t i = 0; i < proc.param_slots.size(); ++i)
             wl_[proc.param_slots[i]] = narrow(eval(p_.kids[in.b + i]), in);
           wl_[proc.ret_slot] = pc + 1;
@@ -183,6 +190,7 @@ class Machine : public Evaluator {
           if (in.b == 1 && events_) record(Event::done, -1, -1, -1, -1, 0);
           if (in.b == 2 && events_) record(Event::quiet, -1, -1, -1, 0, 0);
           pc = wl_[in.a];
+          if (pc < 0) [[unlikely]] return;  // the end of a call that only tells
           continue;
         case Op::phase: {
           step(in);
@@ -273,6 +281,37 @@ class Machine : public Evaluator {
       v.hidden = hidden_card_text(g_, st_, c);
     }
     events_->push_back(std::move(e));
+  }
+
+  // A call of a procedure that only tells, when someone listens (nobody: it is skipped,
+  // as a message's values are). It runs as a message is worked out: a runtime error, or
+  // running past limits.steps, ends its messages there and not the game; what it spends
+  // of the budgets is given back; and the slots it wrote are put back, so that the state
+  // is the same whether the game was listened to or not. Calls it makes run in place.
+  [[gnu::noinline]] void tell(const Instr& in, const Procedure& proc) {
+    std::vector<int32_t> kept(proc.tell_slots.size());
+    for (size_t i = 0; i < kept.size(); ++i) kept[i] = wl_[proc.tell_slots[i]];
+    int64_t work = work_left_;
+    int saved_base = base_;
+    size_t told = events_->size();
+    telling_ = true;
+    try {
+      for (size_t i = 0; i < proc.param_slots.size(); ++i)
+        wl_[proc.param_slots[i]] = narrow(eval(p_.kids[in.b + i]), in);
+      wl_[proc.ret_slot] = -1;
+      if (proc.quiet) record(Event::quiet, -1, -1, -1, 1, 0);
+      run_at(proc.entry);
+    } catch (const RuntimeError&) {
+      // Bookkeeping calls it had begun are ended, for the screens.
+      int open = 0;
+      for (size_t i = told; i < events_->size(); ++i)
+        if ((*events_)[i].kind == Event::quiet) open += (*events_)[i].to == 1 ? 1 : -1;
+      for (; open > 0; --open) record(Event::quiet, -1, -1, -1, 0, 0);
+    }
+    telling_ = false;
+    work_left_ = work;
+    base_ = saved_base;
+    for (size_t i = 0; i < kept.size(); ++i) wl_[proc.tell_slots[i]] = kept[i];
   }
 
   // `move c to z [at bottom | at position k]`: the position is checked once the card has
@@ -416,6 +455,7 @@ class Machine : public Evaluator {
   int32_t* wl_;
   Hooks* hooks_;
   std::vector<Event>* events_;  // null when nobody listens
+  bool telling_ = false;        // in a call that only tells (tell())
 };
 
 
