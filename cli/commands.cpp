@@ -783,20 +783,24 @@ int perft(const PerftArgs& a) {
   if (int status = prepare(a.file, a.players, a.options, setup)) return status;
   if (a.compiled && !compile(setup)) return usage_error;
   auto& [sources, g, players, options] = setup;
-  std::vector<uint64_t> counts;
+  std::vector<uint64_t> counts;  // at depths 1..a.depth
+  uint64_t count = 0;            // at a.depth: 1 at depth 0, the start itself
   try {
     State s = new_game(*g, players, a.seed, options);
-    kata::perft(*g, s, a.depth, &counts, a.turns ? PerftUnit::turn : PerftUnit::decision);
+    count = kata::perft(*g, s, a.depth, &counts, a.turns ? PerftUnit::turn : PerftUnit::decision);
   } catch (const RuntimeError& e) {
     return runtime_error(*g, e);
   }
   if (a.json) {
-    nlohmann::json out = {{"game", g->name}, {"players", players}, {"seed", a.seed},
-                          {"unit", a.turns ? "turn" : "decision"}, {"counts", counts}};
+    nlohmann::json out = {{"game", g->name},  {"players", players},
+                          {"seed", a.seed},   {"unit", a.turns ? "turn" : "decision"},
+                          {"depth", a.depth}, {"count", count},
+                          {"counts", counts}};
     std::cout << json_text(out) << '\n';
     return ok;
   }
   std::cout << fmt::format("{}: {} players, seed {}{}\n", g->name, players, a.seed, a.turns ? ", counting turns" : "");
+  if (a.depth == 0) std::cout << fmt::format("depth 0: {}\n", count);
   for (size_t d = 0; d < counts.size(); ++d) std::cout << fmt::format("depth {}: {}\n", d + 1, counts[d]);
   return ok;
 }

@@ -566,8 +566,21 @@ TEST_CASE("kata perft counts the sequences of legal decisions to each depth", "[
   r = run_kata("perft rules/kobayakawa.yaml -d 2 -p 3 --json");
   CHECK(r.status == 0);
   CHECK(has(r.out, "\"counts\": [\n    2,\n    4\n  ]"));
+  CHECK(has(r.out, "\"depth\": 2,"));
+  CHECK(has(r.out, "\"count\": 4,"));
   CHECK(run_kata("perft rules/kendo.yaml --depth 99").status == 2);
   CHECK(run_kata("perft rules/kendo.yaml --players 3 --option layout=adjacent").status == 2);
+}
+
+TEST_CASE("kata perft at depth 0 counts the start, one position", "[cli]") {
+  auto r = run_kata("perft rules/kendo.yaml --depth 0 --players 2");
+  CHECK(r.status == 0);
+  CHECK(r.out == "Kendo: 2 players, seed 1\ndepth 0: 1\n");
+  r = run_kata("perft rules/kendo.yaml -d 0 -p 2 --json");
+  CHECK(r.status == 0);
+  CHECK(has(r.out, "\"depth\": 0,"));
+  CHECK(has(r.out, "\"count\": 1,"));
+  CHECK(has(r.out, "\"counts\": [],"));
 }
 
 TEST_CASE("kata play and kata replay draw the board as SVG", "[cli]") {
