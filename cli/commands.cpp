@@ -806,10 +806,6 @@ int perft(const PerftArgs& a) {
 }
 
 int rules(const RulesArgs& a) {
-  if (a.markdown && a.json) {
-    std::cerr << "kata: error: --markdown and --json cannot go together (see kata rules --help)\n";
-    return usage_error;
-  }
   if (!readable(a.file)) return usage_error;
   std::shared_ptr<Sources> sources;
   auto g = load(a.file, sources);

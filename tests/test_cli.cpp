@@ -572,6 +572,28 @@ TEST_CASE("kata perft counts the sequences of legal decisions to each depth", "[
   CHECK(run_kata("perft rules/kendo.yaml --players 3 --option layout=adjacent").status == 2);
 }
 
+TEST_CASE("options that exclude each other, or one given twice, are told in kata's words",
+          "[cli]") {
+  auto both = run_kata("rules rules/kendo.yaml --markdown --json");
+  CHECK(both.status == 2);
+  CHECK(both.out ==
+        "kata: error: --markdown and --json cannot be used together (see kata rules --help)\n");
+  auto twice = run_kata("perft rules/kendo.yaml -d 1 -d 2");
+  CHECK(twice.status == 2);
+  CHECK(twice.out == "kata: error: --depth is given more than once (see kata perft --help)\n");
+  twice = run_kata("simulate rules/kendo.yaml -g 1 --games 2");
+  CHECK(twice.status == 2);
+  CHECK(twice.out == "kata: error: --games is given more than once (see kata simulate --help)\n");
+  auto bare = run_kata("perft rules/kendo.yaml --depth");
+  CHECK(bare.status == 2);
+  CHECK(bare.out == "kata: error: --depth needs a value (see kata perft --help)\n");
+  for (const auto& r : {both, twice, bare}) {
+    CHECK_FALSE(has(r.out, "At Most"));
+    CHECK_FALSE(has(r.out, "excludes"));
+    CHECK_FALSE(has(r.out, "required"));
+  }
+}
+
 TEST_CASE("kata perft at depth 0 counts the start, one position", "[cli]") {
   auto r = run_kata("perft rules/kendo.yaml --depth 0 --players 2");
   CHECK(r.status == 0);
@@ -1105,8 +1127,12 @@ TEST_CASE("resume refuses what it cannot go on from", "[cli][resume]") {
   CHECK(agents.out == "kata: error: 2 agents for 3 players\n");
   auto file = run_kata("play rules/kobayakawa.yaml --resume " + stopped);
   CHECK(file.status == 2);
-  CHECK(file.out == "kata: error: file excludes --resume (see kata play --help)\n");
-  CHECK(run_kata("play --resume " + stopped + " -s 4").status == 2);
+  CHECK(file.out ==
+        "kata: error: FILE and --resume cannot be used together (see kata play --help)\n");
+  auto seed = run_kata("play --resume " + stopped + " -s 4");
+  CHECK(seed.status == 2);
+  CHECK(seed.out ==
+        "kata: error: --seed and --resume cannot be used together (see kata play --help)\n");
   CHECK(run_kata("play --resume " + stopped + " -p 4").status == 2);
   CHECK(run_kata("play --resume " + stopped + " -o final_stake=3").status == 2);
   CHECK(run_kata("play").out == "kata: error: file is required (see kata play --help)\n");
