@@ -347,6 +347,21 @@ TEST_CASE("compiled mode: no cache directory without KATA_CACHE, XDG_CACHE_HOME 
   CHECK(has(compile_error(), "compiled mode needs a cache directory"));
 }
 
+TEST_CASE("compiled mode: an empty KATA_CACHE counts as unset", "[files][native]") {
+  fs::path dir = fresh("empty");
+  Env env;
+  env.set("KATA_CACHE", "");
+  env.set("XDG_CACHE_HOME", dir.string());
+  env.set("KATA_CXX", "/bin/false");
+  CHECK(has(compile_error(), "the C++ compiler '/bin/false' failed"));
+  CHECK(fs::is_directory(dir / "kata"));  // $XDG_CACHE_HOME/kata, as without KATA_CACHE
+  env.set("XDG_CACHE_HOME", std::nullopt);
+  env.set("HOME", std::nullopt);
+  CHECK(compile_error() ==
+        "compiled mode needs a cache directory of your own: set KATA_CACHE, or XDG_CACHE_HOME or "
+        "HOME to an absolute path");
+}
+
 TEST_CASE("compiled mode: a KATA_CACHE starting with '-' never reaches the compiler as an option", "[files][native]") {
   fs::path dir = fresh("dash");
   fs::create_directories(dir);

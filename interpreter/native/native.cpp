@@ -62,7 +62,8 @@ std::string compiler() {
 
 // The cache directory, always absolute (so that no path given to the compiler can start
 // with '-'), or empty with `error` set. There is no shared fallback such as /tmp: another
-// user could have made it first.
+// user could have made it first. An empty variable counts as unset, as the XDG
+// specification says of its own.
 fs::path cache_dir(std::string& error) {
   std::error_code ec;
   fs::path dir;
