@@ -137,11 +137,6 @@ std::string seat_list(int players) {
 
 }  // namespace
 
-std::string players_text(int least, int most) {
-  return least == most ? fmt::format("{} player{}", least, least == 1 ? "" : "s")
-                       : fmt::format("{}-{} players", least, most);
-}
-
 int prepare(const std::string& file, int players, const std::vector<std::string>& specs, Setup& out) {
   if (!readable(file)) return usage_error;
   out.game = load(file, out.sources);

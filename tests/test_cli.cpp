@@ -30,7 +30,7 @@ namespace {
 TEST_CASE("kata check: 0 when valid, 1 on errors, 2 on bad usage", "[cli]") {
   auto ok = run_kata("check rules/kobayakawa.yaml");
   CHECK(ok.status == 0);
-  CHECK(has(ok.out, "rules/kobayakawa.yaml: ok (Kobayakawa, 3-6 players, 0 warnings)"));
+  CHECK(has(ok.out, "rules/kobayakawa.yaml: ok (Kobayakawa, 3 to 6 players, 0 warnings)"));
 
   std::string bad = temp("kata-bad.yaml", "game: Bad\nplayers: 2\nzones:\n  hand: {per_player: true}\nflow: |\n  for p in players { shuffle p.hnad }\n");
   auto err = run_kata("check " + bad);
@@ -52,6 +52,18 @@ TEST_CASE("a game of one number of players is told as that number, one game as o
   CHECK(wrong.status == 2);
   CHECK(has(wrong.out, "Tic-tac-toe plays with 2 players, not 3"));
   CHECK_FALSE(has(wrong.out, "2 to 2"));
+  // A scenario says it in the same words; a range is "3 to 6 players" everywhere.
+  std::string three = temp("kata-three-at-tictactoe.yaml",
+                           "scenario: three at tic-tac-toe\nrules: " KATA_SOURCE_DIR
+                           "/rules/tictactoe.yaml\nplayers: 3\nsteps:\n  - over: false\n");
+  auto scenario = run_kata("test " + three);
+  CHECK(scenario.status == 1);
+  CHECK(has(scenario.out,
+            "kata-three-at-tictactoe.yaml:3:10: error: Tic-tac-toe plays with 2 players, not 3\n"));
+  auto few = run_kata("perft rules/kobayakawa.yaml -p 2");
+  CHECK(few.status == 2);
+  CHECK(has(few.out, "kata: error: Kobayakawa plays with 3 to 6 players, not 2"));
+  CHECK(has(run_kata("rules rules/kobayakawa.yaml").out, "Kobayakawa: 3 to 6 players\n"));
   auto one = run_kata("simulate rules/tictactoe.yaml -g 1");
   CHECK(one.status == 0);
   CHECK(has(one.out, "Tic-tac-toe: 1 game, 2 players, seed 1\n"));
