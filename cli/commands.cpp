@@ -137,11 +137,6 @@ std::string seat_list(int players) {
 
 }  // namespace
 
-std::string players_text(int least, int most) {
-  return least == most ? fmt::format("{} player{}", least, least == 1 ? "" : "s")
-                       : fmt::format("{}-{} players", least, most);
-}
-
 int prepare(const std::string& file, int players, const std::vector<std::string>& specs, Setup& out) {
   if (!readable(file)) return usage_error;
   out.game = load(file, out.sources);
@@ -783,29 +778,29 @@ int perft(const PerftArgs& a) {
   if (int status = prepare(a.file, a.players, a.options, setup)) return status;
   if (a.compiled && !compile(setup)) return usage_error;
   auto& [sources, g, players, options] = setup;
-  std::vector<uint64_t> counts;
+  std::vector<uint64_t> counts;  // at depths 1..a.depth
+  uint64_t count = 0;            // at a.depth: 1 at depth 0, the start itself
   try {
     State s = new_game(*g, players, a.seed, options);
-    kata::perft(*g, s, a.depth, &counts, a.turns ? PerftUnit::turn : PerftUnit::decision);
+    count = kata::perft(*g, s, a.depth, &counts, a.turns ? PerftUnit::turn : PerftUnit::decision);
   } catch (const RuntimeError& e) {
     return runtime_error(*g, e);
   }
   if (a.json) {
-    nlohmann::json out = {{"game", g->name}, {"players", players}, {"seed", a.seed},
-                          {"unit", a.turns ? "turn" : "decision"}, {"counts", counts}};
+    nlohmann::json out = {{"game", g->name},  {"players", players},
+                          {"seed", a.seed},   {"unit", a.turns ? "turn" : "decision"},
+                          {"depth", a.depth}, {"count", count},
+                          {"counts", counts}};
     std::cout << json_text(out) << '\n';
     return ok;
   }
   std::cout << fmt::format("{}: {} players, seed {}{}\n", g->name, players, a.seed, a.turns ? ", counting turns" : "");
+  if (a.depth == 0) std::cout << fmt::format("depth 0: {}\n", count);
   for (size_t d = 0; d < counts.size(); ++d) std::cout << fmt::format("depth {}: {}\n", d + 1, counts[d]);
   return ok;
 }
 
 int rules(const RulesArgs& a) {
-  if (a.markdown && a.json) {
-    std::cerr << "kata: error: --markdown and --json cannot go together (see kata rules --help)\n";
-    return usage_error;
-  }
   if (!readable(a.file)) return usage_error;
   std::shared_ptr<Sources> sources;
   auto g = load(a.file, sources);

@@ -153,9 +153,6 @@ std::string agent_list(const std::vector<std::string>& specs);
 // message) when the count is neither.
 bool seat_agents(std::vector<std::string>& specs, int players);
 
-// "2 players", "3-6 players": the seats a game allows, as `kata check` tells them.
-std::string players_text(int least, int most);
-
 int check(const CheckArgs& a);
 int check_against(const CheckArgs& a);  // check --against (changes.cpp)
 int compare(const CompareArgs& a);

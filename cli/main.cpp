@@ -2,6 +2,7 @@
 // rule files. Argument parsing with CLI11 (a well-kept library for exactly this: subcommands,
 // --help for each, typed options); every command's work is in commands.cpp.
 #include <CLI/CLI.hpp>
+#include <cctype>
 #include <charconv>
 #include <cstdint>
 #include <iostream>
@@ -160,11 +161,43 @@ bool parse_shard(const std::string& text, int& shard, int& shards) {
   return true;
 }
 
+// An option as the user wrote it: `--seed`, or `FILE` for a positional argument.
+std::string shown(const CLI::Option* o) {
+  std::string name = o->get_name();
+  if (o->get_positional())
+    for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return name;
+}
+
+// What CLI11 reports in its own terms ("file excludes --resume", "--depth: At Most 1
+// required but received 2", "--depth: 1 required INT:INT in [0 - 12] missing"), said in
+// kata's; any other error as CLI11 words it.
+std::string parse_message(const CLI::App& command, const CLI::ParseError& e) {
+  if (dynamic_cast<const CLI::ExcludesError*>(&e))
+    for (const CLI::Option* o : command.get_options())
+      for (const CLI::Option* other : o->get_excludes())
+        if (o->count() && other->count())
+          return shown(o) + " and " + shown(other) + " cannot be used together";
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&e)) {
+    // Its message starts with the option's name.
+    std::string what = e.what();
+    if (const CLI::Option* o = command.get_option_no_throw(what.substr(0, what.find(':')))) {
+      if (o->count() > 1) return shown(o) + " is given more than once";
+      if (what.ends_with(" missing")) return shown(o) + " needs a value";
+    }
+  }
+  return e.what();
+}
+
 // CLI11's own parse errors, in kata's form; the help to read is the command's.
 int parse_error(const CLI::App& app, const CLI::ParseError& e) {
   std::string where = "kata";
-  for (const CLI::App* sub : app.get_subcommands()) where += " " + sub->get_name();
-  std::cerr << "kata: error: " << e.what() << " (see " << where << " --help)\n";
+  const CLI::App* command = &app;
+  for (const CLI::App* sub : app.get_subcommands()) {
+    where += " " + sub->get_name();
+    command = sub;
+  }
+  std::cerr << "kata: error: " << parse_message(*command, e) << " (see " << where << " --help)\n";
   return 2;
 }
 
@@ -406,8 +439,8 @@ int main(int argc, char** argv) {
       "Print a game's reference from its rule file's doc: texts: the game, its players, options, "
       "components and their cards, zones and who sees them, variables, actions and phases.");
   rules_cmd->add_option("file", ua.file, "Rule file")->required();
-  rules_cmd->add_flag("--markdown", ua.markdown, "Print it as Markdown");
-  rules_cmd->add_flag("--json", ua.json, "Print it as JSON");
+  auto* markdown = rules_cmd->add_flag("--markdown", ua.markdown, "Print it as Markdown");
+  rules_cmd->add_flag("--json", ua.json, "Print it as JSON")->excludes(markdown);
   rules_cmd->footer(exit_codes);
 
   auto* lsp_cmd = app.add_subcommand(

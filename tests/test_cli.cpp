@@ -30,7 +30,7 @@ namespace {
 TEST_CASE("kata check: 0 when valid, 1 on errors, 2 on bad usage", "[cli]") {
   auto ok = run_kata("check rules/kobayakawa.yaml");
   CHECK(ok.status == 0);
-  CHECK(has(ok.out, "rules/kobayakawa.yaml: ok (Kobayakawa, 3-6 players, 0 warnings)"));
+  CHECK(has(ok.out, "rules/kobayakawa.yaml: ok (Kobayakawa, 3 to 6 players, 0 warnings)"));
 
   std::string bad = temp("kata-bad.yaml", "game: Bad\nplayers: 2\nzones:\n  hand: {per_player: true}\nflow: |\n  for p in players { shuffle p.hnad }\n");
   auto err = run_kata("check " + bad);
@@ -52,6 +52,18 @@ TEST_CASE("a game of one number of players is told as that number, one game as o
   CHECK(wrong.status == 2);
   CHECK(has(wrong.out, "Tic-tac-toe plays with 2 players, not 3"));
   CHECK_FALSE(has(wrong.out, "2 to 2"));
+  // A scenario says it in the same words; a range is "3 to 6 players" everywhere.
+  std::string three = temp("kata-three-at-tictactoe.yaml",
+                           "scenario: three at tic-tac-toe\nrules: " KATA_SOURCE_DIR
+                           "/rules/tictactoe.yaml\nplayers: 3\nsteps:\n  - over: false\n");
+  auto scenario = run_kata("test " + three);
+  CHECK(scenario.status == 1);
+  CHECK(has(scenario.out,
+            "kata-three-at-tictactoe.yaml:3:10: error: Tic-tac-toe plays with 2 players, not 3\n"));
+  auto few = run_kata("perft rules/kobayakawa.yaml -p 2");
+  CHECK(few.status == 2);
+  CHECK(has(few.out, "kata: error: Kobayakawa plays with 3 to 6 players, not 2"));
+  CHECK(has(run_kata("rules rules/kobayakawa.yaml").out, "Kobayakawa: 3 to 6 players\n"));
   auto one = run_kata("simulate rules/tictactoe.yaml -g 1");
   CHECK(one.status == 0);
   CHECK(has(one.out, "Tic-tac-toe: 1 game, 2 players, seed 1\n"));
@@ -566,8 +578,43 @@ TEST_CASE("kata perft counts the sequences of legal decisions to each depth", "[
   r = run_kata("perft rules/kobayakawa.yaml -d 2 -p 3 --json");
   CHECK(r.status == 0);
   CHECK(has(r.out, "\"counts\": [\n    2,\n    4\n  ]"));
+  CHECK(has(r.out, "\"depth\": 2,"));
+  CHECK(has(r.out, "\"count\": 4,"));
   CHECK(run_kata("perft rules/kendo.yaml --depth 99").status == 2);
   CHECK(run_kata("perft rules/kendo.yaml --players 3 --option layout=adjacent").status == 2);
+}
+
+TEST_CASE("options that exclude each other, or one given twice, are told in kata's words",
+          "[cli]") {
+  auto both = run_kata("rules rules/kendo.yaml --markdown --json");
+  CHECK(both.status == 2);
+  CHECK(both.out ==
+        "kata: error: --markdown and --json cannot be used together (see kata rules --help)\n");
+  auto twice = run_kata("perft rules/kendo.yaml -d 1 -d 2");
+  CHECK(twice.status == 2);
+  CHECK(twice.out == "kata: error: --depth is given more than once (see kata perft --help)\n");
+  twice = run_kata("simulate rules/kendo.yaml -g 1 --games 2");
+  CHECK(twice.status == 2);
+  CHECK(twice.out == "kata: error: --games is given more than once (see kata simulate --help)\n");
+  auto bare = run_kata("perft rules/kendo.yaml --depth");
+  CHECK(bare.status == 2);
+  CHECK(bare.out == "kata: error: --depth needs a value (see kata perft --help)\n");
+  for (const auto& r : {both, twice, bare}) {
+    CHECK_FALSE(has(r.out, "At Most"));
+    CHECK_FALSE(has(r.out, "excludes"));
+    CHECK_FALSE(has(r.out, "required"));
+  }
+}
+
+TEST_CASE("kata perft at depth 0 counts the start, one position", "[cli]") {
+  auto r = run_kata("perft rules/kendo.yaml --depth 0 --players 2");
+  CHECK(r.status == 0);
+  CHECK(r.out == "Kendo: 2 players, seed 1\ndepth 0: 1\n");
+  r = run_kata("perft rules/kendo.yaml -d 0 -p 2 --json");
+  CHECK(r.status == 0);
+  CHECK(has(r.out, "\"depth\": 0,"));
+  CHECK(has(r.out, "\"count\": 1,"));
+  CHECK(has(r.out, "\"counts\": [],"));
 }
 
 TEST_CASE("kata play and kata replay draw the board as SVG", "[cli]") {
@@ -1092,8 +1139,12 @@ TEST_CASE("resume refuses what it cannot go on from", "[cli][resume]") {
   CHECK(agents.out == "kata: error: 2 agents for 3 players\n");
   auto file = run_kata("play rules/kobayakawa.yaml --resume " + stopped);
   CHECK(file.status == 2);
-  CHECK(file.out == "kata: error: file excludes --resume (see kata play --help)\n");
-  CHECK(run_kata("play --resume " + stopped + " -s 4").status == 2);
+  CHECK(file.out ==
+        "kata: error: FILE and --resume cannot be used together (see kata play --help)\n");
+  auto seed = run_kata("play --resume " + stopped + " -s 4");
+  CHECK(seed.status == 2);
+  CHECK(seed.out ==
+        "kata: error: --seed and --resume cannot be used together (see kata play --help)\n");
   CHECK(run_kata("play --resume " + stopped + " -p 4").status == 2);
   CHECK(run_kata("play --resume " + stopped + " -o final_stake=3").status == 2);
   CHECK(run_kata("play").out == "kata: error: file is required (see kata play --help)\n");

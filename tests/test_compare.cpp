@@ -278,7 +278,7 @@ TEST_CASE("kata check --against lists what an edit changed, where", "[compare][c
                        edited("same.yaml", "players: 2..3", "players: 2..3  # the same"));
   CHECK(same.status == 0);
   CHECK(has(same.out, "no structural changes from " + old + " to "));
-  CHECK(has(same.out, ": ok (Coin, 2-3 players, 0 warnings)"));
+  CHECK(has(same.out, ": ok (Coin, 2 to 3 players, 0 warnings)"));
 
   // An option's default, a card, an action added, a zone removed, a condition and a score.
   std::string rules = coin_rules;

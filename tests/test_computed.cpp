@@ -130,6 +130,21 @@ TEST_CASE("a parameter a computed function assigns is checked for what it become
   }
 }
 
+TEST_CASE("a syntax error in a computed function's do: is the only error reported for it",
+          "[computed][check]") {
+  // The do: of twice(n) starts with `statement` (on line 8) and returns t.
+  auto twice = [](const std::string& statement) {
+    std::string file = "game: Twice\nplayers: 2\nvariables:\n  best: 0\nfunctions:\n  twice(n):\n";
+    file += "    do: |\n      " + statement + "\n      return t\nflow: |\n  best = twice(2)\n";
+    return load_text(file).messages();
+  };
+  CHECK(twice("let t = n * 2").empty());
+  CHECK(twice("let t = n +* 2") ==
+        std::vector<std::string>{"8:18: error: expected an expression after the operator"});
+  CHECK(twice("let t = (n * 2") ==
+        std::vector<std::string>{"8:15: error: '(' at line 8, column 15 is never closed"});
+}
+
 TEST_CASE("the checker keeps a computed function free of effects", "[computed][check]") {
   auto errors = [](const std::string& from, const std::string& to) { return kata::test::refused(from, to, runs); };
   auto m = errors("      return most\n", "");

@@ -253,7 +253,7 @@ TEST_CASE("the docs' blocks are read as commands and their output, and a stale o
   std::string doc =
       "Text\n\n<!-- not run: a person types -->\n```console\n$ kata play x\n```\n\n"
       "```console\n$ kata check rules/kobayakawa.yaml\n"
-      "rules/kobayakawa.yaml: ok (Kobayakawa, 3-6 players, 1 warning)\n"
+      "rules/kobayakawa.yaml: ok (Kobayakawa, 3 to 6 players, 1 warning)\n"
       "$ echo \"exit status $?\"\nexit status 0\n```\n";
   auto blocks = console_blocks(doc);
   REQUIRE(blocks.size() == 2);

@@ -347,6 +347,21 @@ TEST_CASE("compiled mode: no cache directory without KATA_CACHE, XDG_CACHE_HOME 
   CHECK(has(compile_error(), "compiled mode needs a cache directory"));
 }
 
+TEST_CASE("compiled mode: an empty KATA_CACHE counts as unset", "[files][native]") {
+  fs::path dir = fresh("empty");
+  Env env;
+  env.set("KATA_CACHE", "");
+  env.set("XDG_CACHE_HOME", dir.string());
+  env.set("KATA_CXX", "/bin/false");
+  CHECK(has(compile_error(), "the C++ compiler '/bin/false' failed"));
+  CHECK(fs::is_directory(dir / "kata"));  // $XDG_CACHE_HOME/kata, as without KATA_CACHE
+  env.set("XDG_CACHE_HOME", std::nullopt);
+  env.set("HOME", std::nullopt);
+  CHECK(compile_error() ==
+        "compiled mode needs a cache directory of your own: set KATA_CACHE, or XDG_CACHE_HOME or "
+        "HOME to an absolute path");
+}
+
 TEST_CASE("compiled mode: a KATA_CACHE starting with '-' never reaches the compiler as an option", "[files][native]") {
   fs::path dir = fresh("dash");
   fs::create_directories(dir);
@@ -409,15 +424,20 @@ TEST_CASE("compiled mode: a library is checked before it is loaded, through one 
   CHECK(again);  // compiled again
   CHECK_FALSE(fs::exists(ran));
   again.reset();
-  // A symbolic link, or a library others may write, is refused.
-  fs::path good = dir.parent_path() / "good.so";
-  fs::rename(library, good);
-  fs::create_symlink(evil_so, library);
-  CHECK(compile_error() == library.string() +
-                               " is a symbolic link; kata will not load code from it (set KATA_CACHE to a directory of your own)");
-  CHECK_FALSE(fs::exists(ran));
+  // A symbolic link is never followed: it is replaced by the library compiled again, and
+  // what it pointed to is neither loaded nor written.
+  std::string evil_bytes = read_text(evil_so.string());
   fs::remove(library);
-  fs::rename(good, library);
+  fs::create_symlink(evil_so, library);
+  again = compile_native(small(), error);
+  INFO(error);
+  CHECK(again);
+  again.reset();
+  CHECK_FALSE(fs::exists(ran));
+  CHECK_FALSE(fs::is_symlink(library));
+  CHECK(fs::is_regular_file(library));
+  CHECK(read_text(evil_so.string()) == evil_bytes);
+  // A library others may write is refused.
   fs::permissions(library, fs::perms::owner_all | fs::perms::others_write);
   CHECK(has(compile_error(), library.string() + " may be written by others"));
 }

@@ -958,7 +958,7 @@ class Checker {
     peak_ = nest_;
     ++active_functions_;
     if (decl.expr) s_.function_types[f] = check(*decl.expr);
-    else if (decl.computed) s_.function_types[f] = check_computed(decl);
+    else if (decl.computed && !decl.broken) s_.function_types[f] = check_computed(decl);
     --active_functions_;
     func_height_[f] = peak_ - nest_;
     peak_ = std::max(peak_, saved_peak);

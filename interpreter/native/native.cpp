@@ -62,7 +62,8 @@ std::string compiler() {
 
 // The cache directory, always absolute (so that no path given to the compiler can start
 // with '-'), or empty with `error` set. There is no shared fallback such as /tmp: another
-// user could have made it first.
+// user could have made it first. An empty variable counts as unset, as the XDG
+// specification says of its own.
 fs::path cache_dir(std::string& error) {
   std::error_code ec;
   fs::path dir;
@@ -461,8 +462,11 @@ std::shared_ptr<NativeCode> load(const fs::path& library, const std::string& nam
   bad = false;
   int fd = open(library.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
-    error = errno == ELOOP ? refusal(library, "is a symbolic link")
-                           : fmt::format("cannot read {}: {}", library.string(), std::strerror(errno));
+    // A symbolic link is never followed: whatever it points to is not loaded, and the
+    // link is replaced by a library compiled again (rename() replaces the link itself).
+    bad = errno == ELOOP;
+    error = bad ? fmt::format("{} is a symbolic link, not a compiled game", library.string())
+                : fmt::format("cannot read {}: {}", library.string(), std::strerror(errno));
     return nullptr;
   }
   struct stat st {};
@@ -556,8 +560,8 @@ std::shared_ptr<const Game> compile_native(const std::shared_ptr<const Game>& g,
   bool bad = false;
   if (fs::exists(fs::symlink_status(library, ec))) {
     code = load(library, name, bad, error);
-    // A library that is not this game's (cut short by a full disk, or not kata's) is built
-    // again; one that may not be trusted is an error.
+    // A library that is not this game's (cut short by a full disk, not kata's, or a
+    // symbolic link) is built again; one that may not be trusted is an error.
     if (!code && !bad) return nullptr;
     if (!code) fs::remove(library, ec);
   }

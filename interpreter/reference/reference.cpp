@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "runtime/engine.hpp"
 #include "runtime/wrap.hpp"
 
 namespace kata {
@@ -371,12 +372,6 @@ std::string hanging(const std::string& text, size_t indent, size_t rest, size_t 
   return out;
 }
 
-std::string players_text(const GameReference& r) {
-  if (r.min_players == r.max_players)
-    return fmt::format("{} player{}", r.min_players, r.min_players == 1 ? "" : "s");
-  return fmt::format("{} to {} players", r.min_players, r.max_players);
-}
-
 std::string option_text(const GameReference::Option& o) {
   return fmt::format(
       "{} = {} ({}{})", o.name, o.default_value, o.values,
@@ -486,7 +481,7 @@ std::string board_text(const GameReference& r, size_t width) {
 }
 
 std::string write_text(const GameReference& r, size_t width) {
-  std::string out = fmt::format("{}: {}\n", r.name, players_text(r));
+  std::string out = fmt::format("{}: {}\n", r.name, players_text(r.min_players, r.max_players));
   if (!r.doc.empty()) out += "\n" + wrapped(r.doc, 0, width);
   out += section_text("Options (kata play FILE -o NAME=VALUE)", r.options, option_text, width);
   out += kinds_text(r, width);
@@ -613,7 +608,7 @@ std::string kinds_markdown(const GameReference& r) {
 }
 
 std::string write_markdown(const GameReference& r) {
-  std::string out = "# " + r.name + "\n\n" + players_text(r) + ".\n";
+  std::string out = "# " + r.name + "\n\n" + players_text(r.min_players, r.max_players) + ".\n";
   if (!r.doc.empty()) out += "\n" + r.doc + "\n";
   out += options_markdown(r);
   out += kinds_markdown(r);

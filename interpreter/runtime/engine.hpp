@@ -75,6 +75,10 @@ std::vector<int64_t> default_options(const Game& g);
 bool set_option(const Game& g, std::vector<int64_t>& values, const std::string& name,
                 const std::string& value, std::string& error);
 
+// A number of players, in the one wording of every message that tells one: "1 player",
+// "2 players", and a range "3 to 6 players" (kata check, kata rules, setup_error).
+std::string players_text(int least, int most);
+
 // Why a game cannot start with this many players and these options ("" if it can): the
 // player count is outside the game's range, or an option has a value other than its
 // default with a player count its `players:` does not allow.

@@ -106,20 +106,23 @@ bool set_option(const Game& g, std::vector<int64_t>& values, const std::string& 
   return false;
 }
 
+std::string players_text(int least, int most) {
+  if (least == most) return fmt::format("{} player{}", least, least == 1 ? "" : "s");
+  return fmt::format("{} to {} players", least, most);
+}
+
 std::string setup_error(const Game& g, int players, const std::vector<int64_t>& options) {
   if (players < g.min_players || players > g.max_players)
-    return g.min_players == g.max_players
-               ? fmt::format("{} plays with {} players, not {}", g.name, g.min_players, players)
-               : fmt::format("{} plays with {} to {} players, not {}", g.name, g.min_players, g.max_players, players);
+    return fmt::format("{} plays with {}, not {}", g.name,
+                       players_text(g.min_players, g.max_players), players);
   for (size_t i = 0; i < g.options.size() && i < options.size(); ++i) {
     const OptionInfo& o = g.options[i];
     if (o.max_is_players && options[i] > players)
       return fmt::format("option {}={} is more than the {} players", o.name, options[i], players);
     if (options[i] == o.default_value || (players >= o.min_players && players <= o.max_players)) continue;
     std::string value = o.is_bool ? (options[i] ? "true" : "false") : g.symbol_name(options[i]);
-    std::string counts = o.min_players == o.max_players ? std::to_string(o.min_players)
-                                                        : fmt::format("{} to {}", o.min_players, o.max_players);
-    return fmt::format("option {}={} is for {} players, not {}", o.name, value, counts, players);
+    return fmt::format("option {}={} is for {}, not {}", o.name, value,
+                       players_text(o.min_players, o.max_players), players);
   }
   return "";
 }

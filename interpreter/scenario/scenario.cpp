@@ -219,7 +219,7 @@ class Runner {
     if (!parsed && !d_.has_errors()) d_.error(rules_pos_, fmt::format("cannot load the rule file '{}'", rules_));
     if (!game_) return false;
     if (players_ < game_->min_players || players_ > game_->max_players)
-      return d_.error(players_pos_, fmt::format("{} plays with {} to {} players", game_->name, game_->min_players, game_->max_players)), false;
+      return d_.error(players_pos_, setup_error(*game_, players_, {})), false;  // the count alone
     options_values_ = default_options(*game_);
     for (auto& [k, v, p] : options_) {
       std::string why;

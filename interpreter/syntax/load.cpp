@@ -939,7 +939,7 @@ class Loader {
     }
     if (r.body.present()) {
       if (is_function && !r.computed) r.expr = parse_expression(r.body.text, r.body.where, diags_);
-      else parse_program(r.body.text, r.body.where, diags_, r.block);
+      else r.broken = !parse_program(r.body.text, r.body.where, diags_, r.block);
     }
     override_key(n, r.pos);
     replace(into, std::move(r), what);

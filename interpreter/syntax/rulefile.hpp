@@ -194,6 +194,7 @@ struct RoutineDecl {
   ExprPtr expr;  // functions
   Block block;   // procedures and phases, and functions computed by statements (`do:`)
   bool computed = false;  // a function's `do:`: statements that end with `return VALUE`
+  bool broken = false;    // its body has a syntax error, already reported: not checked
   std::string doc;
   // A procedure's `show: false`: what its calls do is bookkeeping, which screens do not
   // tell (the log does).
