@@ -595,7 +595,7 @@ class Compiler {
     }
   }
 
-  // Game::cards_always_seen, and Game::site_blind (which asks it).
+  // Game::cards_always_seen, Game::site_blind (which asks it) and Game::site_plain.
   void always_seen() {
     bool seen = true;
     for (const ZoneInfo& z : g_.zones) seen = seen && z.visibility == Visibility::everyone;
@@ -609,6 +609,9 @@ class Compiler {
       for (int a : site.actions)
         for (const Param& p : g_.program.actions[a].params) blind = blind || may_pick_blind(g_, p);
       g_.site_blind.push_back(blind);
+      bool plain = site.actions.size() <= Game::max_plain;
+      for (int a : site.actions) plain = plain && g_.program.actions[a].params.empty();
+      g_.site_plain.push_back(plain);
     }
   }
 

@@ -366,6 +366,11 @@ struct Game {
   // For each choice site, whether a parameter of an action it offers may take a blind pick
   // (may_pick_blind): a listing elsewhere is never looked at for blind picks.
   std::vector<uint8_t> site_blind;
+  // For each choice site, whether every action it offers has no parameter, and it offers
+  // at most max_plain: its decisions are its actions whose conditions hold, and a random
+  // playout draws one without listing them (Machine::play_randomly).
+  static constexpr size_t max_plain = 16;
+  std::vector<uint8_t> site_plain;
   std::vector<VarInfo> globals, player_vars, card_vars;
   std::vector<std::string> phases;
   std::vector<std::string> phase_docs;  // the `doc:` of each phase, or ""

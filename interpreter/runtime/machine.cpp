@@ -83,10 +83,14 @@ class Machine : public Evaluator {
   void play_randomly(uint64_t& rng) {
     thread_local std::vector<Decision> raw;
     while (w_[Layout::status] == static_cast<int32_t>(Status::waiting)) {
-      raw_legal(g_, st_, raw);
       Decision d;
-      native_pick(&g_, w_, reinterpret_cast<const int32_t*>(raw.data()), static_cast<int>(raw.size()), &rng,
-                  reinterpret_cast<int32_t*>(&d));
+      if (g_.site_plain[w_[Layout::site]]) {
+        d.action = plain_pick(rng);
+      } else {
+        raw_legal(g_, st_, raw);
+        native_pick(&g_, w_, reinterpret_cast<const int32_t*>(raw.data()), static_cast<int>(raw.size()), &rng,
+                    reinterpret_cast<int32_t*>(&d));
+      }
       count_decision(g_, w_);
       bind_decision(g_, w_, d);
       work_left_ = g_.max_steps;
@@ -96,6 +100,27 @@ class Machine : public Evaluator {
   }
 
   void run() { run_at(w_[Layout::pc]); }
+
+  // At a site whose actions have no parameters (Game::site_plain), the action drawn: the
+  // actions whose conditions hold, in the site's order, as raw_legal lists them (with the
+  // listing's budget), one drawn as native_pick draws it (no blind pick here).
+  int32_t plain_pick(uint64_t& rng) {
+    const ChoiceSite& site = p_.sites[w_[Layout::site]];
+    int32_t args[1] = {w_[Layout::chooser]};
+    set_args(args);
+    work_left_ = g_.max_steps;
+    base_ = 0;
+    int32_t legal[Game::max_plain];
+    uint32_t k = 0;
+    for (int32_t a : site.actions) {
+      bool holds = true;
+      for (int w : p_.actions[a].when_nodes) holds = holds && eval(w);
+      if (holds) legal[k++] = a;
+    }
+    set_args(nullptr);
+    if (k == 0) no_legal_action(g_, w_[Layout::chooser], site);
+    return legal[uniform(rng, k)];
+  }
 
   KATA_EXHAUSTIVE_BEGIN  // every instruction (ops.hpp)
   // Runs from pc to a `choose`, the game's end, or (a call that only tells: tell()) a
