@@ -1025,7 +1025,11 @@ class Generator {
       case NodeOp::ge: return binary(n, ">=");
       case NodeOp::div: return checked(n, "div");
       case NodeOp::mod: return checked(n, "mod");
-      case NodeOp::and_: return fmt::format("(int64_t)(({}) && ({}))", e(k0), e(k1));
+      case NodeOp::and_: {
+        std::string owned = owned_test(n);
+        if (!owned.empty()) return owned;
+        return fmt::format("(int64_t)(({}) && ({}))", e(k0), e(k1));
+      }
       case NodeOp::or_: return fmt::format("(int64_t)(({}) || ({}))", e(k0), e(k1));
       case NodeOp::cond: return fmt::format("(({}) ? ({}) : ({}))", e(k0), e(k1), e(k2));
       KATA_AGGREGATE_NODES(KATA_NODE_CASE) return aggregate(n);
@@ -1903,14 +1907,7 @@ class Generator {
   // ---- legal decisions ----
   // The decisions of one action from parameter k on (enumerate() in runtime/legal.cpp).
   std::string level(const Action& act, int a, size_t k) {
-    // The chooser, and the parameters chosen so far among players, are seats. (Code
-    // written later for an earlier level never reads the later arguments.)
-    safe_args_ = {0};
-    for (size_t j = 0; j < k; ++j)
-      if (player_list(node(act.params[j].domain_node))) safe_args_.insert(static_cast<int>(j) + 1);
-    // The chooser is a seat; each parameter chosen so far an element of its domain.
-    arg_ranges_ = {{0, span(0, g_.max_players - 1)}};
-    for (size_t j = 0; j < k; ++j) arg_ranges_[static_cast<int>(j) + 1] = elements(act.params[j].domain_node);
+    enter_level(act, k);
     std::string s = "[&]() {";
     for (size_t i = 0; i < act.when_nodes.size(); ++i)
       if (act.when_level[i] == static_cast<int32_t>(k)) s += " " + when(act, i);
@@ -1919,14 +1916,36 @@ class Generator {
                        " if (cnt == {}) fail(c, kata_too_many_legal, s[SITE]); ++cnt;", a, max_legal_decisions);
     } else {
       std::string x = tmp();
-      std::string next = local_args_ ? fmt::format("const int32_t A{} = d[{}] = (int32_t){}; {};", k + 1, k, x, level(act, a, k + 1))
-                                     : fmt::format("c.args[{}] = d[{}] = (int32_t){}; {};", k + 1, k, x, level(act, a, k + 1));
+      OwnedScan owned = k < given_count_ ? OwnedScan{} : owned_scan(act, k);
+      std::string bits = owned.zone < 0 ? std::string() : tmp();
+      bool set = owned.zone >= 0;
+      if (set) owner_sets_.push_back(OwnerSet{owned.decl, owned.owner, bits});
+      std::string next = below(act, a, k, x);
+      if (set) owner_sets_.pop_back();
       // A value the `choose` gives the parameter (GV, worked out in site_listing).
       if (k < given_count_) next = fmt::format("if ({} == GV{}) {{ {} }}", x, k, next);
-      OwnedScan owned = k < given_count_ ? OwnedScan{} : owned_scan(act, k);
-      s += " " + (owned.zone < 0 ? each(act.params[k].domain_node, x, next) : owned_each(act, k, owned, x, next));
+      if (owned.zone >= 0) s += " " + owned_each(act, k, owned, bits, x, next);
+      else s += " " + each(act.params[k].domain_node, x, next);
     }
     return s + " }()";
+  }
+  // The levels below parameter k, with parameter k bound to `x`.
+  std::string below(const Action& act, int a, size_t k, const std::string& x) {
+    std::string next = local_args_ ? fmt::format("const int32_t A{} = d[{}] = (int32_t){}; {};", k + 1, k, x, level(act, a, k + 1))
+                                   : fmt::format("c.args[{}] = d[{}] = (int32_t){}; {};", k + 1, k, x, level(act, a, k + 1));
+    enter_level(act, k);
+    return next;
+  }
+
+  // What is known of the arguments at level k: the chooser, and the parameters chosen so
+  // far among players, are seats; each parameter chosen so far is an element of its domain.
+  // (Code written later for an earlier level never reads the later arguments.)
+  void enter_level(const Action& act, size_t k) {
+    safe_args_ = {0};
+    for (size_t j = 0; j < k; ++j)
+      if (player_list(node(act.params[j].domain_node))) safe_args_.insert(static_cast<int>(j) + 1);
+    arg_ranges_ = {{0, span(0, g_.max_players - 1)}};
+    for (size_t j = 0; j < k; ++j) arg_ranges_[static_cast<int>(j) + 1] = elements(act.params[j].domain_node);
   }
 
   // ---- a parameter found through its owner's cards ----
@@ -1952,19 +1971,38 @@ class Generator {
       out.push_back(n);
     }
   }
-  // Whether node n is `q.D` (D a zone declaration per component, not per player; q
-  // argument `q`), and if so D.
-  int card_zone_decl(int n, int q) const {
+  // A card operand of the patterns below: argument q (q >= 0), or else the same expression
+  // as node `like`.
+  struct CardOperand {
+    int q = -1, like = -1;
+  };
+  bool matches(int m, CardOperand y) const {
+    return y.q >= 0 ? node(m).op == NodeOp::arg && node(m).a == y.q : same_expr(m, y.like);
+  }
+  // Whether nodes x and y are the same expression: the same kinds, fields and operands.
+  bool same_expr(int x, int y) const {
+    if (x == y) return true;
+    if (x < 0 || y < 0) return false;
+    const Node& a = node(x);
+    const Node& b = node(y);
+    if (a.op != b.op || a.a != b.a || a.b != b.b || a.kid_count != b.kid_count) return false;
+    for (int i = 0; i < a.kid_count; ++i)
+      if (!same_expr(p_.kids[a.first_kid + i], p_.kids[b.first_kid + i])) return false;
+    for (int i = 0; i < 3; ++i)
+      if (!same_expr(a.kid[i], b.kid[i])) return false;
+    return true;
+  }
+  // Whether node n is `y.D` (D a zone declaration per component, not per player), and if so D.
+  int card_zone_decl(int n, CardOperand y) const {
     const Node& k = node(n);
-    if (k.op != NodeOp::card_zone_of || k.kid[0] < 0 || node(k.kid[0]).op != NodeOp::arg || node(k.kid[0]).a != q)
-      return -1;
+    if (k.op != NodeOp::card_zone_of || k.kid[0] < 0 || !matches(k.kid[0], y)) return -1;
     const ZoneInfo& z = g_.zones[k.a];
     return z.per_player || z.kind < 0 ? -1 : k.a;
   }
-  // Whether node n is `size(q.D) > 0` (or != 0, >= 1, 0 <, 0 !=), the test that q.D holds a card.
-  bool holds_a_card(int n, int q, int decl) const {
+  // Whether node n is `size(y.D) > 0` (or != 0, >= 1, 0 <, 0 !=), the test that y.D holds a card.
+  bool holds_a_card(int n, CardOperand y, int decl) const {
     const Node& k = node(n);
-    auto size_of = [&](int m) { return node(m).op == NodeOp::size && card_zone_decl(node(m).kid[0], q) == decl; };
+    auto size_of = [&](int m) { return node(m).op == NodeOp::size && card_zone_decl(node(m).kid[0], y) == decl; };
     auto is = [&](int m, int64_t v) { return node(m).op == NodeOp::constant && node(m).a == v; };
     switch (k.op) {
       case NodeOp::gt: return (size_of(k.kid[0]) && is(k.kid[1], 0));
@@ -1985,7 +2023,7 @@ class Generator {
       case NodeOp::size: {
         const Node& z = node(k.kid[0]);
         if (z.op == NodeOp::zone) return true;
-        int d = card_zone_decl(k.kid[0], q);
+        int d = card_zone_decl(k.kid[0], CardOperand{q});
         return d >= 0 && g_.zones[d].kind == kind && kind_contiguous(kind);
       }
       case NodeOp::not_: return cannot_fail(k.kid[0], q, kind);
@@ -2000,16 +2038,21 @@ class Generator {
       default: return false;
     }
   }
-  // The owner test `top(q.D).owner == E` (either way round): D, and E's node in `e`, or -1.
-  int owner_test(int n, int q, int& e) const {
+  // The owner test `top(y.D).owner == E` (either way round): D, and E's node in `e`, or -1;
+  // the card's node in `card`.
+  int owner_test(int n, CardOperand y, int& e, int* card = nullptr) const {
     const Node& k = node(n);
     if (k.op != NodeOp::eq) return -1;
     for (int side = 0; side < 2; ++side) {
       const Node& o = node(k.kid[side]);
       if (o.op != NodeOp::card_owner || node(o.kid[0]).op != NodeOp::top) continue;
-      int d = card_zone_decl(node(o.kid[0]).kid[0], q);
+      int zone = node(o.kid[0]).kid[0];
+      const Node& z = node(zone);
+      if (y.q < 0 && y.like < 0 && z.op == NodeOp::card_zone_of && z.kid[0] >= 0) y.like = z.kid[0];
+      int d = card_zone_decl(zone, y);
       if (d < 0) continue;
       e = k.kid[1 - side];
+      if (card) *card = z.kid[0];
       return d;
     }
     return -1;
@@ -2030,7 +2073,7 @@ class Generator {
     std::vector<int> cs;
     conjuncts(act.when_nodes[first], cs);
     for (size_t j = 0; j < cs.size(); ++j) {
-      int e = -1, decl = owner_test(cs[j], q, e);
+      int e = -1, decl = owner_test(cs[j], CardOperand{q}, e);
       if (decl < 0) continue;
       const Node& en = node(e);
       // E: a seat that does not depend on q, and fails nowhere.
@@ -2041,7 +2084,7 @@ class Generator {
       bool guarded = false;
       for (size_t i = 0; i < j; ++i) {
         if (!cannot_fail(cs[i], q, kind)) return none;
-        guarded |= holds_a_card(cs[i], q, decl);
+        guarded |= holds_a_card(cs[i], CardOperand{q}, decl);
       }
       if (!guarded) return none;
       return OwnedScan{domain.a, decl, e};
@@ -2049,28 +2092,84 @@ class Generator {
     return none;
   }
   // The loop over parameter k's domain (each()), through its owner's cards, as owned_scan
-  // found it can be.
-  std::string owned_each(const Action& act, size_t k, const OwnedScan& o, const std::string& x, const std::string& body) {
+  // found it can be. The cards of E's on top of an instance of D are found first, as a set
+  // of D's components (`bits`, an owner set: the test `size(y.D) > 0 and top(y.D).owner ==
+  // E` of any card y of D's kind, owned_test); only its members are then tried, where Z holds
+  // cards of D's kind alone, else all of Z as each() would. A member is exactly a card whose
+  // first `when` holds the owner test; the others fail it without an error.
+  std::string owned_each(const Action& act, size_t k, const OwnedScan& o, const std::string& bits, const std::string& x,
+                         const std::string& body) {
     std::string owner = e(o.owner);
     const ZoneInfo& d = g_.zones[o.decl];
     const KindInfo& kind = g_.kinds[d.kind];
     int words = (kind.card_count + 63) / 64;
-    std::string zc = tmp(), m = tmp(), bits = tmp(), i = tmp(), w = tmp(), b = tmp(), own = tmp();
+    std::string zc = tmp(), m = tmp(), i = tmp(), w = tmp(), b = tmp(), own = tmp(), card = tmp(), z = tmp();
     return fmt::format(
-        "{{ const int32_t* {zc} = s + {ZC} + {Z} * {CC}; int {m} = s[{ZS} + {Z}];"
+        "{{ const int {own} = (int)({owner}); uint64_t {bits}[{words}] = {{}};"
+        " for (int {i} = OWNED_AT[{own}]; {i} < OWNED_AT[{own} + 1]; ++{i}) {{ int {card} = OWNED[{i}]; int {z} = s[{CZ} + {card}];"
+        " uint32_t r = (uint32_t)({z} - {fi}); if (r < {count}u) {bits}[r >> 6] |= (uint64_t)(s[{ZC} + {z} * {CC} + s[{ZS} + {z}] - 1] == {card}) << (r & 63); }}"
+        " const int32_t* {zc} = s + {ZC} + {Z} * {CC}; int {m} = s[{ZS} + {Z}];"
         " if ({m} == 0 || ({zc}[0] >= {first} && {zc}[{m} - 1] <= {last})) {{"
-        " const int {own} = (int)({owner}); uint64_t {bits}[{words}] = {{}};"
-        " for (int {i} = OWNED_AT[{own}]; {i} < OWNED_AT[{own} + 1]; ++{i}) {{ uint32_t r = (uint32_t)(s[{CZ} + OWNED[{i}]] - {fi});"
-        " if (r < {count}u) {bits}[r >> 6] |= 1ull << (r & 63); }}"
         " for (int {w} = 0; {w} < {words}; ++{w}) for (uint64_t {b} = {bits}[{w}]; {b}; {b} &= {b} - 1) {{"
         " int64_t {x} = {kf} + {w} * 64 + __builtin_ctzll({b}); if (s[{CZ} + {x}] != {Z}) continue; {body} }}"
         " }} else {loop} }}",
         fmt::arg("zc", zc), fmt::arg("m", m), fmt::arg("bits", bits), fmt::arg("i", i), fmt::arg("w", w), fmt::arg("b", b),
-        fmt::arg("own", own), fmt::arg("owner", owner), fmt::arg("ZC", l_.zone_cards), fmt::arg("ZS", l_.zone_size),
-        fmt::arg("CZ", l_.card_zone), fmt::arg("CC", g_.card_count), fmt::arg("Z", o.zone), fmt::arg("first", kind.first_card),
-        fmt::arg("last", kind.first_card + kind.card_count - 1), fmt::arg("words", words), fmt::arg("fi", d.first_instance),
-        fmt::arg("count", kind.card_count), fmt::arg("kf", kind.first_card), fmt::arg("x", x), fmt::arg("body", body),
-        fmt::arg("loop", each(act.params[k].domain_node, x, body)));
+        fmt::arg("own", own), fmt::arg("owner", owner), fmt::arg("card", card), fmt::arg("z", z), fmt::arg("ZC", l_.zone_cards),
+        fmt::arg("ZS", l_.zone_size), fmt::arg("CZ", l_.card_zone), fmt::arg("CC", g_.card_count), fmt::arg("Z", o.zone),
+        fmt::arg("first", kind.first_card), fmt::arg("last", kind.first_card + kind.card_count - 1), fmt::arg("words", words),
+        fmt::arg("fi", d.first_instance), fmt::arg("count", kind.card_count), fmt::arg("kf", kind.first_card), fmt::arg("x", x),
+        fmt::arg("body", body), fmt::arg("loop", each(act.params[k].domain_node, x, body)));
+  }
+
+  // ---- owner sets ----
+  // Within the loop of a parameter found through its owner's cards, and the levels below
+  // it, the set `bits` of D's components whose top card is E's (owned_each) answers the
+  // owner test of any card y of D's kind: `size(y.D) > 0 and top(y.D).owner == E` (an
+  // `and`, or the end of a chain of them) is y's bit, after y's check as a card of D's kind
+  // (which the test's first operand makes, at the same node). The listing changes nothing
+  // in the state, so the set holds for the whole loop: a board game's "not mine(target,
+  // player)" is a bit of a word in a register instead of a chain of three loads, a zone's
+  // size, its top card and that card's owner. y must not spend the budget (the test reads it
+  // twice); E is the set's own expression (an argument or a constant).
+  struct OwnerSet {
+    int decl = -1, owner = -1;  // D, E's node
+    std::string bits;           // the set's C++ array
+  };
+  // An `and` that owned_test answers: the owner set, the `and`s before the size test (or
+  // -1), and y's node in the size test, where y is checked first.
+  struct OwnedMatch {
+    const OwnerSet* set = nullptr;
+    int rest = -1, checked = -1;
+  };
+  OwnedMatch owned_match(int n) const {
+    OwnedMatch none;
+    const Node& k = node(n);
+    if (owner_sets_.empty() || k.op != NodeOp::and_) return none;
+    int owner = -1, y = -1, decl = owner_test(k.kid[1], CardOperand{}, owner, &y);
+    if (decl < 0 || spends(y)) return none;
+    OwnedMatch m;
+    for (const OwnerSet& o : owner_sets_)
+      if (o.decl == decl && same_expr(o.owner, owner)) m.set = &o;
+    if (!m.set) return none;
+    // The size test, alone or as the last of a chain of `and`s.
+    int left = k.kid[0];
+    if (!holds_a_card(left, CardOperand{-1, y}, decl)) {
+      if (node(left).op != NodeOp::and_ || !holds_a_card(node(left).kid[1], CardOperand{-1, y}, decl)) return none;
+      m.rest = node(left).kid[0];
+      left = node(left).kid[1];
+    }
+    const Node& size = node(node(left).kid[0]).op == NodeOp::size ? node(node(left).kid[0]) : node(node(left).kid[1]);
+    m.checked = node(size.kid[0]).kid[0];
+    return m;
+  }
+  std::string owned_test(int n) {
+    OwnedMatch m = owned_match(n);
+    if (!m.set) return "";
+    int kind = g_.zones[m.set->decl].kind;
+    std::string v = tmp();
+    std::string bit = fmt::format("({{ int {0} = {1} - {2}; (int64_t)(({3}[{0} >> 6] >> ({0} & 63)) & 1); }})", v,
+                                  CK(m.checked, kind), g_.kinds[kind].first_card, m.set->bits);
+    return m.rest < 0 ? bit : fmt::format("(int64_t)(({}) && ({}))", e(m.rest), bit);
   }
 
   // A `when` tested while decisions are listed: `return` if it fails. One that reads only its
@@ -2200,6 +2299,7 @@ class Generator {
   std::string kernel_structs_;                 // those structs, in every part
   std::set<int> safe_locals_, safe_depths_, safe_args_;  // see safe_player
   std::map<int, Span> zone_locals_;  // a local slot that only holds checked zones -> their instances (find_safe_locals)
+  std::vector<OwnerSet> owner_sets_;  // the owner sets of the listing being written, outermost first (owned_test)
   std::map<int, Span> inline_spans_;  // while a leaf procedure is written in its call: parameter slot -> its argument's instances
   std::string base_ = "0";
   std::map<int, std::string> names_;  // frame depth -> the C++ variable that holds it
