@@ -904,11 +904,13 @@ scoring:
 
 TEST_CASE("compiled code lists a board game's moves in its own forms as the interpreter does", "[native]") {
   auto g = load(marches);
-  // The forms are written: an owner set's bits, `when`s without branches, a neighbours' table.
+  // The forms are written: an owner set's bits, `when`s without branches, a neighbours' table,
+  // compact decisions.
   std::string source = native_source(*g);
   CHECK(source.find("& 63)) & 1)") != std::string::npos);
   CHECK(source.find("bool ok = ") != std::string::npos);
   CHECK(source.find("NF0[") != std::string::npos);
+  CHECK(source.find("picked[0] = r[0];") != std::string::npos);
   play_all(g, 100);
 }
 

@@ -1622,6 +1622,7 @@ class Generator {
       body += "    default: __builtin_trap();\n  }\n";
       // Each site's decisions listed where its choose stands (kata_legal's code for it).
       for (size_t site = 0; site < p_.sites.size(); ++site) {
+        if (compact(site, body)) continue;
         body += fmt::format(R"(decide{0}: {{
   int32_t* out = small;
   int cap = 64, cnt;
@@ -1668,6 +1669,50 @@ class Generator {
     for (size_t pc = 0; pc < p_.code.size(); ++pc) body += fmt::format("I{}: {}\n", pc, resolve(text_[pc], -1));
     body += "finish:\n" + finish() + "\n}\n";
     return body;
+  }
+
+  // A playout's decision at a site of few decisions at most (decisions_bound, and none a
+  // blind pick), into `body`, if it is one: the decisions listed into an array on the stack
+  // with room for all of them (8 kB at most, 32 kB for all the sites), as many numbers each
+  // as the site's actions need (record()), without a test of room or of the limit; one drawn
+  // and copied into `picked` as a whole Decision, as decision_drawn draws it.
+  bool compact(size_t site, std::string& body) {
+    const ChoiceSite& where = p_.sites[site];
+    int64_t bound = decisions_bound(where);
+    size_t params = 0;
+    for (int a : where.actions) params = std::max(params, p_.actions[a].params.size());
+    Compact shape{static_cast<int>(params) + (where.actions.size() > 1 ? 1 : 0), where.actions.size() > 1};
+    int64_t room = bound * std::max(shape.stride, 1);
+    if (bound < 1 || room > 2048 || compact_room_ + room > 8192 || offers_blind(where) || where.actions.empty()) return false;
+    compact_room_ += room;
+    if (shape.stride == 0) shape.stride = 1;  // (an action without parameters: a number written, never read)
+    compact_ = shape;
+    std::string listing = site_listing(site);
+    compact_ = Compact{};
+    std::string pick = fmt::format("const int32_t* r = out + {} * uniform(*rngp, (uint32_t)cnt);", shape.stride);
+    int j = 0;
+    pick += fmt::format(" picked[0] = {};", shape.action ? fmt::format("r[{}]", j++) : std::to_string(where.actions[0]));
+    for (size_t k = 0; k < 4; ++k)
+      pick += fmt::format(" picked[{}] = {};", k + 1, k < params ? fmt::format("r[{}]", j++) : std::string("0"));
+    body += fmt::format(R"(decide{0}: {{
+  int32_t out[{1}];
+  int cnt = 0;
+  c.args[0] = s[CHOOSER];
+  c.work = BUDGET;
+  {2}
+{3}  if (cnt == 0) fail(c, kata_no_legal, s[SITE]);
+  {{ {4} d = picked; }}
+}}
+  if (++s[{5}] > {6}) fail(c, kata_too_many_decisions, s[SITE]);
+{7}  steps = 0;  // counted afresh after each decision, as each apply counts them
+  c.work = BUDGET;
+)",
+                        site, bound * shape.stride, when_start(), listing, pick, Layout::decisions, g_.max_decisions,
+                        l_.history_cap ? "  H.remember(c.host, s);\n" : "");
+    const std::vector<int32_t>& acts = where.actions;
+    for (size_t i = 0; i + 1 < acts.size(); ++i) body += fmt::format("  if (d[0] == {0}) goto B{0};\n", acts[i]);
+    body += fmt::format("  goto B{};\n", acts.back());
+    return true;
   }
 
   // kata_legal, for a program of up to whole_size bytes of instructions (else legal()):
@@ -1929,7 +1974,7 @@ class Generator {
       eager_ = false;
     }
     if (k == act.params.size()) {
-      s += " " + record(a, ok);
+      s += " " + record(act, a, ok);
     } else {
       std::string x = tmp();
       OwnedScan owned = k < given_count_ ? OwnedScan{} : owned_scan(act, k);
@@ -1960,16 +2005,81 @@ class Generator {
     return next;
   }
 
-  // A decision the listing found, written where the next one goes (a Decision's five
-  // numbers, if there is room: else the caller lists again with more) and counted. `ok`: the
-  // `when`s worked out together (eager_from), the decision then counted if they hold.
-  std::string record(int a, const std::string& ok) const {
-    std::string store = fmt::format("if ({}) {{ int32_t* o = out + 5 * cnt; o[0] = {}; o[1] = d[0]; o[2] = d[1]; o[3] = d[2]; o[4] = d[3]; }}",
-                                    ok.empty() ? "cnt < cap" : "__builtin_expect(cnt < cap, 1)", a);
-    if (ok.empty()) return fmt::format("{} if (cnt == {}) fail(c, kata_too_many_legal, s[SITE]); ++cnt;", store, max_legal_decisions);
-    return fmt::format("{{ bool ok = {}; {} cnt += ok; if (__builtin_expect(cnt > {}, 0)) fail(c, kata_too_many_legal, s[SITE]); }}", ok,
-                       store, max_legal_decisions);
+  // A decision the listing found, written where the next one goes: five numbers (the
+  // action, then the arguments, as a Decision), each only if there is room (`cap`; the caller
+  // lists again with more otherwise), or, in a playout's listing of a site with few decisions
+  // at most (compact_), as many as the site's actions need, with room for all of them. `ok`:
+  // the `when`s worked out together (eager_from), the decision then counted if they hold.
+  // A site that cannot list more than max_legal_decisions (decisions_bound) is not counted
+  // against it.
+  std::string record(const Action& act, int a, const std::string& ok) const {
+    std::string store;
+    if (compact_.stride > 0) {
+      store = fmt::format("int32_t* o = out + {} * cnt;", compact_.stride);
+      int j = 0;
+      if (compact_.action) store += fmt::format(" o[{}] = {};", j++, a);
+      for (size_t k = 0; j < compact_.stride; ++k)
+        store += k < act.params.size() ? fmt::format(" o[{}] = d[{}];", j++, k) : fmt::format(" o[{}] = 0;", j++);
+    } else {
+      store = fmt::format("if ({}) {{ int32_t* o = out + 5 * cnt; o[0] = {}; o[1] = d[0]; o[2] = d[1]; o[3] = d[2]; o[4] = d[3]; }}",
+                          ok.empty() ? "cnt < cap" : "__builtin_expect(cnt < cap, 1)", a);
+    }
+    if (ok.empty()) {
+      std::string limit = bounded_ ? "" : fmt::format(" if (cnt == {}) fail(c, kata_too_many_legal, s[SITE]);", max_legal_decisions);
+      return fmt::format("{{ {} }}{} ++cnt;", store, limit);
+    }
+    std::string limit =
+        bounded_ ? "" : fmt::format(" if (__builtin_expect(cnt > {}, 0)) fail(c, kata_too_many_legal, s[SITE]);", max_legal_decisions);
+    return fmt::format("{{ bool ok = {}; {{ {} }} cnt += ok;{} }}", ok, store, limit);
   }
+  // The most decisions a choice site can list, or -1 if there is no bound: for each action,
+  // the product of its parameters' domains' sizes at most (a zone holds every card at
+  // most, a range 4096 numbers, a card as many neighbours as the most any card has; a value
+  // the `choose` gives, one).
+  int64_t decisions_bound(const ChoiceSite& site) {
+    arg_ranges_.clear();  // (a range's bounds that read the arguments: any of their values)
+    int64_t total = 0;
+    for (size_t i = 0; i < site.actions.size(); ++i) {
+      const Action& act = p_.actions[site.actions[i]];
+      int64_t product = 1;
+      for (size_t k = 0; k < act.params.size(); ++k) {
+        int64_t size = k < site.given[i].size() ? 1 : domain_bound(act.params[k].domain_node);
+        if (size < 0) return -1;
+        product *= std::max<int64_t>(size, 1);
+        if (product > max_legal_decisions) return -1;
+      }
+      total += product;
+      if (total > max_legal_decisions) return -1;
+    }
+    return total;
+  }
+  KATA_EXHAUSTIVE_BEGIN  // every list, and a zone
+  int64_t domain_bound(int n) const {
+    const Node& k = node(n);
+    switch (k.op) {
+      case NodeOp::list_players:
+      case NodeOp::list_all_players:
+      case NodeOp::list_from: return g_.max_players;
+      case NodeOp::list_values: return static_cast<int64_t>(p_.value_lists[k.a].size());
+      case NodeOp::list_range: {
+        // each() refuses a range of more than 4096 numbers.
+        __int128 width = (__int128)range(k.kid[1]).hi - range(k.kid[0]).lo + 1;
+        return width < 0 ? 0 : width > 4096 ? 4096 : static_cast<int64_t>(width);
+      }
+      case NodeOp::list_neighbours: {
+        if (g_.link_start.empty()) return -1;
+        int64_t most = 0;
+        for (size_t c = 0; c + 1 < g_.link_start.size(); ++c) most = std::max<int64_t>(most, g_.link_start[c + 1] - g_.link_start[c]);
+        return most;
+      }
+      case NodeOp::list_walk: return -1;
+      KATA_LEAF_NODES(KATA_NODE_CASE)
+      KATA_INNER_NODES(KATA_NODE_CASE)
+      KATA_REST_NODES(KATA_NODE_CASE) return g_.card_count;  // a zone's cards
+    }
+    return -1;
+  }
+  KATA_EXHAUSTIVE_END
 
   // What is known of the arguments at level k: the chooser, and the parameters chosen so
   // far among players, are seats; each parameter chosen so far is an element of its domain.
@@ -2487,6 +2597,8 @@ class Generator {
   std::string site_listing(size_t site) {
     std::string body;
     const ChoiceSite& where = p_.sites[site];
+    int64_t bound = decisions_bound(where);
+    bounded_ = bound >= 0 && bound <= max_legal_decisions;
     for (size_t i = 0; i < where.actions.size(); ++i) {
       int a = where.actions[i];
       const Action& act = p_.actions[a];
@@ -2500,6 +2612,7 @@ class Generator {
       local_args_ = false;
     }
     given_count_ = 0;
+    bounded_ = false;
     safe_args_.clear();
     arg_ranges_.clear();
     return body;
@@ -2571,6 +2684,14 @@ class Generator {
   std::map<std::pair<int, int64_t>, int> neighbour_tables_;  // (property, lowest value) -> its NF table
   std::string tables_;  // tables made while the listings are written, before them in the source
   bool eager_ = false;  // writing a `when` worked out without branches (eager_from): `and`, `or` as `&`, `|`
+  bool bounded_ = false;  // the site being listed cannot list more than max_legal_decisions (decisions_bound)
+  // In a playout's listing of a site (machine()): the numbers written for each decision (0:
+  // a whole Decision, with room checked), and whether the action is among them.
+  struct Compact {
+    int stride = 0;
+    bool action = false;
+  } compact_;
+  int64_t compact_room_ = 0;  // the numbers the compact sites' arrays hold together, at most 8192 (32 kB of stack)
   std::vector<OwnerSet> owner_sets_;  // the owner sets of the listing being written, outermost first (owned_test)
   std::map<int, Span> inline_spans_;  // while a leaf procedure is written in its call: parameter slot -> its argument's instances
   std::string base_ = "0";
