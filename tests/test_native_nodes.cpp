@@ -900,6 +900,67 @@ scoring:
   score: "count(q in board where mine(q, p))"
 )yaml";
 
+// A board of more than 64 squares, so that an owner set is two words: pieces placed one
+// by one, then moved a row forward (on top of the other player's) or sideways.
+const std::string fields = R"yaml(game: Fields
+players: 2
+components:
+  square:
+    each: {x: 1..10, y: 1..7}
+    name: "{x}{y}"
+    in: board
+  piece:
+    per_player: true
+    list: [{name: Piece, count: 6}]
+    name: "{owner} Piece{copy}"
+    in: reserve
+links:
+  square: "abs(a.x - b.x) + abs(a.y - b.y) == 1"
+zones:
+  board: {visibility: everyone, order: set}
+  spot: {per: square, visibility: everyone}
+  reserve: {per_player: true, visibility: everyone, order: set}
+variables:
+  mover: {type: player, initial: P1}
+  dir: {per_player: true, initial: [1, -1], constant: true}
+functions:
+  mine(q, p): "size(q.spot) > 0 and top(q.spot).owner == p"
+flow: |
+  repeat 6 times {
+    for p in players { choose p: place }
+  }
+  repeat 40 times {
+    choose mover: advance | sidle | pass
+    mover = next(mover)
+  }
+actions:
+  place:
+    params: {at: {from: board}}
+    when: size(at.spot) == 0
+    do: move top(player.reserve) to at.spot
+  advance:
+    params:
+      origin: {from: board}
+      target: {from: neighbours(origin)}
+    when:
+      - mine(origin, player)
+      - target.y == origin.y + player.dir
+      - size(target.spot) < 3 and not mine(target, player)
+    do: move top(origin.spot) to target.spot
+  sidle:
+    params:
+      origin: {from: board}
+      target: {from: neighbours(origin)}
+    when:
+      - mine(origin, player)
+      - target.y == origin.y
+      - size(target.spot) == 0
+    do: move top(origin.spot) to target.spot
+  pass: {}
+scoring:
+  score: "count(q in board where mine(q, p))"
+)yaml";
+
 }  // namespace
 
 TEST_CASE("compiled code lists a board game's moves in its own forms as the interpreter does", "[native]") {
@@ -912,6 +973,9 @@ TEST_CASE("compiled code lists a board game's moves in its own forms as the inte
   CHECK(source.find("NF0[") != std::string::npos);
   CHECK(source.find("picked[0] = r[0];") != std::string::npos);
   play_all(g, 100);
+  auto wide = load(fields);
+  CHECK(native_source(*wide).find("[2] = {};") != std::string::npos);
+  play_all(wide, 50);
 }
 
 TEST_CASE("compiled code finds squares through their owners' pieces as the interpreter does", "[native]") {

@@ -2308,7 +2308,7 @@ class Generator {
       size_t most = 0;
       for (size_t c = 0; c + 1 < g_.link_start.size(); ++c)
         most = std::max(most, static_cast<size_t>(g_.link_start[c + 1] - g_.link_start[c]));
-      if (most > 32 || hi - lo >= 64 || (hi - lo + 1) * g_.card_count > (1 << 16)) return none;
+      if (most > 32 || (__int128)hi - lo >= 64 || (hi - lo + 1) * g_.card_count > (1 << 16)) return none;
       return NeighbourFilter{static_cast<int>(first), v, neighbour_table(prop, lo, hi - lo + 1), lo, hi - lo + 1};
     }
     return none;
