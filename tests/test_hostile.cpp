@@ -206,9 +206,33 @@ actions:
 }
 
 TEST_CASE("compiled code counts legal decisions up to the limit", "[hostile]") {
-  auto l = load_text(game("1"));
+  // Lists known only while playing: counted as they are listed.
+  auto l = load_text(R"(game: T
+players: 2
+variables: {n: 2048}
+flow: |
+  choose P1: pick
+actions:
+  pick:
+    params: {a: 1..n, b: 1..n}
+    do: n = a
+)");
   REQUIRE(l.game);
   CHECK(native_source(*l.game).find("fail(c, kata_too_many_legal, s[SITE])") != std::string::npos);
+  auto native = kata::test::compiled(l.game);
+  State s = new_game(*native, 2, 1, {});
+  std::vector<Decision> legal;
+  try {
+    legal_decisions(*native, s, legal);
+    FAIL("listed " << legal.size() << " decisions");
+  } catch (const RuntimeError& e) {
+    CHECK(std::string(e.what()) == "this choice offers more than 1048576 decisions (combinations of the actions' parameters)");
+    CHECK(e.pos.line == 5);
+  }
+  // A choice that cannot offer that many decisions (its lists' lengths multiplied) is not.
+  auto few = load_text(game("1"));
+  REQUIRE(few.game);
+  CHECK(native_source(*few.game).find("fail(c, kata_too_many_legal") == std::string::npos);
 }
 
 TEST_CASE("the size of a game is computed before it is allocated", "[hostile]") {

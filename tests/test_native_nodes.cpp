@@ -821,7 +821,162 @@ scoring:
   score: "size(p.reserve)"
 )yaml";
 
+// A board whose listings take the forms codegen.cpp writes for a board game's moves: the
+// owner set of `advance`, `climb` and `raid` (the owner test of a target, alone and after
+// `q != none`, inside an `or`, of a seat chosen as a parameter), neighbours picked by a
+// property's value (`target.y == origin.y + player.dir`, the value on either side, and out
+// of the board's rows for P3 and at the edges), the last level's `when`s worked out
+// together (`advance`, `climb`; not `drop`, whose square may be any card), and a playout's
+// decisions written compactly at two sites of several actions of 0 to 3 parameters. Pieces
+// stack, so the top of a square is what counts.
+const std::string marches = R"yaml(game: Marches
+players: 2..3
+components:
+  square:
+    each: {x: 1..5, y: 1..4}
+    name: "{x}{y}"
+    in: board
+  piece:
+    per_player: true
+    list: [{name: Piece, count: 4}]
+    name: "{owner} Piece{copy}"
+    in: reserve
+links:
+  square: "abs(a.x - b.x) <= 1 and abs(a.y - b.y) <= 1"
+zones:
+  board: {visibility: everyone, order: set}
+  spot: {per: square, visibility: everyone}
+  reserve: {per_player: true, visibility: everyone, order: set}
+variables:
+  mover: {type: player, initial: P1}
+  dir: {per_player: true, initial: [1, -1, 2], constant: true}
+functions:
+  mine(q, p): "q != none and size(q.spot) > 0 and top(q.spot).owner == p"
+  free(q): "size(q.spot) == 0"
+flow: |
+  repeat 30 times {
+    choose mover: advance | climb | drop | pass
+    choose mover: raid | pass
+    mover = next(mover)
+  }
+actions:
+  advance:
+    params:
+      origin: {from: board}
+      target: {from: neighbours(origin)}
+    when:
+      - mine(origin, player)
+      - target.y == origin.y + player.dir
+      - not mine(target, player)
+      - free(target) or target.x != origin.x
+    do: move top(origin.spot) to target.spot
+  climb:
+    params:
+      origin: {from: board}
+      target: {from: neighbours(origin)}
+    when:
+      - mine(origin, player)
+      - origin.x - 1 == target.x
+      - size(target.spot) < 3 and (mine(target, player) or size(target.spot) == 0)
+    do: move top(origin.spot) to target.spot
+  drop:
+    params: {at: {from: board}}
+    when:
+      - size(player.reserve) > 0
+      - size(at.spot) < 2
+    do: move top(player.reserve) to at.spot
+  raid:
+    params:
+      victim: {from: players}
+      at: {from: board}
+      dest: {from: neighbours(at)}
+    when:
+      - victim != player
+      - mine(at, victim)
+      - not mine(dest, victim) and dest.y == at.y
+    do: move top(at.spot) to dest.spot
+  pass: {}
+scoring:
+  score: "count(q in board where mine(q, p))"
+)yaml";
+
+// A board of more than 64 squares, so that an owner set is two words: pieces placed one
+// by one, then moved a row forward (on top of the other player's) or sideways.
+const std::string fields = R"yaml(game: Fields
+players: 2
+components:
+  square:
+    each: {x: 1..10, y: 1..7}
+    name: "{x}{y}"
+    in: board
+  piece:
+    per_player: true
+    list: [{name: Piece, count: 6}]
+    name: "{owner} Piece{copy}"
+    in: reserve
+links:
+  square: "abs(a.x - b.x) + abs(a.y - b.y) == 1"
+zones:
+  board: {visibility: everyone, order: set}
+  spot: {per: square, visibility: everyone}
+  reserve: {per_player: true, visibility: everyone, order: set}
+variables:
+  mover: {type: player, initial: P1}
+  dir: {per_player: true, initial: [1, -1], constant: true}
+functions:
+  mine(q, p): "size(q.spot) > 0 and top(q.spot).owner == p"
+flow: |
+  repeat 6 times {
+    for p in players { choose p: place }
+  }
+  repeat 40 times {
+    choose mover: advance | sidle | pass
+    mover = next(mover)
+  }
+actions:
+  place:
+    params: {at: {from: board}}
+    when: size(at.spot) == 0
+    do: move top(player.reserve) to at.spot
+  advance:
+    params:
+      origin: {from: board}
+      target: {from: neighbours(origin)}
+    when:
+      - mine(origin, player)
+      - target.y == origin.y + player.dir
+      - size(target.spot) < 3 and not mine(target, player)
+    do: move top(origin.spot) to target.spot
+  sidle:
+    params:
+      origin: {from: board}
+      target: {from: neighbours(origin)}
+    when:
+      - mine(origin, player)
+      - target.y == origin.y
+      - size(target.spot) == 0
+    do: move top(origin.spot) to target.spot
+  pass: {}
+scoring:
+  score: "count(q in board where mine(q, p))"
+)yaml";
+
 }  // namespace
+
+TEST_CASE("compiled code lists a board game's moves in its own forms as the interpreter does", "[native]") {
+  auto g = load(marches);
+  // The forms are written: an owner set's bits, `when`s without branches, a neighbours' table,
+  // compact decisions.
+  std::string source = native_source(*g);
+  CHECK(source.find("& 63)) & 1)") != std::string::npos);
+  CHECK(source.find("bool ok = ") != std::string::npos);
+  CHECK(source.find("NF0[") != std::string::npos);
+  CHECK(source.find("picked[0] = r[0];") != std::string::npos);
+  play_all(g, 100);
+  auto wide = load(fields);
+  CHECK(native_source(*wide).find("[2] = {};") != std::string::npos);
+  play_all(wide, 50);
+}
 
 TEST_CASE("compiled code finds squares through their owners' pieces as the interpreter does", "[native]") {
   auto g = load(stacks);
