@@ -1796,7 +1796,18 @@ class Generator {
         if (is_zone_list(in.a)) {
           // A zone's cards, bottom first, into a buffer on the stack (at most every card), then
           // each moved: each is in that zone (`fz`) when its turn comes, which the kernel is told.
-          std::string kt = move_tables(instances(in.a), instances(in.b));
+          Span from = instances(in.a), to = instances(in.b);
+          std::string kt = move_tables(from, to);
+          // Onto the top of a zone that is no set: all in one pass (move_all_on_top), where
+          // the zone left is another (told by the instances, else tested).
+          if (in.d != 1 && same(g_.kernel.ISET, to) == 0) {
+            bool apart = from.second < to.first || to.second < from.first;
+            std::string one_pass = fmt::format("move_all_on_top({}, s, n, fz, z, {});", kt, face(in));
+            if (apart) return fmt::format("{{ int fz = {}; int z = {}; {} }}", Z(in.a), Z(in.b), one_pass);
+            return fmt::format(
+                "{{ int fz = {0}; int z = {1}; if (fz != z) {2} else {{ int32_t buf[CC]; int k = s[{3} + fz]; for (int i = 0; i < k; ++i) buf[i] = (int32_t)zc(s[{4} + fz * {5} + i]); for (int i = 0; i < k; ++i) move_card_from({6}, s, n, buf[i], fz, false, z, {7}, -1); }} }}",
+                Z(in.a), Z(in.b), one_pass, l_.zone_size, l_.zone_cards, g_.card_count, kt, face(in));
+          }
           return fmt::format(
               "{{ int32_t buf[CC]; int fz = {0}; int k = s[{1} + fz]; for (int i = 0; i < k; ++i) buf[i] = (int32_t)zc(s[{2} + fz * {3} + i]); int z = {4}; for (int i = 0; i < k; ++i) move_card_from({5}, s, n, buf[i], fz, false, z, {6}, {7}); }}",
               Z(in.a), l_.zone_size, l_.zone_cards, g_.card_count, Z(in.b), kt, face(in), in.d == 1 ? 0 : -1);
