@@ -1102,8 +1102,11 @@ class Generator {
 
   KATA_EXHAUSTIVE_BEGIN  // every list, and a zone
   // A loop over a list node's elements, in list order: `body` runs with `x` bound (an
-  // int64_t); in the body, `continue` goes on to the next element.
-  std::string each(int n, const std::string& x, const std::string& body) {
+  // int64_t); in the body, `continue` goes on to the next element. With `runs`, a list of
+  // players from a start is two runs of one loop (the start to the last seat, then the first
+  // to the start) instead of a seat wrapped around at each round: for a short body, such as
+  // a `for`'s gathering, where the runs' set-up costs less than the wrapping it saves.
+  std::string each(int n, const std::string& x, const std::string& body, bool runs = false) {
     const Node& k = node(n);
     std::string i = tmp();
     switch (k.op) {
@@ -1114,10 +1117,14 @@ class Generator {
         return fmt::format("for (int {0} = 0; {0} < n; ++{0}) {{ int64_t {1} = {0}; {2} }}", i, x, body);
       case NodeOp::list_from: {
         if (node(k.kid[0]).op != NodeOp::list_players) break;
-        std::string st = tmp(), pv = tmp();
+        std::string st = tmp(), pv = tmp(), end = tmp();
+        if (!runs)
+          return fmt::format(
+              "{{ int {0} = {1}; for (int {2} = 0; {2} < n; ++{2}) {{ int {3} = {0} + {2}; if ({3} >= n) {3} -= n; if (s[{4} + {3}]) continue; int64_t {5} = {3}; {6} }} }}",
+              st, P(k.kid[1]), i, pv, l_.eliminated, x, body);
         return fmt::format(
-            "{{ int {0} = {1}; for (int {2} = 0; {2} < n; ++{2}) {{ int {3} = {0} + {2}; if ({3} >= n) {3} -= n; if (s[{4} + {3}]) continue; int64_t {5} = {3}; {6} }} }}",
-            st, P(k.kid[1]), i, pv, l_.eliminated, x, body);
+            "{{ int {0} = {1}; for (int {2} = 0, {3} = {0}, {4} = n; {2} < 2; ++{2}, {3} = 0, {4} = {0}) for (; {3} < {4}; ++{3}) {{ if (s[{5} + {3}]) continue; int64_t {6} = {3}; {7} }} }}",
+            st, P(k.kid[1]), i, pv, end, l_.eliminated, x, body);
       }
       case NodeOp::list_values:
         if (p_.value_lists[k.a].empty()) return "{}";
@@ -1165,11 +1172,11 @@ class Generator {
     if (seats && where >= 0) {
       std::string kept = tmp();
       std::string each_one = fmt::format("{0}[{1}++] = {2}; {3} = {2}; if ({4}) {0}[{5}++] = {2};", buf, cnt, x, var, e(where), kept);
-      return fmt::format("int {0} = 0; {1} {2} = {0};", kept, each(list, x, each_one), cnt);
+      return fmt::format("int {0} = 0; {1} {2} = {0};", kept, each(list, x, each_one, true), cnt);
     }
     std::string keep = seats ? fmt::format("{}[{}++] = {};", buf, cnt, x)
                              : fmt::format("if ({0} >= {1}) fail(c, kata_long_loop, {2}, {1}); {3}[{0}++] = {4};", cnt, cap, list, buf, x);
-    std::string s = each(list, x, keep);
+    std::string s = each(list, x, keep, true);
     if (where >= 0) {
       std::string kept = tmp(), i = tmp();
       s += fmt::format(" int {0} = 0; for (int {1} = 0; {1} < {2}; ++{1}) {{ {3} = {4}[{1}]; if ({5}) {4}[{0}++] = {4}[{1}]; }} {2} = {0};",
