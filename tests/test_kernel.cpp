@@ -4,7 +4,8 @@
 // zone whatever was seen of the card it covers, and a shuffle forgets each card it draws.
 // The kernel computes the same with fewer loads; every slot must come out the same, on
 // random states and tables, since logs, lockstep runs and hidden information depend on it,
-// also where a move is told the card's zone and that the card is its top (move_card_from).
+// also where a move is told the card's zone and that the card is its top (move_card_from),
+// and where a whole zone moves onto the top of another (move_all_on_top).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -127,7 +128,7 @@ TEST_CASE("the kernel's moves, flips and shuffles leave every slot as their plai
     int zones = static_cast<int>(t.VIS.size());
     for (int step = 0; step < 40; ++step) {
       int n = 1 + static_cast<int>(r() % x.seats), card = static_cast<int>(r() % t.CC);
-      int z = static_cast<int>(r() % zones), op = static_cast<int>(r() % 5);
+      int z = static_cast<int>(r() % zones), op = static_cast<int>(r() % 6);
       if (op <= 2) {
         int face = static_cast<int>(r() % 3), at = static_cast<int>(r() % (t.CC + 3)) - 2;
         // Told the card's zone (as generated code is, having taken it from there), and that
@@ -141,10 +142,20 @@ TEST_CASE("the kernel's moves, flips and shuffles leave every slot as their plai
         int face = static_cast<int>(r() % 3);
         flip(t, a.data(), n, card, face);
         plain::flip(t, b.data(), n, card, face);
-      } else {
+      } else if (op == 4) {
         shuffle_draw(t, a.data(), z);
         shuffle_end(t, a.data(), z);
         plain::shuffle(t, b.data(), z);
+      } else {
+        // A whole zone onto the top of another that is not a set: the cards one by one, bottom
+        // first.
+        int from = static_cast<int>(r() % zones);
+        if (from == z || t.ISET[z]) continue;
+        int face = static_cast<int>(r() % 3);
+        move_all_on_top(t, a.data(), n, from, z, face);
+        std::vector<int32_t> cards(b.begin() + t.ZC + from * t.CC,
+                                   b.begin() + t.ZC + from * t.CC + b[t.ZS + from]);
+        for (int32_t c : cards) plain::move_card(t, b.data(), n, c, z, face, -1);
       }
       INFO("trial " << trial << ", step " << step << ", operation " << op);
       REQUIRE(a == b);

@@ -1113,8 +1113,11 @@ class Generator {
 
   KATA_EXHAUSTIVE_BEGIN  // every list, and a zone
   // A loop over a list node's elements, in list order: `body` runs with `x` bound (an
-  // int64_t); in the body, `continue` goes on to the next element.
-  std::string each(int n, const std::string& x, const std::string& body) {
+  // int64_t); in the body, `continue` goes on to the next element. With `runs`, a list of
+  // players from a start is two runs of one loop (the start to the last seat, then the first
+  // to the start) instead of a seat wrapped around at each round: for a short body, such as
+  // a `for`'s gathering, where the runs' set-up costs less than the wrapping it saves.
+  std::string each(int n, const std::string& x, const std::string& body, bool runs = false) {
     const Node& k = node(n);
     std::string i = tmp();
     switch (k.op) {
@@ -1125,10 +1128,14 @@ class Generator {
         return fmt::format("for (int {0} = 0; {0} < n; ++{0}) {{ int64_t {1} = {0}; {2} }}", i, x, body);
       case NodeOp::list_from: {
         if (node(k.kid[0]).op != NodeOp::list_players) break;
-        std::string st = tmp(), pv = tmp();
+        std::string st = tmp(), pv = tmp(), end = tmp();
+        if (!runs)
+          return fmt::format(
+              "{{ int {0} = {1}; for (int {2} = 0; {2} < n; ++{2}) {{ int {3} = {0} + {2}; if ({3} >= n) {3} -= n; if (s[{4} + {3}]) continue; int64_t {5} = {3}; {6} }} }}",
+              st, P(k.kid[1]), i, pv, l_.eliminated, x, body);
         return fmt::format(
-            "{{ int {0} = {1}; for (int {2} = 0; {2} < n; ++{2}) {{ int {3} = {0} + {2}; if ({3} >= n) {3} -= n; if (s[{4} + {3}]) continue; int64_t {5} = {3}; {6} }} }}",
-            st, P(k.kid[1]), i, pv, l_.eliminated, x, body);
+            "{{ int {0} = {1}; for (int {2} = 0, {3} = {0}, {4} = n; {2} < 2; ++{2}, {3} = 0, {4} = {0}) for (; {3} < {4}; ++{3}) {{ if (s[{5} + {3}]) continue; int64_t {6} = {3}; {7} }} }}",
+            st, P(k.kid[1]), i, pv, end, l_.eliminated, x, body);
       }
       case NodeOp::list_values:
         if (p_.value_lists[k.a].empty()) return "{}";
@@ -1176,11 +1183,11 @@ class Generator {
     if (seats && where >= 0) {
       std::string kept = tmp();
       std::string each_one = fmt::format("{0}[{1}++] = {2}; {3} = {2}; if ({4}) {0}[{5}++] = {2};", buf, cnt, x, var, e(where), kept);
-      return fmt::format("int {0} = 0; {1} {2} = {0};", kept, each(list, x, each_one), cnt);
+      return fmt::format("int {0} = 0; {1} {2} = {0};", kept, each(list, x, each_one, true), cnt);
     }
     std::string keep = seats ? fmt::format("{}[{}++] = {};", buf, cnt, x)
                              : fmt::format("if ({0} >= {1}) fail(c, kata_long_loop, {2}, {1}); {3}[{0}++] = {4};", cnt, cap, list, buf, x);
-    std::string s = each(list, x, keep);
+    std::string s = each(list, x, keep, true);
     if (where >= 0) {
       std::string kept = tmp(), i = tmp();
       s += fmt::format(" int {0} = 0; for (int {1} = 0; {1} < {2}; ++{1}) {{ {3} = {4}[{1}]; if ({5}) {4}[{0}++] = {4}[{1}]; }} {2} = {0};",
@@ -1852,7 +1859,18 @@ class Generator {
         if (is_zone_list(in.a)) {
           // A zone's cards, bottom first, into a buffer on the stack (at most every card), then
           // each moved: each is in that zone (`fz`) when its turn comes, which the kernel is told.
-          std::string kt = move_tables(instances(in.a), instances(in.b));
+          Span from = instances(in.a), to = instances(in.b);
+          std::string kt = move_tables(from, to);
+          // Onto the top of a zone that is no set: all in one pass (move_all_on_top), where
+          // the zone left is another (told by the instances, else tested).
+          if (in.d != 1 && same(g_.kernel.ISET, to) == 0) {
+            bool apart = from.second < to.first || to.second < from.first;
+            std::string one_pass = fmt::format("move_all_on_top({}, s, n, fz, z, {});", kt, face(in));
+            if (apart) return fmt::format("{{ int fz = {}; int z = {}; {} }}", Z(in.a), Z(in.b), one_pass);
+            return fmt::format(
+                "{{ int fz = {0}; int z = {1}; if (fz != z) {2} else {{ int32_t buf[CC]; int k = s[{3} + fz]; for (int i = 0; i < k; ++i) buf[i] = (int32_t)zc(s[{4} + fz * {5} + i]); for (int i = 0; i < k; ++i) move_card_from({6}, s, n, buf[i], fz, false, z, {7}, -1); }} }}",
+                Z(in.a), Z(in.b), one_pass, l_.zone_size, l_.zone_cards, g_.card_count, kt, face(in));
+          }
           return fmt::format(
               "{{ int32_t buf[CC]; int fz = {0}; int k = s[{1} + fz]; for (int i = 0; i < k; ++i) buf[i] = (int32_t)zc(s[{2} + fz * {3} + i]); int z = {4}; for (int i = 0; i < k; ++i) move_card_from({5}, s, n, buf[i], fz, false, z, {6}, {7}); }}",
               Z(in.a), l_.zone_size, l_.zone_cards, g_.card_count, Z(in.b), kt, face(in), in.d == 1 ? 0 : -1);

@@ -179,6 +179,51 @@
                                             int face, int at) {                               \
     move_card_from(T, s, n, card, s[T.CZ + card], false, z, face, at);                        \
   }                                                                                           \
+  /* Moves every card of zone `from`, bottom first, onto the top of zone z, which is neither  \
+     `from` nor a set, as move_card_from moves them one at a time: each gains what being seen \
+     in `from` gives (the last one was its top there), each but the last is covered by the    \
+     next (in a `top` zone), and `from`'s slots are left as those moves leave them, each      \
+     holding its last card. One pass, the tables read once for all the cards.                 */ \
+  template <class Tb>                                                                         \
+  [[gnu::always_inline]] FN void move_all_on_top(const Tb& T, int32_t* s, int n, int from,    \
+                                                 int z, int face) {                           \
+    int32_t* sizes = s + T.ZS;                                                                \
+    int k = sizes[from];                                                                      \
+    if (k == 0) return;                                                                       \
+    int32_t* fs = s + T.ZC + from * T.CC;                                                     \
+    int32_t* cs = s + T.ZC + z * T.CC;                                                        \
+    int32_t* known = s + T.KNOWN;                                                             \
+    int size = sizes[z];                                                                      \
+    int vis = T.VIS[z];                                                                       \
+    uint32_t all = (1u << n) - 1;                                                             \
+    int32_t shown = (int32_t)all | T.PUBLIC;                                                  \
+    int32_t owned = (int32_t)(T.OWNBIT[from] & all);                                          \
+    int32_t up = face == 1 ? 1 : face == 2 ? 0 : vis == 0;                                    \
+    int32_t last = fs[k - 1];                                                                 \
+    if (vis == 3 && size > 0) known[cs[size - 1]] |= shown;                                   \
+    if (k == 1) {                                                                             \
+      int32_t* f = s + T.FACE + last;                                                         \
+      known[last] |= *f || T.ISTOP[from] ? shown : owned;                                     \
+      cs[size] = last;                                                                        \
+      s[T.CZ + last] = z;                                                                     \
+      *f = up;                                                                                \
+      sizes[from] = 0;                                                                        \
+      sizes[z] = size + 1;                                                                    \
+      return;                                                                                 \
+    }                                                                                         \
+    for (int i = 0; i < k; ++i) {                                                             \
+      int card = fs[i];                                                                       \
+      int32_t* f = s + T.FACE + card;                                                         \
+      bool top = i == k - 1;                                                                  \
+      known[card] |= *f || (T.ISTOP[from] && top) || (vis == 3 && !top) ? shown : owned;      \
+      cs[size + i] = card;                                                                    \
+      s[T.CZ + card] = z;                                                                     \
+      *f = up;                                                                                \
+      fs[i] = last;                                                                           \
+    }                                                                                         \
+    sizes[from] = 0;                                                                          \
+    sizes[z] = size + k;                                                                      \
+  }                                                                                           \
   /* Turns a card: face 0 over, 1 up, 2 down. Turned down, it stays known to whoever saw it;  \
      up, to everyone. */                                                                      \
   template <class Tb>                                                                         \
