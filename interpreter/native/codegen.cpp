@@ -1922,7 +1922,7 @@ class Generator {
         std::string r = fmt::format("{{ int r = s[{}];", L + in.a);
         auto t = returns_.find(in.a);
         if (t != returns_.end() && t->second.size() <= 4)
-          for (int target : t->second) r += " " + return_test(target);
+          for (int target : t->second) r.append(" ").append(return_test(target));  // (not " " + ...: GCC 12's -Wrestrict at -O3)
         return r + " @R@ }";
       }
       case Op::phase: {

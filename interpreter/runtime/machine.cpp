@@ -367,6 +367,17 @@ class Machine : public Evaluator {
 
   // The cards are listed first, then moved: moving changes the list being read.
   [[gnu::noinline]] void move_all(const Instr& in) {
+    // A whole zone onto the top of another that is not a set, unheard: in one pass, as
+    // compiled code moves it (the kernel's move_all_on_top, the same as these moves).
+    // (The list kinds come last among the nodes, ops.hpp: any other list is a zone.)
+    if (!events_ && in.d == 0 && p_.nodes[in.a].op < NodeOp::list_players) {
+      int from = zone(in.a), z = zone(in.b);
+      if (from != z && !g_.kernel.ISET[z]) return kata::move_all_on_top(g_.kernel, w_, n_, from, z, in.c);
+      thread_local std::vector<int32_t> cards;
+      cards.assign(this->cards(from), this->cards(from) + size(from));
+      for (int32_t c : cards) move_card(c, z, in.c, -1);
+      return;
+    }
     thread_local std::vector<int32_t> buf;
     buf.clear();
     each(in.a, [&](int64_t x) {
