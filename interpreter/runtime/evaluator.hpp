@@ -115,6 +115,15 @@ class Evaluator {
   // The chooser and parameters of the decision whose legality is being decided.
   void set_args(const int32_t* args) { args_ = args; }
 
+  // Whether every condition (`when`) of an action holds, the first that fails ending the
+  // test: for an action without parameters, with the chooser as the argument (raw_legal,
+  // Machine::plain_pick).
+  bool whens_hold(const Action& act) {
+    for (int w : act.when_nodes)
+      if (!eval(w)) return false;
+    return true;
+  }
+
   int player(int node) {
     int64_t p = eval(node);
     if (p < 0 || p >= n_) [[unlikely]] bad_player(node, p);

@@ -130,9 +130,7 @@ namespace detail {
     Decision d;
     d.action = site.actions[i];
     if (act.params.empty()) {  // the usual case, without a call
-      bool holds = true;
-      for (int w : act.when_nodes) holds = holds && ev.eval(w);
-      if (holds) out.push_back(d);
+      if (ev.whens_hold(act)) out.push_back(d);
     } else {
       Listing listing{ev, g, when_cache(g), out, site, {}, site.given[i].size()};
       for (size_t k = 0; k < listing.given_count; ++k) listing.given[k] = static_cast<int32_t>(ev.eval(site.given[i][k]));

@@ -113,9 +113,7 @@ class Machine : public Evaluator {
     int32_t legal[Game::max_plain];
     uint32_t k = 0;
     for (int32_t a : site.actions) {
-      bool holds = true;
-      for (int w : p_.actions[a].when_nodes) holds = holds && eval(w);
-      if (holds) legal[k++] = a;
+      if (whens_hold(p_.actions[a])) legal[k++] = a;
     }
     set_args(nullptr);
     if (k == 0) no_legal_action(g_, w_[Layout::chooser], site);
@@ -203,11 +201,7 @@ class Machine : public Evaluator {
             if (events_) tell(in, proc);
             break;
           }
-          for (size_t i = 0; i < proc.param_slots.size(); ++i)
-            wl_[proc.param_slots[i]] = narrow(eval(p_.kids[in.b + i]), in);
-          wl_[proc.ret_slot] = pc + 1;
-          pc = proc.entry;
-          if (proc.quiet && events_) record(Event::quiet, -1, -1, -1, 1, 0);
+          pc = enter_call(in, proc, pc + 1);
           continue;
         }
         case Op::ret:
@@ -260,6 +254,16 @@ class Machine : public Evaluator {
     if (in.e == 1) v = *slot + v;
     else if (in.e == 2) v = *slot - v;
     *slot = narrow(v, in);
+  }
+
+  // A call's start (run_at, tell): its arguments bound, the address it returns to (-1: the
+  // end of a call that only tells), a bookkeeping call's mark for the screens; its entry.
+  int enter_call(const Instr& in, const Procedure& proc, int return_pc) {
+    for (size_t i = 0; i < proc.param_slots.size(); ++i)
+      wl_[proc.param_slots[i]] = narrow(eval(p_.kids[in.b + i]), in);
+    wl_[proc.ret_slot] = return_pc;
+    if (proc.quiet && events_) record(Event::quiet, -1, -1, -1, 1, 0);
+    return proc.entry;
   }
 
   // Out of line: most runs (playouts, search) have no listener.
@@ -321,11 +325,7 @@ class Machine : public Evaluator {
     size_t told = events_->size();
     telling_ = true;
     try {
-      for (size_t i = 0; i < proc.param_slots.size(); ++i)
-        wl_[proc.param_slots[i]] = narrow(eval(p_.kids[in.b + i]), in);
-      wl_[proc.ret_slot] = -1;
-      if (proc.quiet) record(Event::quiet, -1, -1, -1, 1, 0);
-      run_at(proc.entry);
+      run_at(enter_call(in, proc, -1));
     } catch (const RuntimeError&) {
       // Bookkeeping calls it had begun are ended, for the screens.
       int open = 0;
