@@ -645,7 +645,7 @@ void print_arena_json(const Game& g, const ArenaArgs& a, const ArenaStats& st) {
 }
 
 void print_arena(const Game& g, const ArenaArgs& a, const ArenaStats& st) {
-  std::cout << fmt::format("{}: {} game{}, {} players, seed {}, {}\n", g.name, st.games, st.games == 1 ? "" : "s", st.players,
+  std::cout << fmt::format("{}: {} game{}, {}, seed {}, {}\n", g.name, st.games, st.games == 1 ? "" : "s", players_text(st.players, st.players),
                            a.seed, st.rotate ? "seats rotated" : "fixed seats");
   size_t width = 5;
   for (const ArenaEntry& e : st.entries) width = std::max(width, e.spec.size());
@@ -794,7 +794,7 @@ int perft(const PerftArgs& a) {
     std::cout << json_text(out) << '\n';
     return ok;
   }
-  std::cout << fmt::format("{}: {} players, seed {}{}\n", g->name, players, a.seed, a.turns ? ", counting turns" : "");
+  std::cout << fmt::format("{}: {}, seed {}{}\n", g->name, players_text(players, players), a.seed, a.turns ? ", counting turns" : "");
   if (a.depth == 0) std::cout << fmt::format("depth 0: {}\n", count);
   for (size_t d = 0; d < counts.size(); ++d) std::cout << fmt::format("depth {}: {}\n", d + 1, counts[d]);
   return ok;

@@ -88,8 +88,8 @@ int set_up(const CompareArgs& a, Side& sa, Side& sb) {
     return from == to ? std::to_string(from) : fmt::format("{} to {}", from, to);
   };
   std::cerr << fmt::format(
-      "kata: error: A ({}) is for {} players and B ({}) for {}: {}\n", ga.name,
-      counts(ga.min_players, ga.max_players), gb.name, counts(gb.min_players, gb.max_players),
+      "kata: error: A ({}) is for {} and B ({}) for {}: {}\n", ga.name,
+      players_text(ga.min_players, ga.max_players), gb.name, players_text(gb.min_players, gb.max_players),
       low <= high
           ? fmt::format("choose a player count both allow with --players ({})", counts(low, high))
           : std::string("no player count is allowed by both, and games are compared with "
@@ -258,8 +258,8 @@ std::string comparison_text(const CompareArgs& a, const Side& sa, const Side& sb
   out += fmt::format("A: {}{} ({})\nB: {}{} ({})\n", sa.file, options_text(sa.specs), sa.run.game,
                      sb.file, options_text(sb.specs), sb.run.game);
   out += fmt::format(
-      "{} games on each side, {} players, seed {}, {}; game i of A and of B on the same seed\n",
-      a.games, sa.setup.players, a.seed,
+      "{} games on each side, {}, seed {}, {}; game i of A and of B on the same seed\n",
+      a.games, players_text(sa.setup.players, sa.setup.players), a.seed,
       sa.run.agents.empty() ? std::string("random bots") : "agents " + agent_list(sa.run.agents));
   // The options that differ, when both sides have them.
   std::string differ;

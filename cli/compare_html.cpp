@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "html_page.hpp"
+#include "runtime/engine.hpp"
 #include "report_html.hpp"
 
 namespace kata::cli {
@@ -178,8 +179,8 @@ void header(ComparisonPage& pg) {
   std::string ga = text(field(a, "game")), gb = text(field(b, "game"));
   pg.out += "<header>\n<h1>" + html_escape(ga == gb ? ga : ga + " / " + gb) + "</h1>\n";
   pg.out += "<p class=\"sub\">" +
-            html_escape(fmt::format("Comparison report: A and B, {} games each, {} players",
-                                    grouped(integer(field(pg.r, "games"))), pg.players)) +
+            html_escape(fmt::format("Comparison report: A and B, {} games each, {}",
+                                    grouped(integer(field(pg.r, "games"))), players_text(pg.players, pg.players))) +
             "</p>\n<dl class=\"facts\">\n";
   for (const char* side : sides) {
     const json& s = side[0] == 'A' ? a : b;

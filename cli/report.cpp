@@ -216,11 +216,11 @@ std::string simulation_text(const RunInfo& run, const SimulationStats& st) {
   int players = run.players;
   std::string out;
   if (run.shards > 1)
-    out += fmt::format("{}: shard {}/{} of {} games ({} played), {} players, seed {}\n", run.game,
-                       run.shard + 1, run.shards, run.run_games, st.games, players, run.seed);
+    out += fmt::format("{}: shard {}/{} of {} games ({} played), {}, seed {}\n", run.game,
+                       run.shard + 1, run.shards, run.run_games, st.games, players_text(players, players), run.seed);
   else
     out +=
-        fmt::format("{}: {} game{}, {} players, seed {}\n", run.game, st.games, st.games == 1 ? "" : "s", players, run.seed);
+        fmt::format("{}: {} game{}, {}, seed {}\n", run.game, st.games, st.games == 1 ? "" : "s", players_text(players, players), run.seed);
   if (!run.agents.empty()) {
     std::string seated;
     for (int p = 0; p < players; ++p)

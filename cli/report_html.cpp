@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "html_page.hpp"
+#include "runtime/engine.hpp"
 
 namespace kata::cli {
 
@@ -55,8 +56,8 @@ void header(SimulationPage& pg) {
   std::string game = text(field(r, "game"));
   pg.out += "<header>\n<h1>" + html_escape(game) + "</h1>\n";
   pg.out += "<p class=\"sub\">" +
-            html_escape(fmt::format("Simulation report: {} games, {} players", grouped(pg.games),
-                                    pg.players)) +
+            html_escape(fmt::format("Simulation report: {} games, {}", grouped(pg.games),
+                                    players_text(pg.players, pg.players))) +
             "</p>\n";
   if (!pg.origin.doc.empty()) pg.out += "<p class=\"doc\">" + html_escape(pg.origin.doc) + "</p>\n";
   pg.out += "<dl class=\"facts\">\n";

@@ -241,7 +241,7 @@ TEST_CASE("kata compare refuses bad input with a clear error and status 2", "[co
            Case{"compare " + coin + " -g 5 --b -o bonus=99",
                 "kata: note: setting up B (" + coin + " -o bonus=99)"},
            Case{"compare " + coin + " rules/kobayakawa.yaml -g 5",
-                "kata: error: A (Coin) is for 2 to 3 players and B (Kobayakawa) for 3 to 6: choose "
+                "kata: error: A (Coin) is for 2 to 3 players and B (Kobayakawa) for 3 to 6 players: choose "
                 "a "
                 "player count both allow with --players (3)"},
            Case{"compare rules/tictactoe.yaml rules/kobayakawa.yaml -g 5",
