@@ -2515,11 +2515,17 @@ class Generator {
               lo = std::min(lo, pv), hi = std::max(hi, pv);
             }
             if ((__int128)hi - lo >= 4096) return "";
-            int t = value_sets(prop, kind, lo, hi - lo + 1);
             bool was = eager_;
             eager_ = true;
             std::string val = e(v);
             eager_ = was;
+            // A table over every value V can take, where they are few: no test of its range.
+            Range r = range(v);
+            if (r.lo > INT32_MIN && r.hi < INT32_MAX && r.hi - r.lo < 4096) {
+              int t = value_sets(prop, kind, r.lo, r.hi - r.lo + 1);
+              return fmt::format("({}VS{}[(int64_t)({}) - ({}LL)])", eq ? "" : "~", t, val, r.lo);
+            }
+            int t = value_sets(prop, kind, lo, hi - lo + 1);
             std::string u = tmp();
             return fmt::format("({5}({{ uint64_t {0} = (uint64_t)({1}) - (uint64_t)({2}LL); {0} < {3}u ? VS{4}[{0}] : 0ull; }}))",
                                u, val, lo, hi - lo + 1, t, eq ? "" : "~");
