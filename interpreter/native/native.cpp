@@ -99,6 +99,12 @@ int compile_timeout(std::string& error) {
 std::vector<std::string> flags(int level = 3) {
   std::vector<std::string> f = {"-std=c++20", level == 1 ? "-O1" : "-O3", "-fPIC", "-shared", "-w", "-fvisibility=hidden",
                                 "-fno-semantic-interposition", "-fno-plt"};
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+  // The processor's count of bits (a listing's sets, codegen.cpp's set_level), where this
+  // one has it: the library is built and cached for the machine that runs it, and a machine
+  // without it asks for another (the flags are part of the cache's key).
+  if (__builtin_cpu_supports("popcnt")) f.push_back("-mpopcnt");
+#endif
   if (const char* extra = std::getenv("KATA_CXXFLAGS")) {
     std::istringstream words(extra);
     for (std::string w; words >> w;) f.push_back(w);
