@@ -178,6 +178,19 @@ std::string parse_message(const CLI::App& command, const CLI::ParseError& e) {
       for (const CLI::Option* other : o->get_excludes())
         if (o->count() && other->count())
           return shown(o) + " and " + shown(other) + " cannot be used together";
+  if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
+    // CLI11 lists them last first, in its own words.
+    std::vector<std::string> extra = command.remaining();
+    if (!extra.empty()) {
+      std::string list;
+      for (const std::string& x : extra) list += (list.empty() ? "'" : ", '") + x + "'";
+      return (extra.size() == 1 ? "unexpected argument " : "unexpected arguments ") + list;
+    }
+  }
+  if (dynamic_cast<const CLI::RequiredError*>(&e))
+    for (const CLI::Option* o : command.get_options())
+      if (o->get_positional() && o->get_required() && o->count() == 0)
+        return o->get_name() == "log" ? "no log given" : "no rule file given";
   if (dynamic_cast<const CLI::ArgumentMismatch*>(&e)) {
     // Its message starts with the option's name.
     std::string what = e.what();
@@ -468,7 +481,7 @@ int main(int argc, char** argv) {
   if (check_cmd->parsed()) return check(ca);
   if (play_cmd->parsed()) {
     if (play_file->count() == 0 && play_cmd->get_option("--resume")->count() == 0) {
-      std::cerr << "kata: error: file is required (see kata play --help)\n";
+      std::cerr << "kata: error: no rule file given (see kata play --help)\n";
       return 2;
     }
     pa.agents = split_agents(agents);
