@@ -597,7 +597,15 @@ class Generator {
     for (size_t i = 0; i < p_.value_lists.size(); ++i)
       table("int64_t", fmt::format("VL{}", i).c_str(), p_.value_lists[i]);
     for (size_t i = 0; i < p_.lookups.size(); ++i)
-      if (p_.lookups[i].dense) table("int32_t", fmt::format("LK{}", i).c_str(), p_.lookups[i].table);
+      if (p_.lookups[i].dense) {
+        // A table without holes of cards numbered below 256 in bytes: what it reads is
+        // then never none, which the compiler sees from the type (the hint in card_at is
+        // lost on the way to a test of none in a function it inlines).
+        const std::vector<int32_t>& t = p_.lookups[i].table;
+        int32_t most = t.empty() ? 0 : *std::max_element(t.begin(), t.end());
+        const char* type = card_at_full(static_cast<int>(i)) && most < 256 ? "uint8_t" : "int32_t";
+        table(type, fmt::format("LK{}", i).c_str(), t);
+      }
   }
 
   std::string tmp() { return fmt::format("t{}", next_++); }
