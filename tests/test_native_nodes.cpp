@@ -307,6 +307,10 @@ components:
   ghost:
     each: {mist: 1..3}
     where: mist > 5
+  gap:
+    each: {h: 1..5}
+    where: h != 3
+    name: "gap{h}"
   far:
     list: [{v: -2000000000}, {v: 5}, {v: 2000000000}]
     name: "far{index}"
@@ -345,6 +349,8 @@ flow: |
   # sparse one (far, left to the interpreter by compiled code).
   trail += (if ghost(2) == none and far(5) != none and far(6) == none and far(-2000000000) != none then 1 else 0) * 10000
   trail += (if point(9) == none and point(-1) == none then point(4).n else 0) * 100000
+  # A table with a hole (gap 3) and one without (point), within their bounds.
+  trail += count(k in 1..5 where gap(k) == none) * 1000000 + sum(point(k).n for k in 2..5)
   repeat 10 times {
     for p in players from P1 {
       if count(q in players) > 1 and alive(p) { turn(p) }
@@ -717,6 +723,52 @@ functions:
     do: |
       let t = 0
       repeat n times { t += 1 }
+      return t
+  # Counters a `while` bounds (codegen.cpp, find_local_ranges): their arithmetic is left
+  # unchecked where the bound shows it cannot overflow, kept where it can; the functions'
+  # results have ranges their callers' arithmetic uses.
+  counter:
+    params: [n]
+    do: |
+      let k = 0
+      while k < 3 and k < n { k += 1 }
+      return k * 2 + k
+  reach:
+    params: [n]
+    do: |
+      let k = 0
+      while n > k and k < 4 { k += 1 }
+      return k
+  burst:
+    params: [n]
+    do: |
+      let k = n
+      while k < 2 { repeat 3 times { k += 1 } }
+      return k
+  climb:
+    params: [n]
+    do: |
+      let k = 0
+      while k < 5000 and n > 0 { k += 1 }
+      return k
+  edge:
+    params: [d]
+    do: |
+      let k = 2147483647 * 2147483647 * 2 + 2147483647 * 4 - 1
+      while 2147483647 * 2147483647 * 2 + 2147483647 * 4 > k { k += d }
+      return k
+  big: "2147483647 * 2147483647 * 2 + 2147483647 * 4"
+  huge(n): "n * 2147483647 * 2147483647"
+  # A table of points without holes, looked up inside and off its bounds.
+  span:
+    params: [n]
+    do: |
+      let k = 0
+      let t = 0
+      while k <= 2 {
+        t += point(k + n).n
+        k += 1
+      }
       return t
 procedures:
   p(n): x += n
@@ -1218,6 +1270,24 @@ TEST_CASE("compiled code stops with the interpreter's errors, at the same place"
       {"x = many(3000)", "the expressions took more than 3000 steps"},
       {"x = upto(65)", "a loop over more than 64 elements"},
       {"x = many(65536 * 65536)", "the expressions took more than 3000 steps"},
+      // counters with ranges, functions' results, a table without holes
+      {"x = counter(2) + counter(9) * counter(0) + counter(-1)", ""},
+      {"x = climb(0) + climb(1) * 0", "the expressions took more than 3000 steps"},
+      {"x = climb(0)", ""},
+      {"x = edge(1) - edge(1)", ""},
+      {"x = edge(3)", "the result is too large to work out"},
+      {"x = (big() - big() + 1) * counter(5)", ""},
+      {"x = big() + 2 - big()", "the result is too large to work out"},
+      {"x = huge(x + 1) + huge(x + 1) - huge(x + 2) + 1", ""},
+      {"x = huge(x + 2) + huge(x + 1) - 1", "the result is too large to work out"},
+      {"x = span(0) + span(1) + point(3).n", ""},
+      {"x = span(2)", "no card here"},
+      {"x = point(counter(9) + 1).n", "no card here"},
+      {"x = point(counter(1)).n + sum(point(i).n for i in 0..3)", ""},
+      {"x = point(reach(3)).n + point(reach(-5)).n", ""},
+      {"x = point(reach(9)).n", "no card here"},
+      {"x = point(burst(0)).n", ""},
+      {"x = point(burst(0) + 1).n", "no card here"},
       // limits: a jump, a call and a phase are a step each, the rest none; the steps are
       // counted again from 0 after each decision
       {"while true { x += 1 }", "ran more than 3000 steps without a decision"},

@@ -221,15 +221,126 @@ class Generator {
     if (!frame_ && fn.body >= 0) {
       std::set<int> depths;
       find_assigned(fn.body, depths, true);
+      std::set<int> lets;
       for (int d : depths)
         if (d >= fn.params) {
           names_[d] = fmt::format("v{}", d);
           bind += fmt::format(" int64_t v{} = 0; (void)v{};", d, d);
+          lets.insert(d);
         }
+      find_local_ranges(fn.body, lets);
     }
     std::string body = fn.body >= 0 ? e(fn.body) : "0";
+    // What it returns, for its callers' checks (functions are written in order: a call of
+    // one not written yet, a recursion among them, has no range).
+    results_[f] = fn.body >= 0 ? range(fn.body) : span(0, 0);
     out_ += fmt::format("static inline int64_t F{}({}) {{\n  int32_t* s = c.s; const int n = c.n; (void)s; (void)n; (void)base;{}\n  return {};\n}}\n",
                         f, signature(f), bind, body);
+  }
+
+  // The values a computed function's `let`s take (they are C++ locals, 0 before their
+  // `let`): the hull of every value assigned to each, worked out to a fixed point with the
+  // ranges of the function's parameters. An assignment in a `while` whose condition bounds
+  // the variable (`k < 3 and ...`) sees the variable within that bound, where it is the
+  // only assignment of the variable in the loop's body and no loop inside that body holds
+  // it (it runs at most once a round, right after the condition held): so a counter
+  // (`while k < 3 ... { k += 1 }`) has a range, and its arithmetic needs no overflow check.
+  // A variable whose range still grows after a few rounds is unknown.
+  struct LetWrite {
+    int node;                 // set_bound or loop_for
+    std::vector<int> guards;  // the conditions of the `while`s that bound it there
+  };
+  void find_lets(int n, const std::set<int>& lets, std::vector<int>& whiles, std::vector<LetWrite>& out) const {
+    const Node& k = node(n);
+    if ((k.op == NodeOp::set_bound || k.op == NodeOp::loop_for) && lets.count(k.a)) {
+      LetWrite w{n, {}};
+      if (k.op == NodeOp::set_bound)
+        for (int loop : whiles)
+          if (sole_write(node(loop).kid[1], k.a, false) == 1) w.guards.push_back(node(loop).kid[0]);
+      out.push_back(w);
+    }
+    if (k.op == NodeOp::call) return;  // its arguments are expressions; its body is its own
+    if (k.op == NodeOp::block)
+      for (int i = 0; i < k.kid_count; ++i) find_lets(p_.kids[k.first_kid + i], lets, whiles, out);
+    bool loop = k.op == NodeOp::loop_while;
+    for (int i = 0; i < 3; ++i) {
+      if (k.kid[i] < 0) continue;
+      if (loop && i == 1) whiles.push_back(n);
+      find_lets(k.kid[i], lets, whiles, out);
+      if (loop && i == 1) whiles.pop_back();
+    }
+  }
+  // How many assignments of depth d node n holds (2: more than one, or one inside a loop).
+  int sole_write(int n, int d, bool in_loop) const {
+    const Node& k = node(n);
+    int found = 0;
+    if ((k.op == NodeOp::set_bound || k.op == NodeOp::loop_for) && k.a == d) found = in_loop || k.op == NodeOp::loop_for ? 2 : 1;
+    if (k.op == NodeOp::call) return found;
+    bool loop = k.op == NodeOp::loop_while || k.op == NodeOp::loop_times || k.op == NodeOp::loop_for;
+    if (k.op == NodeOp::block)
+      for (int i = 0; i < k.kid_count; ++i) found += sole_write(p_.kids[k.first_kid + i], d, in_loop);
+    for (int i = 0; i < 3; ++i)
+      if (k.kid[i] >= 0) found += sole_write(k.kid[i], d, in_loop || loop);
+    return std::min(found, 2);
+  }
+  // Depth d within what condition `cond` (true) tells of it: its conjuncts `d < X`, `d <= X`,
+  // `d > X`, `d >= X` and their mirrors.
+  Range guarded(int cond, int d, Range r) const {
+    const Node& k = node(cond);
+    if (k.op == NodeOp::and_) return guarded(k.kid[1], d, guarded(k.kid[0], d, r));
+    NodeOp op = k.op;
+    if (op != NodeOp::lt && op != NodeOp::le && op != NodeOp::gt && op != NodeOp::ge) return r;
+    int x = k.kid[1];
+    auto is_d = [&](int m) { return node(m).op == NodeOp::bound && node(m).a == d; };
+    if (!is_d(k.kid[0])) {
+      if (!is_d(k.kid[1])) return r;
+      x = k.kid[0];  // X op d: mirrored
+      op = op == NodeOp::lt ? NodeOp::gt : op == NodeOp::le ? NodeOp::ge : op == NodeOp::gt ? NodeOp::lt : NodeOp::le;
+    }
+    Range b = range(x);
+    if (op == NodeOp::lt && b.hi != INT64_MIN) r.hi = std::min(r.hi, b.hi - 1);
+    if (op == NodeOp::le) r.hi = std::min(r.hi, b.hi);
+    if (op == NodeOp::gt && b.lo != INT64_MAX) r.lo = std::max(r.lo, b.lo + 1);
+    if (op == NodeOp::ge) r.lo = std::max(r.lo, b.lo);
+    return r;
+  }
+  void find_local_ranges(int body, const std::set<int>& lets) {
+    std::vector<int> whiles;
+    std::vector<LetWrite> writes;
+    find_lets(body, lets, whiles, writes);
+    std::map<int, Range> local;
+    for (int d : lets) local[d] = span(0, 0);
+    for (int round = 0;; ++round) {
+      std::map<int, Range> next = local;
+      for (const LetWrite& w : writes) {
+        const Node& k = node(w.node);
+        for (auto& [d, r] : local) ranges_[d] = r;
+        if (k.op == NodeOp::loop_for) {
+          next[k.a] = hull(next[k.a], elements(k.kid[0]));
+          continue;
+        }
+        Range in = local[k.a];
+        for (int g : w.guards) in = guarded(g, k.a, in);
+        if (in.lo > in.hi) continue;  // the condition never holds: the assignment never runs
+        ranges_[k.a] = in;
+        next[k.a] = hull(next[k.a], range(k.kid[0]));
+      }
+      if (next == local) break;
+      if (round >= 8) {  // still growing: unknown
+        for (auto& [d, r] : next)
+          if (r != local[d]) r = Range{};
+        if (round >= 10) {
+          for (auto& [d, r] : next) r = Range{};
+          local = next;
+          break;
+        }
+      }
+      local = next;
+    }
+    for (auto& [d, r] : local) {
+      if (r == Range{}) ranges_.erase(d);
+      else ranges_[d] = r;
+    }
   }
 
   // The values each function's parameters take: the hull of its arguments' ranges over
@@ -486,7 +597,15 @@ class Generator {
     for (size_t i = 0; i < p_.value_lists.size(); ++i)
       table("int64_t", fmt::format("VL{}", i).c_str(), p_.value_lists[i]);
     for (size_t i = 0; i < p_.lookups.size(); ++i)
-      if (p_.lookups[i].dense) table("int32_t", fmt::format("LK{}", i).c_str(), p_.lookups[i].table);
+      if (p_.lookups[i].dense) {
+        // A table without holes of cards numbered below 256 in bytes: what it reads is
+        // then never none, which the compiler sees from the type (the hint in card_at is
+        // lost on the way to a test of none in a function it inlines).
+        const std::vector<int32_t>& t = p_.lookups[i].table;
+        int32_t most = t.empty() ? 0 : *std::max_element(t.begin(), t.end());
+        const char* type = card_at_full(static_cast<int>(i)) && most < 256 ? "uint8_t" : "int32_t";
+        table(type, fmt::format("LK{}", i).c_str(), t);
+      }
   }
 
   std::string tmp() { return fmt::format("t{}", next_++); }
@@ -807,8 +926,15 @@ class Generator {
       case NodeOp::zone_owner: return table_range(g_.instance_owner);
       case NodeOp::card_owner: return table_range(g_.card_owner);
       case NodeOp::card_zone: return span(-1, ni - 1);
+      case NodeOp::block: return k.kid_count == 0 ? span(0, 0) : range(p_.kids[k.first_kid + k.kid_count - 1]);
+      case NodeOp::call: {
+        auto it = results_.find(k.a);
+        return it != results_.end() ? it->second : Range{};
+      }
       case NodeOp::card_at: {
+        // A table without holes gives none only for a point off its bounds.
         Range r = card_at_range(k.a);
+        if (card_at_inside(n)) return r;
         return hull(r, span(-1, -1));
       }
       default: return Range{};
@@ -819,6 +945,23 @@ class Generator {
     Range r{-1, -1};
     for (int32_t v : t) r.lo = std::min<int64_t>(r.lo, v), r.hi = std::max<int64_t>(r.hi, v);
     return r;
+  }
+  // Whether a dense lookup table holds a card at each of its points (no -1).
+  bool card_at_full(int lookup) const {
+    const CardLookup& t = p_.lookups[lookup];
+    return t.dense && !t.table.empty() && std::find(t.table.begin(), t.table.end(), -1) == t.table.end();
+  }
+  // Whether `card_at` node n always finds a card: its table is full and the ranges of its
+  // coordinates lie within the table's bounds.
+  bool card_at_inside(int n) const {
+    const Node& k = node(n);
+    if (!card_at_full(k.a)) return false;
+    const CardLookup& t = p_.lookups[k.a];
+    for (int d = 0; d < t.dims; ++d) {
+      Range a = range(k.kid[d]);
+      if (a.lo < t.lo[d] || a.hi > t.hi[d]) return false;
+    }
+    return true;
   }
   // The cards a dense lookup table holds (-1 aside), or none (lo > hi).
   Range card_at_range(int lookup) const {
@@ -974,6 +1117,11 @@ class Generator {
     Range r = card_at_range(k.a);
     std::string v = tmp();
     if (r.lo > r.hi) return s + " (int64_t)-1; })";
+    // A table without holes: -1 only off its bounds, a card from the table itself (so that
+    // where the bounds hold, as the compiler often knows, the test of `none` folds).
+    if (card_at_full(k.a))
+      return s + fmt::format(" int64_t {0} = ({1}) ? (int64_t)-1 : ({{ int64_t {6} = LK{2}[{3}]; if (!({6} >= {4} && {6} <= {5})) __builtin_unreachable(); {6}; }}); {0}; }})",
+                             v, test, k.a, index, r.lo, r.hi, tmp());
     return s + fmt::format(" int64_t {0} = ({1}) ? (int64_t)-1 : (int64_t)LK{2}[{3}]; if (!({0} == -1 || ({0} >= {4} && {0} <= {5}))) __builtin_unreachable(); {0}; }})",
                            v, test, k.a, index, r.lo, r.hi);
   }
@@ -2974,6 +3122,7 @@ class Generator {
   std::map<std::string, size_t> move_tables_;  // the members of each struct of move_tables -> its number
   std::string kernel_structs_;                 // those structs, in every part
   std::set<int> safe_locals_, safe_depths_, safe_args_;  // see safe_player
+  std::map<int, Range> results_;  // a function written (F<f>) -> the values it returns
   std::map<int, Span> zone_locals_;  // a local slot that only holds checked zones -> their instances (find_safe_locals)
   int filtered_ = -1;    // the `when` a neighbour filter answers (neighbour_filter), left out of its level
   std::map<std::pair<int, int64_t>, int> neighbour_tables_;  // (property, lowest value) -> its NF table
