@@ -1052,7 +1052,8 @@ scoring:
 // zone too (each square is linked to itself); a bottom card; a card from within a stack (a
 // loop's variable) to the bottom and at a position; a card put under a stack; every card of
 // a zone onto another zone that is no set (to the same zone too) and into a set; a shuffle;
-// squares moved off the board and back by `move all` of a list that is no zone.
+// squares moved off the board by `move all` of a list that is no zone, and back by `move all`
+// of a zone.
 const std::string heaps = R"yaml(game: Heaps
 players: 2..3
 components:
@@ -1188,8 +1189,10 @@ TEST_CASE("compiled code keeps owner sets through a playout as the interpreter's
   std::string source = native_source(*g);
   CHECK(source.find("os_zone0(oz);") != std::string::npos);
   CHECK(source.find("os_zone1(fz);") != std::string::npos);
-  CHECK(source.find("os_all0();os_all1(); }") != std::string::npos);
+  CHECK(source.find("os_all0();os_all1();zm_all0(); }") != std::string::npos);
   CHECK(source.find("= OS1[") != std::string::npos);
+  // The board's squares, kept as a set too: worked out again after a move onto the board.
+  CHECK(source.find("if (z == 0) zm_all0();") != std::string::npos);
   play_all(g, 100);
 }
 

@@ -1572,12 +1572,16 @@ class Generator {
         // The owner sets kata_playout keeps (kept_sets()): a zone's bits after a move (@U<zone>@),
         // all of them (@V@), and the zone a card is taken from, before the move (@O@).
         case 'U':
-          if (k < 0 && fused_)
+          if (k < 0 && fused_) {
             for (size_t i = 0; i < os_decls_.size(); ++i) out += fmt::format("os_zone{}({});", i, arg);
+            for (size_t i = 0; i < zm_zones_.size(); ++i) out += fmt::format("if ({} == {}) zm_all{}();", arg, zm_zones_[i].first, i);
+          }
           break;
         case 'V':
-          if (k < 0 && fused_)
+          if (k < 0 && fused_) {
             for (size_t i = 0; i < os_decls_.size(); ++i) out += fmt::format("os_all{}();", i);
+            for (size_t i = 0; i < zm_zones_.size(); ++i) out += fmt::format("zm_all{}();", i);
+          }
           break;
         case 'O':
           if (k < 0 && fused_ && !os_decls_.empty()) out += fmt::format("int oz = s[{} + card];", l_.card_zone);
@@ -1674,6 +1678,7 @@ class Generator {
       for (size_t site = 0; site < p_.sites.size(); ++site) body += fmt::format("    case {0}: goto decide{0};\n", site);
       body += "    default: __builtin_trap();\n  }\n";
       os_decls_.clear();
+      zm_zones_.clear();
       os_playout_ = true;
       // Each site's decisions listed where its choose stands (kata_legal's code for it).
       for (size_t site = 0; site < p_.sites.size(); ++site) {
@@ -2344,7 +2349,13 @@ class Generator {
     const KindInfo& kind = g_.kinds[d.kind];
     int words = (kind.card_count + 63) / 64;
     std::string zc = tmp(), m = tmp(), i = tmp(), w = tmp(), b = tmp(), own = tmp(), card = tmp(), z = tmp();
-    // In kata_playout, the sets kept from one decision to the next (kept_sets()) are copied.
+    // In kata_playout, the sets kept from one decision to the next (kept_sets()) are copied,
+    // and Z's members of D's kind are a set kept too, instead of a test of each card's zone.
+    std::string member = fmt::format("if (s[{} + {}] != {}) continue;", l_.card_zone, x, o.zone), candidates = bits + "[" + w + "]";
+    if (os_playout_) {
+      member.clear();
+      candidates = fmt::format("({}[{}] & ZM{}[{}])", bits, w, kept_members(o.zone, d.kind), w);
+    }
     std::string scan =
         os_playout_ ? fmt::format("uint64_t {bits}[{words}]; for (int {i} = 0; {i} < {words}; ++{i}) {bits}[{i}] = OS{set}[{own}][{i}];",
                                   fmt::arg("bits", bits), fmt::arg("words", words), fmt::arg("i", i), fmt::arg("own", own),
@@ -2360,14 +2371,15 @@ class Generator {
         "{{ const int {own} = (int)({owner}); {scan}"
         " const int32_t* {zc} = s + {ZC} + {Z} * {CC}; int {m} = s[{ZS} + {Z}];"
         " if ({m} == 0 || ({zc}[0] >= {first} && {zc}[{m} - 1] <= {last})) {{"
-        " for (int {w} = 0; {w} < {words}; ++{w}) for (uint64_t {b} = {bits}[{w}]; {b}; {b} &= {b} - 1) {{"
-        " int64_t {x} = {kf} + {w} * 64 + __builtin_ctzll({b}); if (s[{CZ} + {x}] != {Z}) continue; {body} }}"
+        " for (int {w} = 0; {w} < {words}; ++{w}) for (uint64_t {b} = {candidates}; {b}; {b} &= {b} - 1) {{"
+        " int64_t {x} = {kf} + {w} * 64 + __builtin_ctzll({b}); {member} {body} }}"
         " }} else {loop} }}",
         fmt::arg("zc", zc), fmt::arg("m", m), fmt::arg("bits", bits), fmt::arg("w", w), fmt::arg("b", b), fmt::arg("own", own),
         fmt::arg("owner", owner), fmt::arg("scan", scan), fmt::arg("ZC", l_.zone_cards), fmt::arg("ZS", l_.zone_size),
         fmt::arg("CZ", l_.card_zone), fmt::arg("CC", g_.card_count), fmt::arg("Z", o.zone), fmt::arg("first", kind.first_card),
         fmt::arg("last", kind.first_card + kind.card_count - 1), fmt::arg("words", words), fmt::arg("kf", kind.first_card),
-        fmt::arg("x", x), fmt::arg("body", body), fmt::arg("loop", each(act.params[k].domain_node, x, body)));
+        fmt::arg("x", x), fmt::arg("body", body), fmt::arg("loop", each(act.params[k].domain_node, x, body)),
+        fmt::arg("candidates", candidates), fmt::arg("member", member));
   }
 
   // ---- owner sets kept through a playout ----
@@ -2386,9 +2398,29 @@ class Generator {
     os_decls_.push_back(decl);
     return static_cast<int>(os_decls_.size()) - 1;
   }
+  // Set zone Z's cards of `kind` (numbered together), kept in kata_playout as ZM<i>: worked
+  // out from Z's cards when the playout starts and after each move that leaves or enters Z.
+  int kept_members(int zone, int kind) {
+    for (size_t i = 0; i < zm_zones_.size(); ++i)
+      if (zm_zones_[i] == std::make_pair(zone, kind)) return static_cast<int>(i);
+    zm_zones_.emplace_back(zone, kind);
+    return static_cast<int>(zm_zones_.size()) - 1;
+  }
   // kata_playout's sets and what keeps them, once the listings are written.
   std::string kept_sets() const {
     std::string t;
+    for (size_t i = 0; i < zm_zones_.size(); ++i) {
+      const KindInfo& kind = g_.kinds[zm_zones_[i].second];
+      int words = (kind.card_count + 63) / 64;
+      t += fmt::format(
+          "  uint64_t ZM{i}[{W}];\n"
+          "  auto zm_all{i} = [&]() {{ for (int w = 0; w < {W}; ++w) ZM{i}[w] = 0; const int32_t* cs = s + {ZC} + {Z} * {CC};"
+          " for (int k = 0, m = s[{ZS} + {Z}]; k < m; ++k) {{ uint32_t r = (uint32_t)(cs[k] - {kf}); if (r < {count}u) ZM{i}[r >> 6] |= 1ull << (r & 63); }} }};\n"
+          "  zm_all{i}();\n",
+          fmt::arg("i", i), fmt::arg("W", words), fmt::arg("ZC", l_.zone_cards), fmt::arg("Z", zm_zones_[i].first),
+          fmt::arg("CC", g_.card_count), fmt::arg("ZS", l_.zone_size), fmt::arg("kf", kind.first_card),
+          fmt::arg("count", kind.card_count));
+    }
     for (size_t i = 0; i < os_decls_.size(); ++i) {
       const ZoneInfo& d = g_.zones[os_decls_[i]];
       const KindInfo& kind = g_.kinds[d.kind];
@@ -3068,6 +3100,7 @@ class Generator {
   std::vector<OwnerSet> owner_sets_;  // the owner sets of the listing being written, outermost first (owned_test)
   bool os_playout_ = false;  // writing kata_playout's listings in the one-function form: owner sets kept (kept_sets())
   std::vector<int> os_decls_;  // the zones D whose owner sets kata_playout keeps, OS<i> for the i-th (kept_sets())
+  std::vector<std::pair<int, int>> zm_zones_;  // the set zones Z and kinds whose members kata_playout keeps, ZM<i> (kept_sets())
   std::map<int, Span> inline_spans_;  // while a leaf procedure is written in its call: parameter slot -> its argument's instances
   std::string base_ = "0";
   std::map<int, std::string> names_;  // frame depth -> the C++ variable that holds it
