@@ -1717,6 +1717,23 @@ class Generator {
         case 'R': out += k < 0 ? "pc = r; goto dispatch;" : "*sp = steps; return r;"; break;
         case 'C': out += k >= 0 ? std::string("return -1;") : fused_ ? fmt::format("goto decide{};", arg) : std::string("return;"); break;
         case 'E': out += k < 0 ? "goto finish;" : "return -2;"; break;
+        // The owner sets kata_playout keeps (kept_sets()): a zone's bits after a move (@U<zone>@),
+        // all of them (@V@), and the zone a card is taken from, before the move (@O@).
+        case 'U':
+          if (k < 0 && fused_) {
+            for (size_t i = 0; i < os_decls_.size(); ++i) out += fmt::format("os_zone{}({});", i, arg);
+            for (size_t i = 0; i < zm_zones_.size(); ++i) out += fmt::format("if ({} == {}) zm_all{}();", arg, zm_zones_[i].first, i);
+          }
+          break;
+        case 'V':
+          if (k < 0 && fused_) {
+            for (size_t i = 0; i < os_decls_.size(); ++i) out += fmt::format("os_all{}();", i);
+            for (size_t i = 0; i < zm_zones_.size(); ++i) out += fmt::format("zm_all{}();", i);
+          }
+          break;
+        case 'O':
+          if (k < 0 && fused_ && !os_decls_.empty()) out += fmt::format("int oz = s[{} + card];", l_.card_zone);
+          break;
         default: out += k < 0 ? "return;" : "return -1;"; break;  // 'W'
       }
       at = end + 1;
@@ -1803,10 +1820,14 @@ class Generator {
   int32_t* list = small;
   int count = 0;
   if (s[STATUS] != 1) return;
-  switch (s[SITE]) {
 )";
+      size_t kept_at = body.size();  // (the owner sets kept, once the listings are written: kept_sets())
+      body += "  switch (s[SITE]) {\n";
       for (size_t site = 0; site < p_.sites.size(); ++site) body += fmt::format("    case {0}: goto decide{0};\n", site);
       body += "    default: __builtin_trap();\n  }\n";
+      os_decls_.clear();
+      zm_zones_.clear();
+      os_playout_ = true;
       // Each site's decisions listed where its choose stands (kata_legal's code for it).
       for (size_t site = 0; site < p_.sites.size(); ++site) {
         if (compact(site, body)) continue;
@@ -1836,6 +1857,8 @@ class Generator {
         for (size_t i = 0; i + 1 < acts.size(); ++i) body += fmt::format("  if (d[0] == {0}) goto B{0};\n", acts[i]);
         body += acts.empty() ? "  __builtin_trap();\n" : fmt::format("  goto B{};\n", acts.back());
       }
+      os_playout_ = false;
+      body.insert(kept_at, kept_sets());
     }
     // A decision: its chooser and parameters into the action's locals (apply() in machine.cpp).
     if (!fused) {
@@ -2043,10 +2066,13 @@ class Generator {
                                                    taken.op == NodeOp::top ? "true" : "false", face(in))
                                      : fmt::format("move_card({}, s, n, card, z, {}, ", kt, face(in));
         std::string take = fmt::format("{}int card = {}; int z = {};", from_zone ? "int fz; " : "", took, Z(in.b));
-        if (in.d != 2) return fmt::format("{{ {} {}{}); }}", take, move, in.d == 1 ? 0 : -1);
+        // The owner sets kept (kept_sets()): the zone left (fz, else the card's, @O) and z.
+        std::string kept = from_zone ? " @Ufz@ @Uz@" : " @Uoz@ @Uz@";
+        if (!from_zone) take += " @O@";
+        if (in.d != 2) return fmt::format("{{ {} {}{});{} }}", take, move, in.d == 1 ? 0 : -1, kept);
         return fmt::format(
-            "{{ {} int64_t k = {}; int room = s[{} + z] + (s[{} + card] == z ? 0 : 1); if (k < 1 || k > room) fail(c, kata_bad_position, {}, k, ((int64_t)z << 32) | room); {}(int)k - 1); }}",
-            take, e(in.e), l_.zone_size, l_.card_zone, pc, move);
+            "{{ {} int64_t k = {}; int room = s[{} + z] + (s[{} + card] == z ? 0 : 1); if (k < 1 || k > room) fail(c, kata_bad_position, {}, k, ((int64_t)z << 32) | room); {}(int)k - 1);{} }}",
+            take, e(in.e), l_.zone_size, l_.card_zone, pc, move, kept);
       }
       case Op::move_all: {
         std::string x = tmp();
@@ -2060,21 +2086,22 @@ class Generator {
           if (in.d != 1 && same(g_.kernel.ISET, to) == 0) {
             bool apart = from.second < to.first || to.second < from.first;
             std::string one_pass = fmt::format("move_all_on_top({}, s, n, fz, z, {});", kt, face(in));
-            if (apart) return fmt::format("{{ int fz = {}; int z = {}; {} }}", Z(in.a), Z(in.b), one_pass);
+            if (apart) return fmt::format("{{ int fz = {}; int z = {}; {} @Ufz@ @Uz@ }}", Z(in.a), Z(in.b), one_pass);
             return fmt::format(
-                "{{ int fz = {0}; int z = {1}; if (fz != z) {2} else {{ int32_t buf[CC]; int k = s[{3} + fz]; for (int i = 0; i < k; ++i) buf[i] = (int32_t)zc(s[{4} + fz * {5} + i]); for (int i = 0; i < k; ++i) move_card_from({6}, s, n, buf[i], fz, false, z, {7}, -1); }} }}",
+                "{{ int fz = {0}; int z = {1}; if (fz != z) {2} else {{ int32_t buf[CC]; int k = s[{3} + fz]; for (int i = 0; i < k; ++i) buf[i] = (int32_t)zc(s[{4} + fz * {5} + i]); for (int i = 0; i < k; ++i) move_card_from({6}, s, n, buf[i], fz, false, z, {7}, -1); }} @Ufz@ @Uz@ }}",
                 Z(in.a), Z(in.b), one_pass, l_.zone_size, l_.zone_cards, g_.card_count, kt, face(in));
           }
           return fmt::format(
-              "{{ int32_t buf[CC]; int fz = {0}; int k = s[{1} + fz]; for (int i = 0; i < k; ++i) buf[i] = (int32_t)zc(s[{2} + fz * {3} + i]); int z = {4}; for (int i = 0; i < k; ++i) move_card_from({5}, s, n, buf[i], fz, false, z, {6}, {7}); }}",
+              "{{ int32_t buf[CC]; int fz = {0}; int k = s[{1} + fz]; for (int i = 0; i < k; ++i) buf[i] = (int32_t)zc(s[{2} + fz * {3} + i]); int z = {4}; for (int i = 0; i < k; ++i) move_card_from({5}, s, n, buf[i], fz, false, z, {6}, {7}); @Ufz@ @Uz@ }}",
               Z(in.a), l_.zone_size, l_.zone_cards, g_.card_count, Z(in.b), kt, face(in), in.d == 1 ? 0 : -1);
         }
+        // (cards from anywhere: the owner sets kept worked out again, @V)
         return fmt::format(
-            "{{ Heap<int32_t> buf; {} int z = {}; for (int32_t card : buf) move_card({}, s, n, card, z, {}, {}); }}",
+            "{{ Heap<int32_t> buf; {} int z = {}; for (int32_t card : buf) move_card({}, s, n, card, z, {}, {}); @V@ }}",
             each(in.a, x, fmt::format("buf.push_back((int32_t){});", x)), Z(in.b),
             move_tables(all_instances(), instances(in.b)), face(in), in.d == 1 ? 0 : -1);
       }
-      case Op::shuffle: return fmt::format("shuffle(s, {});", Z(in.a));
+      case Op::shuffle: return fmt::format("{{ int z = {}; shuffle(s, z); @Uz@ }}", Z(in.a));
       case Op::flip: return fmt::format("flip(T, s, n, {}, {});", C(in.a), in.c);
       case Op::reveal: return fmt::format("s[{} + {}] = (int32_t)((1u << n) - 1) | PUBLIC;", l_.card_known, C(in.a));
       case Op::look:
@@ -2176,7 +2203,11 @@ class Generator {
   // The decisions of one action from parameter k on (enumerate() in runtime/legal.cpp).
   std::string level(const Action& act, int a, size_t k) {
     enter_level(act, k);
-    std::string s = "[&]() {";
+    // In kata_playout written whole, the levels below the first are written in place: each
+    // runs once for each value of the level above, and GCC, on a large playout, may leave one
+    // out of line, a call and the captures read through memory for each value (compiled
+    // chess, once its owner sets were kept: 28.2 million instructions a game, 24.9 in place).
+    std::string s = os_playout_ && k >= 1 ? "[&]() __attribute__((always_inline)) {" : "[&]() {";
     size_t eager = k == act.params.size() ? eager_from(act) : act.when_nodes.size();
     std::string ok;
     for (size_t i = 0; i < act.when_nodes.size(); ++i) {
@@ -2466,21 +2497,96 @@ class Generator {
     const KindInfo& kind = g_.kinds[d.kind];
     int words = (kind.card_count + 63) / 64;
     std::string zc = tmp(), m = tmp(), i = tmp(), w = tmp(), b = tmp(), own = tmp(), card = tmp(), z = tmp();
+    // In kata_playout, the sets kept from one decision to the next (kept_sets()) are copied,
+    // and Z's members of D's kind are a set kept too, instead of a test of each card's zone.
+    std::string member = fmt::format("if (s[{} + {}] != {}) continue;", l_.card_zone, x, o.zone), candidates = bits + "[" + w + "]";
+    if (os_playout_) {
+      member.clear();
+      candidates = fmt::format("({}[{}] & ZM{}[{}])", bits, w, kept_members(o.zone, d.kind), w);
+    }
+    std::string scan =
+        os_playout_ ? fmt::format("uint64_t {bits}[{words}]; for (int {i} = 0; {i} < {words}; ++{i}) {bits}[{i}] = OS{set}[{own}][{i}];",
+                                  fmt::arg("bits", bits), fmt::arg("words", words), fmt::arg("i", i), fmt::arg("own", own),
+                                  fmt::arg("set", kept_set(o.decl)))
+                    : fmt::format(
+                          "uint64_t {bits}[{words}] = {{}};"
+                          " for (int {i} = OWNED_AT[{own}]; {i} < OWNED_AT[{own} + 1]; ++{i}) {{ int {card} = OWNED[{i}]; int {z} = s[{CZ} + {card}];"
+                          " uint32_t r = (uint32_t)({z} - {fi}); if (r < {count}u) {bits}[r >> 6] |= (uint64_t)(s[{ZC} + {z} * {CC} + s[{ZS} + {z}] - 1] == {card}) << (r & 63); }}",
+                          fmt::arg("bits", bits), fmt::arg("words", words), fmt::arg("i", i), fmt::arg("own", own), fmt::arg("card", card),
+                          fmt::arg("z", z), fmt::arg("CZ", l_.card_zone), fmt::arg("fi", d.first_instance), fmt::arg("count", kind.card_count),
+                          fmt::arg("ZC", l_.zone_cards), fmt::arg("CC", g_.card_count), fmt::arg("ZS", l_.zone_size));
     return fmt::format(
-        "{{ const int {own} = (int)({owner}); uint64_t {bits}[{words}] = {{}};"
-        " for (int {i} = OWNED_AT[{own}]; {i} < OWNED_AT[{own} + 1]; ++{i}) {{ int {card} = OWNED[{i}]; int {z} = s[{CZ} + {card}];"
-        " uint32_t r = (uint32_t)({z} - {fi}); if (r < {count}u) {bits}[r >> 6] |= (uint64_t)(s[{ZC} + {z} * {CC} + s[{ZS} + {z}] - 1] == {card}) << (r & 63); }}"
+        "{{ const int {own} = (int)({owner}); {scan}"
         " const int32_t* {zc} = s + {ZC} + {Z} * {CC}; int {m} = s[{ZS} + {Z}];"
         " if ({m} == 0 || ({zc}[0] >= {first} && {zc}[{m} - 1] <= {last})) {{"
-        " for (int {w} = 0; {w} < {words}; ++{w}) for (uint64_t {b} = {bits}[{w}]; {b}; {b} &= {b} - 1) {{"
-        " int64_t {x} = {kf} + {w} * 64 + __builtin_ctzll({b}); if (s[{CZ} + {x}] != {Z}) continue; {body} }}"
+        " for (int {w} = 0; {w} < {words}; ++{w}) for (uint64_t {b} = {candidates}; {b}; {b} &= {b} - 1) {{"
+        " int64_t {x} = {kf} + {w} * 64 + __builtin_ctzll({b}); {member} {body} }}"
         " }} else {loop} }}",
-        fmt::arg("zc", zc), fmt::arg("m", m), fmt::arg("bits", bits), fmt::arg("i", i), fmt::arg("w", w), fmt::arg("b", b),
-        fmt::arg("own", own), fmt::arg("owner", owner), fmt::arg("card", card), fmt::arg("z", z), fmt::arg("ZC", l_.zone_cards),
-        fmt::arg("ZS", l_.zone_size), fmt::arg("CZ", l_.card_zone), fmt::arg("CC", g_.card_count), fmt::arg("Z", o.zone),
-        fmt::arg("first", kind.first_card), fmt::arg("last", kind.first_card + kind.card_count - 1), fmt::arg("words", words),
-        fmt::arg("fi", d.first_instance), fmt::arg("count", kind.card_count), fmt::arg("kf", kind.first_card), fmt::arg("x", x),
-        fmt::arg("body", body), fmt::arg("loop", each(act.params[k].domain_node, x, body)));
+        fmt::arg("zc", zc), fmt::arg("m", m), fmt::arg("bits", bits), fmt::arg("w", w), fmt::arg("b", b), fmt::arg("own", own),
+        fmt::arg("owner", owner), fmt::arg("scan", scan), fmt::arg("ZC", l_.zone_cards), fmt::arg("ZS", l_.zone_size),
+        fmt::arg("CZ", l_.card_zone), fmt::arg("CC", g_.card_count), fmt::arg("Z", o.zone), fmt::arg("first", kind.first_card),
+        fmt::arg("last", kind.first_card + kind.card_count - 1), fmt::arg("words", words), fmt::arg("kf", kind.first_card),
+        fmt::arg("x", x), fmt::arg("body", body), fmt::arg("loop", each(act.params[k].domain_node, x, body)),
+        fmt::arg("candidates", candidates), fmt::arg("member", member));
+  }
+
+  // ---- owner sets kept through a playout ----
+  // In kata_playout written whole, the owner sets of each zone D that a listing scans for
+  // (owned_each) are kept from one decision to the next, for every seat at once (OS<i>[seat],
+  // a bit for each of D's instances whose top card is that seat's): worked out from the cards
+  // when the playout starts (os_all<i>), then, after each instruction that moves cards, the
+  // bits of the zones the cards left and entered worked out again from their top cards
+  // (os_zone<i>; markers @O, @U and @V in the instructions' text, which resolve() writes only
+  // there). A listing then copies the chooser's set instead of scanning the chooser's cards:
+  // the same set, so the same decisions. Nothing else in a playout changes where cards are
+  // (nodes handed back to the interpreter and the host's draws read the state only).
+  int kept_set(int decl) {
+    for (size_t i = 0; i < os_decls_.size(); ++i)
+      if (os_decls_[i] == decl) return static_cast<int>(i);
+    os_decls_.push_back(decl);
+    return static_cast<int>(os_decls_.size()) - 1;
+  }
+  // Set zone Z's cards of `kind` (numbered together), kept in kata_playout as ZM<i>: worked
+  // out from Z's cards when the playout starts and after each move that leaves or enters Z.
+  int kept_members(int zone, int kind) {
+    for (size_t i = 0; i < zm_zones_.size(); ++i)
+      if (zm_zones_[i] == std::make_pair(zone, kind)) return static_cast<int>(i);
+    zm_zones_.emplace_back(zone, kind);
+    return static_cast<int>(zm_zones_.size()) - 1;
+  }
+  // kata_playout's sets and what keeps them, once the listings are written.
+  std::string kept_sets() const {
+    std::string t;
+    for (size_t i = 0; i < zm_zones_.size(); ++i) {
+      const KindInfo& kind = g_.kinds[zm_zones_[i].second];
+      int words = (kind.card_count + 63) / 64;
+      t += fmt::format(
+          "  uint64_t ZM{i}[{W}];\n"
+          "  auto zm_all{i} = [&]() {{ for (int w = 0; w < {W}; ++w) ZM{i}[w] = 0; const int32_t* cs = s + {ZC} + {Z} * {CC};"
+          " for (int k = 0, m = s[{ZS} + {Z}]; k < m; ++k) {{ uint32_t r = (uint32_t)(cs[k] - {kf}); if (r < {count}u) ZM{i}[r >> 6] |= 1ull << (r & 63); }} }};\n"
+          "  zm_all{i}();\n",
+          fmt::arg("i", i), fmt::arg("W", words), fmt::arg("ZC", l_.zone_cards), fmt::arg("Z", zm_zones_[i].first),
+          fmt::arg("CC", g_.card_count), fmt::arg("ZS", l_.zone_size), fmt::arg("kf", kind.first_card),
+          fmt::arg("count", kind.card_count));
+    }
+    for (size_t i = 0; i < os_decls_.size(); ++i) {
+      const ZoneInfo& d = g_.zones[os_decls_[i]];
+      const KindInfo& kind = g_.kinds[d.kind];
+      int words = (kind.card_count + 63) / 64;
+      t += fmt::format(
+          "  uint64_t OS{i}[MP][{W}];\n"
+          "  auto os_all{i} = [&]() {{ for (int p = 0; p < MP; ++p) for (int w = 0; w < {W}; ++w) OS{i}[p][w] = 0;"
+          " for (int k = 0; k < OWNED_AT[MP]; ++k) {{ int card = OWNED[k]; int z = s[{CZ} + card]; uint32_t r = (uint32_t)(z - {fi});"
+          " if (r < {count}u && s[{ZC} + z * {CC} + s[{ZS} + z] - 1] == card) OS{i}[OWNER[card]][r >> 6] |= 1ull << (r & 63); }} }};\n"
+          "  auto os_zone{i} = [&](int z) {{ uint32_t r = (uint32_t)(z - {fi}); if (r >= {count}u) return; uint64_t b = 1ull << (r & 63);"
+          " for (int p = 0; p < MP; ++p) OS{i}[p][r >> 6] &= ~b; int m = s[{ZS} + z];"
+          " if (m) {{ int o = OWNER[s[{ZC} + z * {CC} + m - 1]]; if (o >= 0) OS{i}[o][r >> 6] |= b; }} }};\n"
+          "  (void)os_zone{i};\n  os_all{i}();\n",
+          fmt::arg("i", i), fmt::arg("W", words), fmt::arg("CZ", l_.card_zone), fmt::arg("fi", d.first_instance),
+          fmt::arg("count", kind.card_count), fmt::arg("ZC", l_.zone_cards), fmt::arg("CC", g_.card_count),
+          fmt::arg("ZS", l_.zone_size));
+    }
+    return t;
   }
 
   // ---- neighbours picked by a property's value ----
@@ -3141,6 +3247,9 @@ class Generator {
   } compact_;
   int64_t compact_room_ = 0;  // the numbers the compact sites' arrays hold together, at most 8192 (32 kB of stack)
   std::vector<OwnerSet> owner_sets_;  // the owner sets of the listing being written, outermost first (owned_test)
+  bool os_playout_ = false;  // writing kata_playout's listings in the one-function form: owner sets kept (kept_sets())
+  std::vector<int> os_decls_;  // the zones D whose owner sets kata_playout keeps, OS<i> for the i-th (kept_sets())
+  std::vector<std::pair<int, int>> zm_zones_;  // the set zones Z and kinds whose members kata_playout keeps, ZM<i> (kept_sets())
   std::map<int, Span> inline_spans_;  // while a leaf procedure is written in its call: parameter slot -> its argument's instances
   std::string base_ = "0";
   std::map<int, std::string> names_;  // frame depth -> the C++ variable that holds it
