@@ -1907,11 +1907,15 @@ class Generator {
       pick += fmt::format(" picked[{}] = {};", k + 1, k < params ? fmt::format("r[{}]", j++) : std::string("0"));
     if (set_count_.used) {
       // The last level kept as a word for each of its x (set_level): the word holding the
-      // drawn decision found by the counts before each, then its bit.
+      // drawn decision found by the counts before each (rising: each word kept has a bit),
+      // the last whose count is at most the number drawn, by halves, without a branch on
+      // the counts (a scan from the first ended at a branch the processor could not foresee),
+      // then its bit.
       const SetCount& sc = set_count_;
       listing = fmt::format("  uint64_t SM[{0}]; int32_t SC[{0}]; int SN = 0;\n{1}", sc.origins, listing);
       pick = fmt::format(
-          "uint32_t u = uniform(*rngp, (uint32_t)cnt); int j = 0; while (j + 1 < SN && (uint32_t)SC[j + 1] <= u) ++j;"
+          "uint32_t u = uniform(*rngp, (uint32_t)cnt); int j = 0;"
+          " for (int len = SN; len > 1;) {{ int half = len >> 1; j = (uint32_t)SC[j + half] <= u ? j + half : j; len -= half; }}"
           " uint64_t m = SM[j]; for (u -= (uint32_t)SC[j]; u; --u) m &= m - 1; const int32_t* r = out + {} * j; picked[0] = {};",
           sc.k, sc.action);
       for (int k = 0; k < 4; ++k)
