@@ -162,7 +162,7 @@ class Evaluator {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
-  [[gnu::hot]] int zone(int node) {
+  [[gnu::hot]] [[gnu::always_inline]] int zone(int node) {
     // A named zone, or a player's zone with the player checked, needs no further check.
     const Node& k = nodes_[node];
     switch (k.op) {
@@ -170,8 +170,12 @@ class Evaluator {
       case NodeOp::zone_of_local: return k.a + checked_player(k, locals_[k.b]);
       case NodeOp::zone_of_bound: return k.a + checked_player(k, env_[base_ + k.b]);
       case NodeOp::zone_of_arg: return k.a + checked_player(k, args_[k.b]);
-      default: break;
+      default: return computed_zone(node);
     }
+  }
+  // Any other zone expression, out of line: the named zones and players' zones above are
+  // most of them, and zone() stays small enough to be inlined where it is asked.
+  [[gnu::noinline]] int computed_zone(int node) {
     int64_t z = eval(node);
     if (z < 0 || z >= static_cast<int64_t>(g_.instance_zone.size()) || g_.instance_owner[z] >= n_) [[unlikely]]
       bad_zone(node, z);
