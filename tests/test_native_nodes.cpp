@@ -1303,6 +1303,9 @@ TEST_CASE("compiled code stops with the interpreter's errors, at the same place"
       {"move top(P1.hand) to card(2).mark\nx = if held2(card(x + 2), P1) and held(card(x + 1), P1) then 1 else 0", ""},
       {"move top(P1.hand) to card(2).mark\nmove top(card(2).mark) to empty\nx = if held2(card(x + 2), P1) then 1 else 0", ""},
       {"x = if held(card(x + 7), P1) then 1 else 0", "no card here"},
+      // a card whose range ends at or below the kind's last card: its lower bounds only
+      {"x = if card(x + 1).claimed == none then 1 else 0", "this card is not a 'tile'"},
+      {"x = if card(x + 9).claimed == none then 1 else 0", "no card here"},
       {"x = point(burst(0)).n", ""},
       {"x = point(burst(0) + 1).n", "no card here"},
       // limits: a jump, a call and a phase are a step each, the rest none; the steps are

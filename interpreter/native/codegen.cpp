@@ -65,6 +65,14 @@ static inline int chkCK(KataCtx& c, int64_t x, int first, int last, int kind, in
   if (__builtin_expect(x < first || x > last, 0)) fail(c, kata_bad_kind, node, kind);
   return (int)x;
 }
+// The same for a value its range keeps at or below the kind's last card (none, or a card
+// of this kind or one numbered before it): only the lower bounds are tested, which the
+// compiler folds where it knows the value is not negative (a byte read from a table).
+static inline int chkCKlo(KataCtx& c, int64_t x, int first, int kind, int node) {
+  if (__builtin_expect(x < 0, 0)) fail(c, kata_bad_card, node);
+  if (__builtin_expect(x < first, 0)) fail(c, kata_bad_kind, node, kind);
+  return (int)x;
+}
 static inline int chkZ(KataCtx& c, int n, int64_t z, int node) {
   if (__builtin_expect(z < 0 || z >= NI || IOWNER[z] >= n, 0)) fail(c, kata_bad_zone, node, z);
   return (int)z;
@@ -375,6 +383,10 @@ class Generator {
     }
     for (const Function& fn : p_.functions)
       if (fn.body >= 0) inner[static_cast<size_t>(fn.body)] = 1;
+    // Invariants are checked by the interpreter alone (runner.cpp, scenario.cpp), never by
+    // compiled code: their calls pass nothing to the compiled functions.
+    for (const Invariant& inv : g_.invariants)
+      if (inv.node >= 0) inner[static_cast<size_t>(inv.node)] = 1;
     size_t all = 0;
     for (const auto& f : params_) all += f.size();
     for (size_t round = 0;; ++round) {
@@ -601,10 +613,7 @@ class Generator {
         // A table without holes of cards numbered below 256 in bytes: what it reads is
         // then never none, which the compiler sees from the type (the hint in card_at is
         // lost on the way to a test of none in a function it inlines).
-        const std::vector<int32_t>& t = p_.lookups[i].table;
-        int32_t most = t.empty() ? 0 : *std::max_element(t.begin(), t.end());
-        const char* type = card_at_full(static_cast<int>(i)) && most < 256 ? "uint8_t" : "int32_t";
-        table(type, fmt::format("LK{}", i).c_str(), t);
+        table(card_at_bytes(static_cast<int>(i)) ? "uint8_t" : "int32_t", fmt::format("LK{}", i).c_str(), p_.lookups[i].table);
       }
   }
 
@@ -755,6 +764,7 @@ class Generator {
     int first = info.first_card, last = info.first_card + info.card_count - 1;
     if (!kind_contiguous(kind)) return fmt::format("chkK(c, {}, {}, {})", card(v, r, node), kind, node);
     if (r.lo >= first && r.hi <= last) return fmt::format("(int){}", v);
+    if (r.hi <= last) return fmt::format("chkCKlo(c, {}, {}, {}, {})", v, first, kind, node);
     return fmt::format("chkCK(c, {}, {}, {}, {}, {})", v, first, last, kind, node);
   }
   bool kind_contiguous(int kind) const {
@@ -952,6 +962,11 @@ class Generator {
   bool card_at_full(int lookup) const {
     const CardLookup& t = p_.lookups[lookup];
     return t.dense && !t.table.empty() && std::find(t.table.begin(), t.table.end(), -1) == t.table.end();
+  }
+  // Whether a lookup table is written in bytes: without holes, its cards below 256.
+  bool card_at_bytes(int lookup) const {
+    const std::vector<int32_t>& t = p_.lookups[lookup].table;
+    return card_at_full(lookup) && *std::max_element(t.begin(), t.end()) < 256;
   }
   // Whether `card_at` node n always finds a card: its table is full and the ranges of its
   // coordinates lie within the table's bounds.
@@ -1220,6 +1235,9 @@ class Generator {
     if (r.lo > r.hi) return s + " (int64_t)-1; })";
     // A table without holes: -1 only off its bounds, a card from the table itself (so that
     // where the bounds hold, as the compiler often knows, the test of `none` folds).
+    // Bytes (card_at_bytes) need no hint: the compiler sees from the type that they are
+    // not none, and the hint's test, after a spend in a loop, stayed a branch.
+    if (card_at_bytes(k.a)) return s + fmt::format(" int64_t {0} = ({1}) ? (int64_t)-1 : (int64_t)LK{2}[{3}]; {0}; }})", v, test, k.a, index);
     if (card_at_full(k.a))
       return s + fmt::format(" int64_t {0} = ({1}) ? (int64_t)-1 : ({{ int64_t {6} = LK{2}[{3}]; if (!({6} >= {4} && {6} <= {5})) __builtin_unreachable(); {6}; }}); {0}; }})",
                              v, test, k.a, index, r.lo, r.hi, tmp());
