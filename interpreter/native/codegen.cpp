@@ -65,6 +65,14 @@ static inline int chkCK(KataCtx& c, int64_t x, int first, int last, int kind, in
   if (__builtin_expect(x < first || x > last, 0)) fail(c, kata_bad_kind, node, kind);
   return (int)x;
 }
+// The same for a value its range keeps at or below the kind's last card (none, or a card
+// of this kind or one numbered before it): only the lower bounds are tested, which the
+// compiler folds where it knows the value is not negative (a byte read from a table).
+static inline int chkCKlo(KataCtx& c, int64_t x, int first, int kind, int node) {
+  if (__builtin_expect(x < 0, 0)) fail(c, kata_bad_card, node);
+  if (__builtin_expect(x < first, 0)) fail(c, kata_bad_kind, node, kind);
+  return (int)x;
+}
 static inline int chkZ(KataCtx& c, int n, int64_t z, int node) {
   if (__builtin_expect(z < 0 || z >= NI || IOWNER[z] >= n, 0)) fail(c, kata_bad_zone, node, z);
   return (int)z;
@@ -375,6 +383,10 @@ class Generator {
     }
     for (const Function& fn : p_.functions)
       if (fn.body >= 0) inner[static_cast<size_t>(fn.body)] = 1;
+    // Invariants are checked by the interpreter alone (runner.cpp, scenario.cpp), never by
+    // compiled code: their calls pass nothing to the compiled functions.
+    for (const Invariant& inv : g_.invariants)
+      if (inv.node >= 0) inner[static_cast<size_t>(inv.node)] = 1;
     size_t all = 0;
     for (const auto& f : params_) all += f.size();
     for (size_t round = 0;; ++round) {
@@ -601,10 +613,7 @@ class Generator {
         // A table without holes of cards numbered below 256 in bytes: what it reads is
         // then never none, which the compiler sees from the type (the hint in card_at is
         // lost on the way to a test of none in a function it inlines).
-        const std::vector<int32_t>& t = p_.lookups[i].table;
-        int32_t most = t.empty() ? 0 : *std::max_element(t.begin(), t.end());
-        const char* type = card_at_full(static_cast<int>(i)) && most < 256 ? "uint8_t" : "int32_t";
-        table(type, fmt::format("LK{}", i).c_str(), t);
+        table(card_at_bytes(static_cast<int>(i)) ? "uint8_t" : "int32_t", fmt::format("LK{}", i).c_str(), p_.lookups[i].table);
       }
   }
 
@@ -755,6 +764,7 @@ class Generator {
     int first = info.first_card, last = info.first_card + info.card_count - 1;
     if (!kind_contiguous(kind)) return fmt::format("chkK(c, {}, {}, {})", card(v, r, node), kind, node);
     if (r.lo >= first && r.hi <= last) return fmt::format("(int){}", v);
+    if (r.hi <= last) return fmt::format("chkCKlo(c, {}, {}, {}, {})", v, first, kind, node);
     return fmt::format("chkCK(c, {}, {}, {}, {}, {})", v, first, last, kind, node);
   }
   bool kind_contiguous(int kind) const {
@@ -916,6 +926,8 @@ class Generator {
       case NodeOp::find: return hull(elements(k.kid[0]), span(-1, -1));
       case NodeOp::player_count: return span(0, mp);
       case NodeOp::top:
+        if (nonempty_ >= 0 && same_node(k.kid[0], nonempty_)) return span(0, cc - 1);  // (nonempty_and)
+        return span(-1, cc - 1);
       case NodeOp::bottom:
       case NodeOp::holder: return span(-1, cc - 1);
       case NodeOp::size: return span(0, cc);
@@ -950,6 +962,11 @@ class Generator {
   bool card_at_full(int lookup) const {
     const CardLookup& t = p_.lookups[lookup];
     return t.dense && !t.table.empty() && std::find(t.table.begin(), t.table.end(), -1) == t.table.end();
+  }
+  // Whether a lookup table is written in bytes: without holes, its cards below 256.
+  bool card_at_bytes(int lookup) const {
+    const std::vector<int32_t>& t = p_.lookups[lookup].table;
+    return card_at_full(lookup) && *std::max_element(t.begin(), t.end()) < 256;
   }
   // Whether `card_at` node n always finds a card: its table is full and the ranges of its
   // coordinates lie within the table's bounds.
@@ -992,6 +1009,105 @@ class Generator {
   }
   // `top(z)` or `bottom(z)` (node n): the card, or -1 if the zone is empty; with `keep`, a
   // C++ variable that is given the zone.
+  // `size(Z) > 0 and T` (after any `x != none and`), T an equality on Z's top card: a
+  // board's "my piece stands on q" (`q != none and size(q.spot) > 0 and top(q.spot).owner
+  // == p`). Whether Z holds a card changes from one test to the next, and the processor
+  // mispredicts the branch; where Z and T are total (nothing in them can fail or spend, Z's
+  // top taken as a card), the top slot is read whatever the size (the zone's first slot if
+  // it is empty), T worked out on it without branches, and the two tests joined by `&`:
+  // where Z is empty the interpreter does not work out T, and nothing of T can fail, spend
+  // or be seen, so the same value comes out. Only an equality: on an empty zone's stale
+  // card it mostly fails, as the joined test does, and the branch the compiler keeps stays
+  // as predictable; an inequality (Reversi's `top(q.spot).owner != p`) mostly passes there
+  // and left the size's branch to mispredict (Reversi's playouts a quarter slower). Every slot of a zone's
+  // list holds a card, past its size too (the state starts zeroed, card 0, and only cards
+  // are ever written there: setup, the kernel's moves and shuffles, positions, determinize),
+  // so the card read from an empty zone is one (zc()), whose tables T may read. The tests
+  // `x != none` before it stay a branch, and tell the ranges inside that x is not none.
+  std::string nonempty_and(int n) {
+    const Node& k = node(n);
+    int left = k.kid[0], test = k.kid[1], before = -1, sized = left;
+    if (node(left).op == NodeOp::and_) before = node(left).kid[0], sized = node(left).kid[1];
+    int zone = size_test(sized);
+    if (zone < 0 || nonempty_ >= 0 || g_.card_count == 0 || node(test).op != NodeOp::eq) return "";
+    std::string out;
+    with_facts(before, [&] {
+      if (!total_zone(zone)) return;
+      nonempty_ = zone;
+      if (total(test)) {
+        std::string z = tmp(), m = tmp(), t = tmp();
+        std::string where = Z(zone);
+        nonempty_top_ = t;
+        bool was = eager_;
+        eager_ = true;
+        std::string tested = e(test);
+        eager_ = was;
+        out = fmt::format(
+            "({{ int {0} = {1}; int {2} = s[{3} + {0}]; int64_t {4} = zc(s[{5} + {0} * {6} + ({2} > 0 ? {2} - 1 : 0)]); (int64_t)(({2} > 0) & (({7}) != 0)); }})",
+            z, where, m, l_.zone_size, t, l_.zone_cards, g_.card_count, tested);
+      }
+      nonempty_ = -1;
+    });
+    if (out.empty() || before < 0) return out;
+    return fmt::format("(int64_t)(({}) && {})", e(before), out);
+  }
+  // The zone Z of a test that it holds a card (`size(Z) > 0`, `>= 1`, `!= 0`, mirrored), or -1.
+  int size_test(int n) const {
+    const Node& k = node(n);
+    auto is = [&](int m, int64_t v) { return node(m).op == NodeOp::constant && node(m).a == v; };
+    auto size = [&](int m) { return node(m).op == NodeOp::size ? node(m).kid[0] : -1; };
+    switch (k.op) {
+      case NodeOp::gt: return is(k.kid[1], 0) ? size(k.kid[0]) : -1;
+      case NodeOp::ge: return is(k.kid[1], 1) ? size(k.kid[0]) : -1;
+      case NodeOp::lt: return is(k.kid[0], 0) ? size(k.kid[1]) : -1;
+      case NodeOp::le: return is(k.kid[0], 1) ? size(k.kid[1]) : -1;
+      case NodeOp::ne: return is(k.kid[1], 0) ? size(k.kid[0]) : is(k.kid[0], 0) ? size(k.kid[1]) : -1;
+      default: return -1;
+    }
+  }
+  // f() run with what condition `cond` (-1: none) tells when true: each of its conjuncts
+  // `x != none` (x a variable of the frame) takes none out of x's range.
+  template <class F>
+  void with_facts(int cond, F f) {
+    std::vector<std::pair<int, Range>> saved;
+    std::vector<int> conjuncts;
+    std::vector<int> todo;
+    if (cond >= 0) todo.push_back(cond);
+    while (!todo.empty()) {
+      int m = todo.back();
+      todo.pop_back();
+      if (node(m).op == NodeOp::and_) todo.push_back(node(m).kid[0]), todo.push_back(node(m).kid[1]);
+      else conjuncts.push_back(m);
+    }
+    for (int m : conjuncts) {
+      const Node& c = node(m);
+      if (c.op != NodeOp::ne) continue;
+      int v = -1;
+      auto none = [&](int x) { return node(x).op == NodeOp::constant && node(x).a == -1; };
+      if (none(c.kid[1]) && node(c.kid[0]).op == NodeOp::bound) v = c.kid[0];
+      if (none(c.kid[0]) && node(c.kid[1]).op == NodeOp::bound) v = c.kid[1];
+      if (v < 0) continue;
+      int d = node(v).a;
+      auto it = ranges_.find(d);
+      if (it == ranges_.end() || it->second.lo != -1 || it->second.hi < 0) continue;
+      saved.emplace_back(d, it->second);
+      it->second.lo = 0;
+    }
+    f();
+    for (auto it = saved.rbegin(); it != saved.rend(); ++it) ranges_[it->first] = it->second;
+  }
+  // Whether nodes a and b are the same expression.
+  bool same_node(int a, int b) const {
+    if (a == b) return true;
+    if (a < 0 || b < 0) return false;
+    const Node &x = node(a), &y = node(b);
+    if (x.op != y.op || x.a != y.a || x.b != y.b || x.kid_count != y.kid_count) return false;
+    for (int i = 0; i < 3; ++i)
+      if (!same_node(x.kid[i], y.kid[i])) return false;
+    for (int i = 0; i < x.kid_count; ++i)
+      if (!same_node(p_.kids[x.first_kid + i], p_.kids[y.first_kid + i])) return false;
+    return true;
+  }
   std::string end_card(int n, const std::string& keep) {
     const Node& k = node(n);
     std::string z = tmp(), m = tmp();
@@ -1119,6 +1235,9 @@ class Generator {
     if (r.lo > r.hi) return s + " (int64_t)-1; })";
     // A table without holes: -1 only off its bounds, a card from the table itself (so that
     // where the bounds hold, as the compiler often knows, the test of `none` folds).
+    // Bytes (card_at_bytes) need no hint: the compiler sees from the type that they are
+    // not none, and the hint's test, after a spend in a loop, stayed a branch.
+    if (card_at_bytes(k.a)) return s + fmt::format(" int64_t {0} = ({1}) ? (int64_t)-1 : (int64_t)LK{2}[{3}]; {0}; }})", v, test, k.a, index);
     if (card_at_full(k.a))
       return s + fmt::format(" int64_t {0} = ({1}) ? (int64_t)-1 : ({{ int64_t {6} = LK{2}[{3}]; if (!({6} >= {4} && {6} <= {5})) __builtin_unreachable(); {6}; }}); {0}; }})",
                              v, test, k.a, index, r.lo, r.hi, tmp());
@@ -1212,6 +1331,8 @@ class Generator {
         std::string owned = owned_test(n);
         if (!owned.empty()) return owned;
         if (eager_) return fmt::format("(int64_t)((({}) != 0) & (({}) != 0))", e(k0), e(k1));
+        std::string fused = nonempty_and(n);
+        if (!fused.empty()) return fused;
         return fmt::format("(int64_t)(({}) && ({}))", e(k0), e(k1));
       }
       case NodeOp::or_:
@@ -1222,6 +1343,8 @@ class Generator {
       case NodeOp::call: return call(n);
       case NodeOp::player_count: return "(int64_t)n";
       case NodeOp::top:
+        if (nonempty_ >= 0 && same_node(k0, nonempty_)) return "(int64_t)" + nonempty_top_;
+        return end_card(n, "");
       case NodeOp::bottom: return end_card(n, "");
       case NodeOp::size: return fmt::format("(int64_t)s[{} + {}]", l_.zone_size, Z(k0));
       case NodeOp::next_player: {
@@ -3233,6 +3356,8 @@ class Generator {
   std::string kernel_structs_;                 // those structs, in every part
   std::set<int> safe_locals_, safe_depths_, safe_args_;  // see safe_player
   std::map<int, Range> results_;  // a function written (F<f>) -> the values it returns
+  int nonempty_ = -1;              // writing nonempty_and's test: the zone known to hold a card
+  std::string nonempty_top_;       // ... and the C++ local holding its top card
   std::map<int, Span> zone_locals_;  // a local slot that only holds checked zones -> their instances (find_safe_locals)
   int filtered_ = -1;    // the `when` a neighbour filter answers (neighbour_filter), left out of its level
   std::map<std::pair<int, int64_t>, int> neighbour_tables_;  // (property, lowest value) -> its NF table
