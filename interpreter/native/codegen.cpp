@@ -1018,8 +1018,8 @@ class Generator {
   // where Z is empty the interpreter does not work out T, and nothing of T can fail, spend
   // or be seen, so the same value comes out. Only an equality: on an empty zone's stale
   // card it mostly fails, as the joined test does, and the branch the compiler keeps stays
-  // as predictable; an inequality (Reversi's `top(q.spot).owner != p`) mostly passes there
-  // and left the size's branch to mispredict (Reversi's playouts a quarter slower). Every slot of a zone's
+  // as predictable; an inequality (`top(q.spot).owner != p` on a board) mostly passes there
+  // and left the size's branch to mispredict (such a board game of rules/ a quarter slower). Every slot of a zone's
   // list holds a card, past its size too (the state starts zeroed, card 0, and only cards
   // are ever written there: setup, the kernel's moves and shuffles, positions, determinize),
   // so the card read from an empty zone is one (zc()), whose tables T may read. The tests
@@ -2332,8 +2332,9 @@ class Generator {
     enter_level(act, k);
     // In kata_playout written whole, the levels below the first are written in place: each
     // runs once for each value of the level above, and GCC, on a large playout, may leave one
-    // out of line, a call and the captures read through memory for each value (compiled
-    // chess, once its owner sets were kept: 28.2 million instructions a game, 24.9 in place).
+    // out of line, a call and the captures read through memory for each value (the
+    // largest board game of rules/, once its owner sets were kept: 28.2 million instructions a
+    // game, 24.9 in place).
     std::string s = os_playout_ && k >= 1 ? "[&]() __attribute__((always_inline)) {" : "[&]() {";
     size_t eager = k == act.params.size() ? eager_from(act) : act.when_nodes.size();
     std::string ok;
@@ -2767,8 +2768,8 @@ class Generator {
   // Whether level k is the last and, but for `when` number `skip`, has no branch on the
   // cards (eager_from): the filter's loop ends after a number of rounds the processor does
   // not foresee, which costs more than the tests it saves where its body branches on the
-  // cards too (Breakthrough, its `when`s without branches: 13.7 to 12.4 µs a game; with
-  // their branches: 15.2 to 16.0).
+  // cards too (a race game on an 8x8 board in rules/, its `when`s without branches: 13.7 to
+  // 12.4 µs a game; with their branches: 15.2 to 16.0).
   bool branch_free(const Action& act, size_t k, size_t skip) {
     if (k != act.params.size()) return false;
     enter_level(act, k);
@@ -3210,7 +3211,7 @@ class Generator {
     }
     // None before them may read the cards: the processor then waits on that branch's loads
     // to go on, and the count's chain through the decisions, which the branches broke,
-    // slows it further (Breakthrough without owner sets, `not mine(target, player)` a branch
+    // slows it further (that race game without owner sets, `not mine(target, player)` a branch
     // before its last `when` worked out so: 21.4 µs a game, against 19.9 with both branches).
     for (size_t i = 0; i < from; ++i)
       if (act.when_level[i] == last && reads_cards(act.when_nodes[i])) return act.when_nodes.size();
