@@ -370,21 +370,23 @@ class Machine : public Evaluator {
     // A whole zone onto the top of another that is not a set, unheard: in one pass, as
     // compiled code moves it (the kernel's move_all_on_top, the same as these moves).
     // (The list kinds come last among the nodes, ops.hpp: any other list is a zone.)
+    int from = -1, z = -1;
     if (!events_ && in.d == 0 && p_.nodes[in.a].op < NodeOp::list_players) {
-      int from = zone(in.a), z = zone(in.b);
+      from = zone(in.a);
+      z = zone(in.b);
       if (from != z && !g_.kernel.ISET[z]) return kata::move_all_on_top(g_.kernel, w_, n_, from, z, in.c);
-      thread_local std::vector<int32_t> cards;
-      cards.assign(this->cards(from), this->cards(from) + size(from));
-      for (int32_t c : cards) move_card(c, z, in.c, -1);
-      return;
     }
     thread_local std::vector<int32_t> buf;
-    buf.clear();
-    each(in.a, [&](int64_t x) {
-      buf.push_back(static_cast<int32_t>(x));
-      return true;
-    });
-    int z = zone(in.b);
+    if (from >= 0) {
+      buf.assign(cards(from), cards(from) + size(from));
+    } else {
+      buf.clear();
+      each(in.a, [&](int64_t x) {
+        buf.push_back(static_cast<int32_t>(x));
+        return true;
+      });
+      z = zone(in.b);
+    }
     for (int32_t c : buf) move_card(c, z, in.c, in.d == 1 ? 0 : -1);
   }
 
