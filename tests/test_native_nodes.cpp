@@ -1146,6 +1146,11 @@ variables:
 functions:
   mine(q, p): "size(q.spot) > 0 and top(q.spot).owner == p"
   held(q, p): "size(q.pile) > 0 and top(q.pile).owner == p"
+  # The same tests of a square found by its coordinates (none off the board): their zones
+  # cannot fail, so a playout reads the owners of the tops it keeps (G<f>). A stone is no
+  # one's: owns(q, none) holds on one, not on an empty zone.
+  owns(q, p): "q != none and size(q.spot) > 0 and top(q.spot).owner == p"
+  tops(q, p): "q != none and size(q.pile) > 0 and top(q.pile).owner == p"
 flow: |
   repeat 40 times {
     choose mover: step | drop | tuck | sink | merge | stir | sweep | heap | rock | quake | mend | pass
@@ -1197,7 +1202,7 @@ actions:
       for c in origin.spot where c.owner == player and size(origin.pile) < 2 { move c to origin.pile at position 1 }
   rock:
     params: {at: {from: board}}
-    when: size(quarry) > 0 and at.x == at.y
+    when: size(quarry) > 0 and at.x == at.y and not owns(square(at.x + 1, at.y), player)
     do: move top(quarry) to at.spot
   quake:
     when: size(rift) == 0 and size(gone) > 2
@@ -1208,10 +1213,16 @@ actions:
   lift:
     params: {origin: {from: board}}
     when: held(origin, player)
-    do: move top(origin.pile) to origin.spot
+    do: |
+      move top(origin.pile) to origin.spot
+      if owns(square(origin.x, origin.y + 1), player) or tops(square(origin.x, origin.y - 1), none) {
+        move top(origin.spot) to origin.pile
+      }
   pass: {}
 scoring:
-  score: "count(q in board where mine(q, p)) + count(q in board where held(q, p))"
+  score: >
+    count(q in board where mine(q, p)) + count(q in board where held(q, p)) +
+    count(q in board where owns(square(q.x, q.y + 1), p) or tops(square(q.x + 1, q.y), none))
 )yaml";
 
 }  // namespace
@@ -1251,10 +1262,17 @@ TEST_CASE("compiled code keeps owner sets through a playout as the interpreter's
   std::string source = native_source(*g);
   CHECK(source.find("os_zone0(oz);") != std::string::npos);
   CHECK(source.find("os_zone1(fz);") != std::string::npos);
-  CHECK(source.find("os_all0();os_all1();zm_all0(); }") != std::string::npos);
+  CHECK(source.find("os_all0();os_all1();zm_all0();tw_all(); }") != std::string::npos);
   CHECK(source.find("= OS1[") != std::string::npos);
   // The board's squares, kept as a set too: worked out again after a move onto the board.
   CHECK(source.find("if (z == 0) zm_all0();") != std::string::npos);
+  // The owner of each zone's top, kept too (mine() and held() read it in G0 and G1), after
+  // each move, the zone a card left included, and all of them after a list's move.
+  CHECK(source.find("tw_on ? G2(c, tw, ") != std::string::npos);
+  CHECK(source.find("tw_on ? G3(c, tw, ") != std::string::npos);
+  CHECK(source.find("tw_zone(oz);") != std::string::npos);
+  CHECK(source.find("tw_zone(fz);") != std::string::npos);
+  CHECK(source.find("tw_all(); }") != std::string::npos);
   play_all(g, 100);
 }
 

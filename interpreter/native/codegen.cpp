@@ -40,6 +40,10 @@ extern KATA_LOCAL KataHost H;
   H.fail(c.host, c.s, kind, where, a, b);
   __builtin_unreachable();
 }
+// The owner of each zone's top card, kept in kata_playout alone (kept_sets()); code that
+// reads it (`tw_on ? ... : ...`) takes its other branch everywhere else.
+static constexpr bool tw_on = false;
+static const int8_t* const tw = nullptr;
 static inline int chkP(KataCtx& c, int n, int64_t p, int node) {
   if (__builtin_expect(p < 0 || p >= n, 0)) fail(c, kata_bad_player, node, p);
   return (int)p;
@@ -179,7 +183,11 @@ class Generator {
     out_ += prelude;
     find_safe_locals();
     find_param_ranges();
-    for (size_t f = 0; f < p_.functions.size(); ++f) out_ += fmt::format("static inline int64_t F{}({});\n", f, signature(f));
+    find_kept_tops();
+    for (size_t f = 0; f < p_.functions.size(); ++f) {
+      out_ += fmt::format("static inline int64_t F{}({});\n", f, signature(f));
+      if (needs_tops_[f]) out_ += fmt::format("static inline int64_t G{}({});\n", f, signature(f, true));
+    }
     for (size_t f = 0; f < p_.functions.size(); ++f) function(f);
     base_ = "0";
     names_.clear();
@@ -203,8 +211,8 @@ class Generator {
   // aggregates: C++ locals the compiler keeps in registers. Only where a node of the body
   // is handed back to the interpreter, which reads the frame (c.env), are they written
   // there too, as the interpreter would have them (Evaluator::call, aggregate).
-  std::string signature(size_t f) const {
-    std::string sig = "KataCtx& c, int base";
+  std::string signature(size_t f, bool tops = false) const {
+    std::string sig = tops ? "KataCtx& c, const int8_t* tw, int base" : "KataCtx& c, int base";
     for (int i = 0; i < p_.functions[f].params; ++i) sig += fmt::format(", int64_t a{}", i);
     return sig;
   }
@@ -244,6 +252,77 @@ class Generator {
     results_[f] = fn.body >= 0 ? range(fn.body) : span(0, 0);
     out_ += fmt::format("static inline int64_t F{}({}) {{\n  int32_t* s = c.s; const int n = c.n; (void)s; (void)n; (void)base;{}\n  return {};\n}}\n",
                         f, signature(f), bind, body);
+    // The same body where the kept tops are (kata_playout's calls): G<f>.
+    if (needs_tops_[f])
+      out_ += fmt::format(
+          "static inline int64_t G{}({}) {{\n  constexpr bool tw_on = true; int32_t* s = c.s; const int n = c.n; (void)s; (void)n; (void)base;{}\n  return {};\n}}\n",
+          f, signature(f, true), bind, body);
+  }
+
+  // ---- the owners of zones' tops, kept through a playout ----
+  // `size(Z) > 0 and top(Z).owner == E` (nonempty_and) reads three slots one after the
+  // other: Z's size, its top card, that card's owner. kata_playout written whole keeps the
+  // owner of each zone's top card instead (tw[zone], -128 for an empty zone), worked out
+  // when the playout starts and again for the zones a move leaves and enters (the markers
+  // the owner sets use, @U, @V and @O), so the test is one byte read and compared. Other
+  // entry points keep none (tw_on false): the same test, the same answer. A function that
+  // holds such a test, or calls one that does, is written twice: F<f>, and G<f> that is
+  // handed the kept tops (call()).
+  // Whether node n is such a test's equality: an owner of Z's top against an operand
+  // (tops_operand) that reads no zone.
+  int kept_top_side(int test, int zone) const {
+    const Node& k = node(test);
+    if (k.op != NodeOp::eq) return -1;
+    for (int side = 0; side < 2; ++side) {
+      const Node& x = node(k.kid[side]);
+      if (x.op != NodeOp::card_owner || node(x.kid[0]).op != NodeOp::top || !same_node(node(x.kid[0]).kid[0], zone)) continue;
+      switch (node(k.kid[1 - side]).op) {
+        case NodeOp::arg: case NodeOp::constant: case NodeOp::local: case NodeOp::global: case NodeOp::option:
+        case NodeOp::bound: return side;
+        default: break;
+      }
+    }
+    return -1;
+  }
+  void find_kept_tops() {
+    size_t fs = p_.functions.size();
+    needs_tops_.assign(fs, false);
+    tops_ = false;
+    if (g_.max_players > 100 || g_.card_count == 0) return;
+    auto test = [&](int n) {
+      const Node& k = node(n);
+      if (k.op != NodeOp::and_) return false;
+      int sized = node(k.kid[0]).op == NodeOp::and_ ? node(k.kid[0]).kid[1] : k.kid[0];
+      int zone = size_test(sized);
+      return zone >= 0 && kept_top_side(k.kid[1], zone) >= 0;
+    };
+    for (size_t n = 0; n < p_.nodes.size(); ++n) tops_ |= test(static_cast<int>(n));
+    if (!tops_) return;
+    // Each function's body, through its own nodes (not its callees'): tests and calls.
+    std::vector<std::set<int>> calls(fs);
+    std::vector<bool> direct(fs, false);
+    for (size_t f = 0; f < fs; ++f) {
+      std::vector<int> todo;
+      if (p_.functions[f].body >= 0) todo.push_back(p_.functions[f].body);
+      std::set<int> seen;
+      while (!todo.empty()) {
+        int n = todo.back();
+        todo.pop_back();
+        if (n < 0 || !seen.insert(n).second) continue;
+        const Node& k = node(n);
+        if (test(n)) direct[f] = true;
+        if (k.op == NodeOp::call) calls[f].insert(k.a);
+        for (int i = 0; i < 3; ++i) todo.push_back(k.kid[i]);
+        for (int i = 0; i < k.kid_count; ++i) todo.push_back(p_.kids[k.first_kid + i]);
+      }
+    }
+    for (size_t f = 0; f < fs; ++f) needs_tops_[f] = direct[f];
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (size_t f = 0; f < fs; ++f)
+        for (int g : calls[f])
+          if (!needs_tops_[f] && needs_tops_[static_cast<size_t>(g)]) needs_tops_[f] = grew = true;
+    }
   }
 
   // The values a computed function's `let`s take (they are C++ locals, 0 before their
@@ -1045,6 +1124,20 @@ class Generator {
         out = fmt::format(
             "({{ int {0} = {1}; int {2} = s[{3} + {0}]; int64_t {4} = zc(s[{5} + {0} * {6} + ({2} > 0 ? {2} - 1 : 0)]); (int64_t)(({2} > 0) & (({7}) != 0)); }})",
             z, where, m, l_.zone_size, t, l_.zone_cards, g_.card_count, tested);
+        // The owner of the top against an operand, where the tops are kept (find_kept_tops).
+        int side = tops_ ? kept_top_side(test, zone) : -1;
+        if (side >= 0) {
+          std::string v = tmp(), o = tmp();
+          nonempty_ = -1;
+          int other = node(test).kid[1 - side];
+          std::string operand = e(other);
+          // (an operand that may be -128 meets an empty zone's mark: tested apart)
+          Range r = range(other);
+          std::string empty = r.lo > -128 || r.hi < -128 ? "" : fmt::format(" & ({} != -128)", v);
+          tops_read_ = true;
+          out = fmt::format("(tw_on ? ({{ int {0} = tw[{1}]; int64_t {2} = {3}; (int64_t)(({0} == {2}){4}); }}) : {5})", v, where, o,
+                            operand, empty, out);
+        }
       }
       nonempty_ = -1;
     });
@@ -1598,10 +1691,11 @@ class Generator {
       args.push_back(tmp());
       s += fmt::format(" int64_t {} = {};", args.back(), e(p_.kids[k.first_kid + i]));
     }
-    s += fmt::format(" F{}(c, {}", k.a, nb);
-    for (int i = 0; i < k.kid_count; ++i) s += ", " + args[i];
-    s += "); })";
-    return s;
+    std::string rest = nb;
+    for (int i = 0; i < k.kid_count; ++i) rest += ", " + args[i];
+    if (needs_tops_[static_cast<size_t>(k.a)])
+      return s + fmt::format(" tw_on ? G{0}(c, tw, {1}) : F{0}(c, {1}); }})", k.a, rest);
+    return s + fmt::format(" F{}(c, {}); }})", k.a, rest);
   }
 
   // Whether a node's value always fits in an int32 slot, so storing it needs no check: a
@@ -1846,16 +1940,18 @@ class Generator {
           if (k < 0 && fused_) {
             for (size_t i = 0; i < os_decls_.size(); ++i) out += fmt::format("os_zone{}({});", i, arg);
             for (size_t i = 0; i < zm_zones_.size(); ++i) out += fmt::format("if ({} == {}) zm_all{}();", arg, zm_zones_[i].first, i);
+            if (tops_kept_) out += fmt::format("tw_zone({});", arg);
           }
           break;
         case 'V':
           if (k < 0 && fused_) {
             for (size_t i = 0; i < os_decls_.size(); ++i) out += fmt::format("os_all{}();", i);
             for (size_t i = 0; i < zm_zones_.size(); ++i) out += fmt::format("zm_all{}();", i);
+            if (tops_kept_) out += "tw_all();";
           }
           break;
         case 'O':
-          if (k < 0 && fused_ && !os_decls_.empty()) out += fmt::format("int oz = s[{} + card];", l_.card_zone);
+          if (k < 0 && fused_ && (!os_decls_.empty() || tops_kept_)) out += fmt::format("int oz = s[{} + card];", l_.card_zone);
           break;
         default: out += k < 0 ? "return;" : "return -1;"; break;  // 'W'
       }
@@ -1981,6 +2077,7 @@ class Generator {
         body += acts.empty() ? "  __builtin_trap();\n" : fmt::format("  goto B{};\n", acts.back());
       }
       os_playout_ = false;
+      tops_kept_ = tops_read_;  // (read by the instructions, functions or listings written so far)
       body.insert(kept_at, kept_sets());
     }
     // A decision: its chooser and parameters into the action's locals (apply() in machine.cpp).
@@ -2685,6 +2782,13 @@ class Generator {
   // kata_playout's sets and what keeps them, once the listings are written.
   std::string kept_sets() const {
     std::string t;
+    if (tops_kept_)
+      t += fmt::format(
+          "  int8_t tw[NI]; constexpr bool tw_on = true;\n"
+          "  auto tw_zone = [&](int z) {{ int m = s[{ZS} + z]; tw[z] = m ? (int8_t)OWNER[s[{ZC} + z * {CC} + m - 1]] : (int8_t)-128; }};\n"
+          "  auto tw_all = [&]() {{ for (int z = 0; z < NI; ++z) tw_zone(z); }};\n"
+          "  tw_all();\n",
+          fmt::arg("ZS", l_.zone_size), fmt::arg("ZC", l_.zone_cards), fmt::arg("CC", g_.card_count));
     for (size_t i = 0; i < zm_zones_.size(); ++i) {
       const KindInfo& kind = g_.kinds[zm_zones_[i].second];
       int words = (kind.card_count + 63) / 64;
@@ -3358,6 +3462,10 @@ class Generator {
   std::set<int> safe_locals_, safe_depths_, safe_args_;  // see safe_player
   std::map<int, Range> results_;  // a function written (F<f>) -> the values it returns
   int nonempty_ = -1;              // writing nonempty_and's test: the zone known to hold a card
+  bool tops_ = false;              // the owners of zones' tops may be read (find_kept_tops)
+  bool tops_read_ = false;         // ... and are read
+  bool tops_kept_ = false;         // ... and kata_playout keeps them (kept_sets())
+  std::vector<bool> needs_tops_;   // a function written twice, F<f> and G<f> (find_kept_tops)
   std::string nonempty_top_;       // ... and the C++ local holding its top card
   std::map<int, Span> zone_locals_;  // a local slot that only holds checked zones -> their instances (find_safe_locals)
   int filtered_ = -1;    // the `when` a neighbour filter answers (neighbour_filter), left out of its level
