@@ -37,8 +37,9 @@ void playouts(benchmark::State& state, const kata::Game& game) {
   auto options = kata::default_options(game);
   uint64_t seed = 1;
   int64_t decisions = 0;
+  kata::ReusedState reused;  // as simulate plays: one state, game after game
   for (auto _ : state) {
-    kata::State s = kata::random_playout(game, players, seed++, options);
+    kata::State& s = kata::random_playout(reused, game, players, seed++, options);
     decisions += s.decisions();
     benchmark::DoNotOptimize(s);
   }

@@ -352,6 +352,13 @@ State random_playout(const Game& g, int players, uint64_t seed, const std::vecto
   return s;
 }
 
+State& random_playout(ReusedState& r, const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options) {
+  State& s = new_game_in(r, g, players, seed, options);
+  uint64_t rng = seed ^ 0xa0761d6478bd642fULL;
+  play_randomly(g, s, rng);
+  return s;
+}
+
 namespace {
 
 // What a game's decisions tell about the rules: which actions and cards were legal and
@@ -454,8 +461,10 @@ std::string error_text(const Game& g, const RuntimeError& e) {
 GameOutcome run_one(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options,
                     bool check_invariants, bool per_decision) {
   GameOutcome o;
+  // Each thread's state, from one game to the next (new_game_in).
+  thread_local ReusedState reused;
   try {
-    State s = new_game(g, players, seed, options);
+    State& s = new_game_in(reused, g, players, seed, options);
     uint64_t rng = seed ^ 0xa0761d6478bd642fULL;
     std::vector<Decision> legal;
     auto check = [&]() {

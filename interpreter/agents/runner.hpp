@@ -77,6 +77,9 @@ uint64_t game_seed(uint64_t seed, uint64_t i);
 // One random playout, as fast as the runtime allows (no views, no events); returns the
 // final state. The benchmark measures this.
 State random_playout(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options);
+// The same playout in a state kept from the last game of g (new_game_in): what simulate
+// plays, and what the benchmarks measure.
+State& random_playout(ReusedState& r, const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options);
 
 // Makes the agent that plays `spec` at `seat` in one game whose seed is `seed` (every game
 // has agents of its own: bots keep state, and each draws from a generator of its own

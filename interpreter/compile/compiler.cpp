@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <fstream>
 #include <optional>
 #include <set>
@@ -148,6 +149,8 @@ class Compiler {
     always_seen();
     g_.kernel = make_kernel_tables(g_);
     g_.initial_slots = make_initial_slots(g_);
+    static std::atomic<uint64_t> serials{0};
+    g_.serial = ++serials;
   }
 
  private:

@@ -401,6 +401,9 @@ struct Game {
   // a new game copies them instead of filling every card and variable in anew. Empty for
   // a count whose set-up fails (an initial value's error is then raised by each new game).
   std::vector<std::vector<int32_t>> initial_slots;
+  // A number no other game compiled in this process has (a ReusedState holds a state of
+  // the game with its serial: engine.hpp).
+  uint64_t serial = 0;
 
   std::string symbol_name(int64_t v) const;
   int zone_instance(int zone, int seat) const {

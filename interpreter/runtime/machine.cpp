@@ -518,6 +518,12 @@ State new_game(const Game& g, int players, uint64_t seed, const std::vector<int6
   return st;
 }
 
+State& new_game_in(ReusedState& r, const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options) {
+  initial_state_in(r, g, players, seed, options);
+  run(g, r.state, nullptr);
+  return r.state;
+}
+
 void run_from(const Game& g, State& s, int pc, Hooks* hooks) {
   s.slots[Layout::pc] = pc;
   run(g, s, hooks);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <climits>
+#include <cstddef>
 
 #include "runtime/evaluator.hpp"
 
@@ -195,23 +196,66 @@ std::vector<std::vector<int32_t>> make_initial_slots(const Game& g) {
   return all;
 }
 
-State initial_state(const Game& g, int players, uint64_t seed,
-                    const std::vector<int64_t>& options) {
-  State st;
+namespace {
+
+// The slots made once for this count with the default options, or null.
+const std::vector<int32_t>* made_initial(const Game& g, int players, const std::vector<int64_t>& options) {
   size_t at = static_cast<size_t>(players - g.min_players);
   bool defaults = options.size() == g.options.size();
   for (size_t i = 0; defaults && i < options.size(); ++i)
     defaults = options[i] == g.options[i].default_value;
-  if (defaults && players >= g.min_players && at < g.initial_slots.size() &&
-      !g.initial_slots[at].empty())
-    st.slots = g.initial_slots[at];
-  else
-    st.slots = fill_initial(g, players, options);
+  if (defaults && players >= g.min_players && at < g.initial_slots.size() && !g.initial_slots[at].empty())
+    return &g.initial_slots[at];
+  return nullptr;
+}
+
+void seed_state(State& st, uint64_t seed) {
   uint64_t rng = seed;
   next_random(rng);  // decorrelate nearby seeds
   st.slots[Layout::rng_hi] = static_cast<int32_t>(rng >> 32);
   st.slots[Layout::rng_lo] = static_cast<int32_t>(rng);
+}
+
+}  // namespace
+
+State initial_state(const Game& g, int players, uint64_t seed,
+                    const std::vector<int64_t>& options) {
+  State st;
+  if (const std::vector<int32_t>* made = made_initial(g, players, options))
+    st.slots = *made;
+  else
+    st.slots = fill_initial(g, players, options);
+  seed_state(st, seed);
   return st;
+}
+
+// initial_state into r: where r last held a game of g with as many slots as the made
+// ones (the same count: the layout is the game's, the players' slots its most), the
+// slots before the zones' lists and after them, and each zone's cards up to its starting
+// size; else all of them.
+void initial_state_in(ReusedState& r, const Game& g, int players, uint64_t seed,
+                      const std::vector<int64_t>& options) {
+  const std::vector<int32_t>* made = made_initial(g, players, options);
+  std::vector<int32_t>& s = r.state.slots;
+  if (made && r.game == g.serial && g.serial != 0 && s.size() == made->size()) {
+    const Layout& l = g.layout;
+    const int32_t* from = made->data();
+    int32_t* to = s.data();
+    std::copy(from, from + l.zone_cards, to);
+    for (int z = 0, zones = l.zone_cards - l.zone_size; z < zones; ++z) {
+      const int32_t* cards = from + l.zone_cards + static_cast<ptrdiff_t>(z) * g.card_count;
+      std::copy(cards, cards + from[l.zone_size + z], to + (cards - from));
+    }
+    std::copy(from + l.card_zone, from + made->size(), to + l.card_zone);
+  } else {
+    r.game = 0;  // (until the slots are whole: fill_initial may throw)
+    if (made)
+      s = *made;
+    else
+      s = fill_initial(g, players, options);
+    r.game = g.serial;
+  }
+  seed_state(r.state, seed);
 }
 
 }  // namespace kata
