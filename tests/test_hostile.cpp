@@ -420,7 +420,8 @@ std::string chain_of_functions(const std::vector<int>& terms) {
   std::string text = "game: Chain\nplayers: 2\nvariables:\n  v: 0\nfunctions:\n";
   int count = static_cast<int>(terms.size());
   for (int f = 0; f < count; ++f) {
-    text += "  f" + std::to_string(f) + "(a): " + (f + 1 < count ? "f" + std::to_string(f + 1) + "(a)" : "1");
+    // (fmt, not `"f" + std::string`: GCC 12 at -O3 warns of an overlap there, -Wrestrict)
+    text += fmt::format("  f{}(a): {}", f, f + 1 < count ? fmt::format("f{}(a)", f + 1) : std::string("1"));
     text += repeat("+a", terms[f]) + "\n";
   }
   return text + "flow: |\n  v = f0(0) % 1000\n  phase p\nphases:\n  p: |\n    choose P1: go\nactions:\n  go:\n"
@@ -646,7 +647,7 @@ TEST_CASE("a text is at most 1000 levels deep counted through the functions it c
     procs += "  p" + std::to_string(p) + ": |\n";
     std::string indent = "    ";
     for (int k = 0; k < 40; ++k, indent += " ") procs += indent + "if true {\n";
-    procs += indent + (p + 1 < 30 ? "p" + std::to_string(p + 1) + "()" : "v = 1") + "\n";
+    procs += indent + (p + 1 < 30 ? fmt::format("p{}()", p + 1) : std::string("v = 1")) + "\n";
     for (int k = 0; k < 40; ++k) indent.pop_back(), procs += indent + "}\n";
   }
   procs += "flow: |\n  p0()\n  phase q\nphases:\n  q: |\n    choose P1: go\nactions:\n  go:\n    do: \"\"\nscoring: {score: 0}\n";

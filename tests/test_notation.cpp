@@ -92,7 +92,10 @@ std::vector<std::string> texts_to_try(const Game& g, const State& s, uint64_t& r
           for (auto& x : v)
             for (char& c : x) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
       }
-      out.push_back((pick(4) == 0 ? " " : "") + joined(v) + (pick(4) == 0 ? "\n" : ""));
+      std::string text(pick(4) == 0 ? " " : "");  // (not `"" + std::string`: GCC 12 -O3, -Wrestrict)
+      text += joined(v);
+      if (pick(4) == 0) text += "\n";
+      out.push_back(text);
     }
   }
   // Decisions of the choice's actions with values from the parameters' lists, legal or

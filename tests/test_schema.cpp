@@ -6,6 +6,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -80,9 +81,9 @@ kata::test::Run validate(const std::string& name, const std::vector<std::pair<st
                         ".schema.json";
   int i = 0;
   for (const auto& [label, document] : documents) {
-    fs::path file = dir / (std::to_string(i++) + "-" + fs::path(label).filename().string() + ".json");
+    fs::path file = dir / fmt::format("{}-{}.json", i++, fs::path(label).filename().string());
     std::ofstream(file) << document.dump();
-    command += " " + file.string();
+    command += fmt::format(" {}", file.string());
   }
   return kata::test::run_command(command + " 2>&1");
 }

@@ -437,7 +437,7 @@ TEST_CASE("the four games' screens at 40, 52 and 80 columns: no name split, boar
           std::istringstream lines(board);
           for (std::string line; std::getline(lines, line) && line.rfind("    a piece:", 0) != 0;)
             for (size_t width : {40, 52})
-              CHECK(kata::test::has("\n" + wrap_text(screen, width), "\n" + line + "\n"));
+              CHECK(kata::test::has(fmt::format("\n{}", wrap_text(screen, width)), fmt::format("\n{}\n", line)));
         }
       }
       legal_decisions(g, s, legal);

@@ -46,8 +46,8 @@ TEST_CASE("a billion laughs is refused at once", "[budgets][yaml]") {
   // Ten lists of ten aliases of the list before: 10^9 nodes, in nine short lines.
   std::string text = head + "doc: ok\nx0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n";
   for (int i = 1; i < 9; ++i) {
-    text += "x" + std::to_string(i) + ": &a" + std::to_string(i) + " [";
-    for (int k = 0; k < 10; ++k) text += (k ? ", *a" : "*a") + std::to_string(i - 1);
+    text += fmt::format("x{0}: &a{0} [", i);
+    for (int k = 0; k < 10; ++k) text += fmt::format("{}*a{}", k ? ", " : "", i - 1);
     text += "]\n";
   }
   auto l = load_text(text);
@@ -110,8 +110,8 @@ TEST_CASE("a scenario's aliases repeat at most 1048576 nodes and characters", "[
 TEST_CASE("a billion laughs in a scenario is refused at once", "[budgets][yaml][scenario]") {
   std::string text = "rules: " KATA_SOURCE_DIR "/rules/connect4.yaml\nx0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n";
   for (int i = 1; i < 9; ++i) {
-    text += "x" + std::to_string(i) + ": &a" + std::to_string(i) + " [";
-    for (int k = 0; k < 10; ++k) text += (k ? ", *a" : "*a") + std::to_string(i - 1);
+    text += fmt::format("x{0}: &a{0} [", i);
+    for (int k = 0; k < 10; ++k) text += fmt::format("{}*a{}", k ? ", " : "", i - 1);
     text += "]\n";
   }
   auto r = kata::run_scenario(kata::test::temp("aliases-laughs.yaml", text));
