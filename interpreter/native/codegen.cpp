@@ -457,7 +457,8 @@ class Generator {
     for (const Node& k : p_.nodes) {
       for (int i = 0; i < 3; ++i)
         if (k.kid[i] >= 0) inner[static_cast<size_t>(k.kid[i])] = 1;
-      if (k.op == NodeOp::call)
+      // (a call's arguments, and a computed function's statements: a block's)
+      if (k.op == NodeOp::call || k.op == NodeOp::block)
         for (int i = 0; i < k.kid_count; ++i) inner[static_cast<size_t>(p_.kids[k.first_kid + i])] = 1;
     }
     for (const Function& fn : p_.functions)
@@ -943,9 +944,12 @@ class Generator {
     const int64_t cc = g_.card_count, mp = g_.max_players, ni = static_cast<int64_t>(g_.instance_zone.size());
     switch (k.op) {
       case NodeOp::constant: return span(k.a, k.a);
+      case NodeOp::local:
+        // A slot that only ever holds a seat (find_safe_locals): one of the seats.
+        if (safe_locals_.count(k.a)) return span(0, mp - 1);
+        return int32_range();
       case NodeOp::option:
       case NodeOp::global:
-      case NodeOp::local:
       case NodeOp::player_var:
       case NodeOp::player_var_local:
       case NodeOp::player_var_bound:
