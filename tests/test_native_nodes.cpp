@@ -1294,7 +1294,10 @@ TEST_CASE("compiled code plays components' zones and variables as the interprete
 TEST_CASE("compiled code plays a board of links as the interpreter does", "[native]") {
   auto g = load(ring);
   // A zone's size and top tested together without a branch (nonempty_and).
-  CHECK(native_source(*g).find(" - 1 : 0)]); (int64_t)((") != std::string::npos);
+  std::string source = native_source(*g);
+  CHECK(source.find(" - 1 : 0)]); (int64_t)((") != std::string::npos);
+  // A lookup padded to its coordinates' ranges: none off the table on both sides.
+  CHECK(source.find("LP6[] = {-1,0,1,2,3,4,5,6,-1,-1};") != std::string::npos);
   play_all(g, 100);
 }
 

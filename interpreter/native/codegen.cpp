@@ -184,6 +184,7 @@ class Generator {
     find_safe_locals();
     find_param_ranges();
     find_kept_tops();
+    size_t padded_at = out_.size();  // (the padded lookup tables, once all are made: card_at)
     for (size_t f = 0; f < p_.functions.size(); ++f) {
       out_ += fmt::format("static inline int64_t F{}({});\n", f, signature(f));
       if (needs_tops_[f]) out_ += fmt::format("static inline int64_t G{}({});\n", f, signature(f, true));
@@ -201,6 +202,7 @@ class Generator {
       units_ = {machine(false) + whole_legal()};
       parts(std::string(init) + machine(true));
     }
+    out_.insert(padded_at, padded_);
     if (out_.size() > limit_) throw TooLarge{-1};
     return out_;
   }
@@ -1318,8 +1320,10 @@ class Generator {
     const CardLookup& t = p_.lookups[k.a];
     if (!t.dense) return host_eval(n);
     std::string s = "({", test = "false", index = "0";
+    std::vector<std::string> coordinates;  // (local: a coordinate may hold a lookup too)
     for (int d = 0; d < t.dims; ++d) {
       std::string v = tmp();
+      coordinates.push_back(v);
       s += fmt::format(" int64_t {} = {};", v, e(k.kid[d]));
       test += fmt::format(" || {0} < {1}LL || {0} > {2}LL", v, t.lo[d], t.hi[d]);
       index = fmt::format("({}) * {} + ({} - {}LL)", index, t.hi[d] - t.lo[d] + 1, v, t.lo[d]);
@@ -1334,12 +1338,51 @@ class Generator {
     // where the bounds hold, as the compiler often knows, the test of `none` folds).
     // Bytes (card_at_bytes) need no hint: the compiler sees from the type that they are
     // not none, and the hint's test, after a spend in a loop, stayed a branch.
-    if (card_at_bytes(k.a)) return s + fmt::format(" int64_t {0} = ({1}) ? (int64_t)-1 : (int64_t)LK{2}[{3}]; {0}; }})", v, test, k.a, index);
+    if (card_at_bytes(k.a)) {
+      std::string at;
+      int padded = padded_table(n, coordinates, at);
+      if (padded >= 0) return s + fmt::format(" (int64_t)LP{}[{}]; }})", padded, at);
+      return s + fmt::format(" int64_t {0} = ({1}) ? (int64_t)-1 : (int64_t)LK{2}[{3}]; {0}; }})", v, test, k.a, index);
+    }
     if (card_at_full(k.a))
       return s + fmt::format(" int64_t {0} = ({1}) ? (int64_t)-1 : ({{ int64_t {6} = LK{2}[{3}]; if (!({6} >= {4} && {6} <= {5})) __builtin_unreachable(); {6}; }}); {0}; }})",
                              v, test, k.a, index, r.lo, r.hi, tmp());
     return s + fmt::format(" int64_t {0} = ({1}) ? (int64_t)-1 : (int64_t)LK{2}[{3}]; if (!({0} == -1 || ({0} >= {4} && {0} <= {5}))) __builtin_unreachable(); {0}; }})",
                            v, test, k.a, index, r.lo, r.hi);
+  }
+  // ---- lookups padded to their coordinates' ranges ----
+  // A lookup in a table of bytes (card_at_bytes) whose coordinates each have a known range
+  // (a square's column plus a step of at most three in a direction: -3 to 10) reads a
+  // copy of the table widened to those ranges, with none (-1) in each cell off the board:
+  // the same card or none, without the tests of the bounds, which the processor
+  // mispredicts at a board's edge. At most 4,096 cells; a copy for each lookup and set of
+  // ranges (LP<i>), written before the functions (padded_).
+  int padded_table(int n, const std::vector<std::string>& coordinates, std::string& at) {
+    const Node& k = node(n);
+    const CardLookup& t = p_.lookups[k.a];
+    int64_t lo[3], width[3], cells = 1;
+    for (int d = 0; d < t.dims; ++d) {
+      Range r = range(k.kid[d]);
+      if (r.lo > r.hi || r.lo < -4096 || r.hi > 4096) return -1;
+      lo[d] = r.lo, width[d] = r.hi - r.lo + 1, cells *= width[d];
+      if (cells > 4096) return -1;
+    }
+    std::string key = fmt::format("{}", k.a);
+    for (int d = 0; d < t.dims; ++d) key += fmt::format(":{}:{}", lo[d], width[d]);
+    auto [it, added] = padded_tables_.try_emplace(key, static_cast<int>(padded_tables_.size()));
+    if (added) {
+      std::vector<int32_t> cells_of(static_cast<size_t>(cells), -1);
+      for (int64_t i = 0; i < cells; ++i) {
+        int64_t v[3] = {0, 0, 0}, rest = i;
+        for (int d = t.dims - 1; d >= 0; --d) v[d] = lo[d] + rest % width[d], rest /= width[d];
+        cells_of[static_cast<size_t>(i)] = t.find(v);
+      }
+      padded_ += table_text(g_.card_count < 128 ? "int8_t" : "int16_t", fmt::format("LP{}", it->second).c_str(), cells_of);
+    }
+    at = "0";
+    for (int d = 0; d < t.dims; ++d)
+      at = fmt::format("({}) * {} + ({} - ({}LL))", at, width[d], coordinates[static_cast<size_t>(d)], lo[d]);
+    return it->second;
   }
   // Argument i of the decision being listed: a C++ local where nothing of the action is
   // handed back to the interpreter (which reads c.args), else c.args.
@@ -3479,6 +3522,8 @@ class Generator {
   std::set<int> set_empties_;  // the zones whose empty instances the listing being written reads, as EZ<zone> (set_level)
   SetCount set_count_;         // the compact listing being written keeps words and counts (set_level)
   std::string tables_;  // tables made while the listings are written, before them in the source
+  std::string padded_;  // the padded lookup tables (padded_table), before the functions
+  std::map<std::string, int> padded_tables_;  // (lookup, each coordinate's lowest value and width) -> its LP table
   bool eager_ = false;  // writing a `when` worked out without branches (eager_from): `and`, `or` as `&`, `|`
   bool bounded_ = false;  // the site being listed cannot list more than max_legal_decisions (decisions_bound)
   // In a playout's listing of a site (machine()): the numbers written for each decision (0:
