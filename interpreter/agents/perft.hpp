@@ -1,4 +1,4 @@
-// Move-generation counts ("perft", as chess programs call them): how many sequences of
+// Move-generation counts ("perft", as game-playing programs call them): how many sequences of
 // exactly `depth` decisions, or turns, can be played from a state. They pin a game's legal
 // moves down to a number a test can assert and a person can check by hand at depth 1.
 #pragma once
@@ -14,7 +14,7 @@ namespace kata {
 enum class PerftUnit : uint8_t {
   decision,  // each decision, whoever makes it
   // A turn: the decisions one seat makes in a row, until another seat is to choose or the
-  // game ends (a multi-jump in draughts, made one jump at a time, is one turn). A seat
+  // game ends (a capture of several jumps, made one jump at a time, is one turn). A seat
   // that chooses again right after its own turn, the other seat having had nothing to
   // choose, continues that turn.
   turn,
@@ -24,8 +24,9 @@ enum class PerftUnit : uint8_t {
 inline constexpr int max_perft_depth = 12;
 
 // The number of sequences of `depth` legal decisions (or turns) from `s`, whoever makes
-// them. A game that ends before `depth` adds nothing (like a mate in chess perft); depth 0
-// counts 1. `per_depth`, when given, receives the count at each depth 1..depth.
+// them. A game that ends before `depth` adds nothing (as the usual published counts have
+// it); depth 0 counts 1. `per_depth`, when given, receives the count at each depth
+// 1..depth.
 uint64_t perft(const Game& g, const State& s, int depth, std::vector<uint64_t>* per_depth = nullptr,
                PerftUnit unit = PerftUnit::decision);
 

@@ -101,8 +101,8 @@ State initial_state(const Game& g, int players, uint64_t seed, const std::vector
 // A state kept from one game to the next of the same rules, for many games in a row
 // (simulate's, the benchmarks'): new_game_in makes in it the state new_game makes, but
 // writes only the slots the set-up fills and each zone's cards up to its starting size,
-// where new_game writes every zone's room for every card (Connect Four: 45 zones of 84
-// cards, 16 kB, against 1.6 kB). The slots past a zone's size keep the last game's cards:
+// where new_game writes every zone's room for every card (a board of 42 spots and 84
+// pieces: 45 zones of 84 cards, 16 kB, against 1.6 kB). The slots past a zone's size keep the last game's cards:
 // no rule reads them (a zone's cards are those below its size), and they are cards of the
 // same game, as the kernel asks of every slot of a zone's list (docs/performance.md).
 struct ReusedState {
