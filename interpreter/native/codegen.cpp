@@ -270,8 +270,9 @@ class Generator {
   // entry points keep none (tw_on false): the same test, the same answer. A function that
   // holds such a test, or calls one that does, is written twice: F<f>, and G<f> that is
   // handed the kept tops (call()).
-  // Whether node n is such a test's equality: an owner of Z's top against an operand
-  // (tops_operand) that reads no zone.
+  // Which side of equality `test` is the owner of Z's top, against an operand that reads no
+  // zone (an argument, a local, a variable, an option or a constant); -1 if it is not such
+  // an equality.
   int kept_top_side(int test, int zone) const {
     const Node& k = node(test);
     if (k.op != NodeOp::eq) return -1;
@@ -1352,7 +1353,7 @@ class Generator {
   }
   // ---- lookups padded to their coordinates' ranges ----
   // A lookup in a table of bytes (card_at_bytes) whose coordinates each have a known range
-  // (a square's column plus a step of at most three in a direction: -3 to 10) reads a
+  // (a square's column plus a few steps in a direction: -4 to 11 on a board of 7) reads a
   // copy of the table widened to those ranges, with none (-1) in each cell off the board:
   // the same card or none, without the tests of the bounds, which the processor
   // mispredicts at a board's edge. At most 4,096 cells; a copy for each lookup and set of
