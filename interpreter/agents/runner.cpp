@@ -346,10 +346,8 @@ uint64_t game_seed(uint64_t seed, uint64_t i) {
 }
 
 State random_playout(const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options) {
-  State s = new_game(g, players, seed, options);
-  uint64_t rng = seed ^ 0xa0761d6478bd642fULL;
-  play_randomly(g, s, rng);
-  return s;
+  ReusedState r;  // (holding none: the whole state is written)
+  return std::move(random_playout(r, g, players, seed, options));
 }
 
 State& random_playout(ReusedState& r, const Game& g, int players, uint64_t seed, const std::vector<int64_t>& options) {

@@ -1093,8 +1093,6 @@ class Generator {
       default: return fmt::format("chkZ(c, n, {}, {})", e(n), n);
     }
   }
-  // `top(z)` or `bottom(z)` (node n): the card, or -1 if the zone is empty; with `keep`, a
-  // C++ variable that is given the zone.
   // `size(Z) > 0 and T` (after any `x != none and`), T an equality on Z's top card: a
   // board's "my piece stands on q" (`q != none and size(q.spot) > 0 and top(q.spot).owner
   // == p`). Whether Z holds a card changes from one test to the next, and the processor
@@ -1105,11 +1103,13 @@ class Generator {
   // or be seen, so the same value comes out. Only an equality: on an empty zone's stale
   // card it mostly fails, as the joined test does, and the branch the compiler keeps stays
   // as predictable; an inequality (`top(q.spot).owner != p` on a board) mostly passes there
-  // and left the size's branch to mispredict (such a board game of rules/ a quarter slower). Every slot of a zone's
-  // list holds a card, past its size too (the state starts zeroed, card 0, and only cards
-  // are ever written there: setup, the kernel's moves and shuffles, positions, determinize),
-  // so the card read from an empty zone is one (zc()), whose tables T may read. The tests
-  // `x != none` before it stay a branch, and tell the ranges inside that x is not none.
+  // and left the size's branch to mispredict (such a board game of rules/ a quarter
+  // slower). Every slot of a zone's list holds a card, past its size too (the state
+  // starts zeroed, card 0, and only cards are ever written there: setup, the kernel's
+  // moves and shuffles, positions, determinize, and a reused state keeps the last game's,
+  // ReusedState), so the card read from an empty zone is one (zc()), whose tables T may
+  // read. The tests `x != none` before it stay a branch, and tell the ranges inside that x
+  // is not none.
   std::string nonempty_and(int n) {
     const Node& k = node(n);
     int left = k.kid[0], test = k.kid[1], before = -1, sized = left;
@@ -1208,6 +1208,8 @@ class Generator {
       if (!same_node(p_.kids[x.first_kid + i], p_.kids[y.first_kid + i])) return false;
     return true;
   }
+  // `top(z)` or `bottom(z)` (node n): the card, or -1 if the zone is empty; with `keep`, a
+  // C++ variable that is given the zone.
   std::string end_card(int n, const std::string& keep) {
     const Node& k = node(n);
     std::string z = tmp(), m = tmp();
@@ -3510,11 +3512,11 @@ class Generator {
   std::set<int> safe_locals_, safe_depths_, safe_args_;  // see safe_player
   std::map<int, Range> results_;  // a function written (F<f>) -> the values it returns
   int nonempty_ = -1;              // writing nonempty_and's test: the zone known to hold a card
+  std::string nonempty_top_;       // ... and the C++ local holding its top card
   bool tops_ = false;              // the owners of zones' tops may be read (find_kept_tops)
   bool tops_read_ = false;         // ... and are read
   bool tops_kept_ = false;         // ... and kata_playout keeps them (kept_sets())
   std::vector<bool> needs_tops_;   // a function written twice, F<f> and G<f> (find_kept_tops)
-  std::string nonempty_top_;       // ... and the C++ local holding its top card
   std::map<int, Span> zone_locals_;  // a local slot that only holds checked zones -> their instances (find_safe_locals)
   int filtered_ = -1;    // the `when` a neighbour filter answers (neighbour_filter), left out of its level
   std::map<std::pair<int, int64_t>, int> neighbour_tables_;  // (property, lowest value) -> its NF table

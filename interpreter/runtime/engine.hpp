@@ -102,9 +102,10 @@ State initial_state(const Game& g, int players, uint64_t seed, const std::vector
 // (simulate's, the benchmarks'): new_game_in makes in it the state new_game makes, but
 // writes only the slots the set-up fills and each zone's cards up to its starting size,
 // where new_game writes every zone's room for every card (a board of 42 spots and 84
-// pieces: 45 zones of 84 cards, 16 kB, against 1.6 kB). The slots past a zone's size keep the last game's cards:
-// no rule reads them (a zone's cards are those below its size), and they are cards of the
-// same game, as the kernel asks of every slot of a zone's list (docs/performance.md).
+// pieces: 45 zones of 84 cards, 16 kB, against 1.6 kB). The slots past a zone's size keep
+// the last game's cards: no rule reads them (a zone's cards are those below its size), and
+// they are cards of the same game, as the kernel asks of every slot of a zone's list
+// (docs/performance.md).
 struct ReusedState {
   uint64_t game = 0;  // the Game::serial of the game whose state it holds; 0: none yet
   State state;

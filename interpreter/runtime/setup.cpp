@@ -209,24 +209,14 @@ const std::vector<int32_t>* made_initial(const Game& g, int players, const std::
   return nullptr;
 }
 
-void seed_state(State& st, uint64_t seed) {
-  uint64_t rng = seed;
-  next_random(rng);  // decorrelate nearby seeds
-  st.slots[Layout::rng_hi] = static_cast<int32_t>(rng >> 32);
-  st.slots[Layout::rng_lo] = static_cast<int32_t>(rng);
-}
-
 }  // namespace
 
+// A fresh state is a reused one that holds none yet: every slot is written.
 State initial_state(const Game& g, int players, uint64_t seed,
                     const std::vector<int64_t>& options) {
-  State st;
-  if (const std::vector<int32_t>* made = made_initial(g, players, options))
-    st.slots = *made;
-  else
-    st.slots = fill_initial(g, players, options);
-  seed_state(st, seed);
-  return st;
+  ReusedState r;
+  initial_state_in(r, g, players, seed, options);
+  return std::move(r.state);
 }
 
 // initial_state into r: where r last held a game of g with as many slots as the made
@@ -255,7 +245,10 @@ void initial_state_in(ReusedState& r, const Game& g, int players, uint64_t seed,
       s = fill_initial(g, players, options);
     r.game = g.serial;
   }
-  seed_state(r.state, seed);
+  uint64_t rng = seed;
+  next_random(rng);  // decorrelate nearby seeds
+  s[Layout::rng_hi] = static_cast<int32_t>(rng >> 32);
+  s[Layout::rng_lo] = static_cast<int32_t>(rng);
 }
 
 }  // namespace kata
