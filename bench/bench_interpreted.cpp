@@ -52,6 +52,17 @@ void BM_interpreted_kobayakawa(benchmark::State& state) {
   playouts(state, *game);
 }
 
+// The same, with every expression worked out by the tree walk (no register code,
+// Program::xentry empty): what runtime/xcode.cpp's register code buys, in one run.
+void BM_tree_walked_kobayakawa(benchmark::State& state) {
+  static auto game = [] {
+    auto copy = std::make_shared<kata::Game>(*load("kobayakawa.yaml"));
+    copy->program.xentry.clear();
+    return std::shared_ptr<const kata::Game>(copy);
+  }();
+  playouts(state, *game);
+}
+
 // Kenjin has no native twin: its figure is reported on its own, at 2 and 4 players.
 void BM_interpreted_kenjin(benchmark::State& state) {
   static auto game = load("kenjin.yaml");
@@ -75,6 +86,7 @@ void BM_compiled_kenjin(benchmark::State& state) {
 }
 
 BENCHMARK(BM_interpreted_kobayakawa)->Arg(4);
+BENCHMARK(BM_tree_walked_kobayakawa)->Arg(4);
 BENCHMARK(BM_compiled_kobayakawa)->Arg(4);
 BENCHMARK(BM_compiled_kenjin)->Arg(2)->Arg(4);
 BENCHMARK(BM_interpreted_kenjin)->Arg(2)->Arg(4);

@@ -70,12 +70,23 @@ std::shared_ptr<const Game> compiled(const std::shared_ptr<const Game>& g) {
   return c;
 }
 
+std::shared_ptr<const Game> tree_walked(const Game& g) {
+  auto copy = std::make_shared<Game>(g);
+  copy->program.xentry.clear();
+  return copy;
+}
+
 size_t lockstep(const Game& interpreted, const Game& native, int players, uint64_t seed,
                 const std::vector<int64_t>& options) {
   State a = new_game(interpreted, players, seed, options);
   State b = new_game(native, players, seed, options);
   REQUIRE(a == b);
   State c = a;
+  // And by the tree walk alone (no register code): the same legal decisions and states.
+  auto tree = tree_walked(interpreted);
+  State t = new_game(*tree, players, seed, options);
+  REQUIRE(t == a);
+  std::vector<Decision> lt;
   // And listened to (the events recorded, messages worked out, procedures that only tell
   // called): the same states.
   std::vector<Event> events;
@@ -90,11 +101,15 @@ size_t lockstep(const Game& interpreted, const Game& native, int players, uint64
     legal_decisions(interpreted, a, la);
     legal_decisions(native, b, lb);
     REQUIRE(la == lb);
+    legal_decisions(*tree, t, lt);
+    REQUIRE(lt == la);
     longest = std::max(longest, la.size());
     const Decision& d = la[uniform(rng, static_cast<uint32_t>(la.size()))];
     apply(interpreted, a, d);
     apply(native, b, d);
     REQUIRE(a == b);
+    apply(*tree, t, d);
+    REQUIRE(t == a);
     apply(steps % 2 ? interpreted : native, c, d);
     REQUIRE(c == a);
     events.clear();
@@ -105,7 +120,9 @@ size_t lockstep(const Game& interpreted, const Game& native, int players, uint64
   REQUIRE(b.over());
   REQUIRE(scores(interpreted, a) == scores(native, b));
   // A whole game played by compiled code alone (kata_playout) ends as the interpreter's.
-  REQUIRE(random_playout(interpreted, players, seed, options) == random_playout(native, players, seed, options));
+  State whole = random_playout(interpreted, players, seed, options);
+  REQUIRE(whole == random_playout(native, players, seed, options));
+  REQUIRE(whole == random_playout(*tree, players, seed, options));
   return longest;
 }
 

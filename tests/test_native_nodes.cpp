@@ -25,6 +25,7 @@
 using namespace kata;
 using kata::test::compiled;
 using kata::test::lockstep;
+using kata::test::tree_walked;
 
 namespace {
 
@@ -650,15 +651,20 @@ Outcome step_by_step(const Game& g, int players, uint64_t seed, const std::vecto
   });
 }
 
-// Both ways of playing, step by step and in one call, interpreted and compiled, must end
-// alike: in the same state, or with the same error at the same place. Returns the error.
+// Both ways of playing, step by step and in one call, interpreted (by register code and
+// by the tree walk alone) and compiled, must end alike: in the same state, or with the
+// same error at the same place. Returns the error.
 std::string same_end(const Game& interpreted, const Game& native, int players, uint64_t seed,
                      const std::vector<int64_t>& options) {
   Outcome a = step_by_step(interpreted, players, seed, options);
   Outcome b = step_by_step(native, players, seed, options);
   Outcome c = outcome([&] { return random_playout(interpreted, players, seed, options); });
   Outcome d = outcome([&] { return random_playout(native, players, seed, options); });
-  for (const Outcome* o : {&b, &c, &d}) {
+  // The interpreter without its register code: every expression by the tree walk.
+  auto tree = tree_walked(interpreted);
+  Outcome e = step_by_step(*tree, players, seed, options);
+  Outcome f = outcome([&] { return random_playout(*tree, players, seed, options); });
+  for (const Outcome* o : {&b, &c, &d, &e, &f}) {
     CHECK(o->error == a.error);
     CHECK(o->pos.file == a.pos.file);
     CHECK(o->pos.line == a.pos.line);
@@ -1350,9 +1356,9 @@ TEST_CASE("the rule files above hold every kind of node and instruction", "[nati
   CHECK(missing.empty());
 }
 
-TEST_CASE("compiled code stops with the interpreter's errors, at the same place", "[native]") {
-  // The statements of each case, and what its error says ("" for none).
-  const std::vector<std::pair<std::string, std::string>> cases = {
+// The runtime errors raised on purpose, each by the statements of a case of `failing`'s
+// flow, and what its error says ("" for none).
+const std::vector<std::pair<std::string, std::string>> failing_cases = {
       // none, or a seat not in the game, as a player
       {"nobody.pts = 1", "no player here (the value is none)"},
       {"x = nobody.pts", "no player here (the value is none)"},
@@ -1404,6 +1410,12 @@ TEST_CASE("compiled code stops with the interpreter's errors, at the same place"
       {"look P1 at top(empty)", "no card here"},
       // a card of an absent seat is out of play: it is in no zone
       {"let t = find(c in neighbours(top(P1.hand)) where position(c) == 0)\nx = size(zone_of(t))", "no zone here"},
+      // a kind of two kids checks the first before working out the second, which fails
+      // otherwise (the register code too: xcode.cpp)
+      {"x = if sees(P3, point(1 / (x - x))) then 1 else 0", "there is no player 3"},
+      {"x = if linked(top(empty), point(1 / (x - x))) then 1 else 0", "no card here"},
+      {"let t = find(c in neighbours(top(P1.hand)) where position(c) == 0)\nx = if contains(zone_of(t), point(1 / (x - x))) then 1 else 0", "no zone here"},
+      {"let w = nobody\nx = w.pts + 1", "no player here (the value is none)"},
       // numbers
       {"x = 1 / (x - x)", "division by zero"},
       {"x = 1 % x", "division by zero"},
@@ -1467,17 +1479,24 @@ TEST_CASE("compiled code stops with the interpreter's errors, at the same place"
       {"choose P1: count_to", "a range of more than 4096 numbers"},
       {"choose P2: give", "division by zero"},
       {"choose P1: go | wait\nx = 0", ""},
-  };
-  // The flow: `if case == K { ... }` for each case K; cases 1000 and 1001 fail in the
-  // scoring.
+};
+
+// `failing` with its flow: `if case == K { ... }` for each case K; cases 1000 and 1001
+// fail in the scoring.
+std::string failing_game() {
   std::string flow = "flow: |\n";
-  for (size_t k = 0; k < cases.size(); ++k) {
+  for (size_t k = 0; k < failing_cases.size(); ++k) {
     flow += fmt::format("  if case == {} {{\n", k);
-    std::istringstream lines(cases[k].first);
+    std::istringstream lines(failing_cases[k].first);
     for (std::string line; std::getline(lines, line);) flow += "    " + line + "\n";
     flow += "  }\n";
   }
-  auto g = load(failing + flow);
+  return failing + flow;
+}
+
+TEST_CASE("compiled code stops with the interpreter's errors, at the same place", "[native]") {
+  const auto& cases = failing_cases;
+  auto g = load(failing_game());
   auto native = compiled(g);
   auto run = [&](int64_t k) {
     std::vector<int64_t> options = {k};
@@ -1528,4 +1547,17 @@ TEST_CASE("compiled code runs out of frame where the interpreter does", "[native
     CHECK(error.find(expected) != std::string::npos);
     CHECK(error.empty() == expected.empty());
   }
+}
+
+TEST_CASE("the rule files above hold every instruction of the register code", "[native]") {
+  std::set<std::string> found;
+  for (const std::string& text : {cards, tiles, ring, numbers, edges, crowd, failing_game()}) {
+    auto more = register_ops_in(*load(text));
+    found.insert(more.begin(), more.end());
+  }
+  std::vector<std::string> missing;
+  for (const std::string& op : register_op_names())
+    if (!found.count(op)) missing.push_back(op);
+  INFO(fmt::format("missing: {}", fmt::join(missing, ", ")));
+  CHECK(missing.empty());
 }

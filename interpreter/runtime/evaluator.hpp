@@ -19,6 +19,159 @@
 #include "runtime/engine.hpp"
 #include "runtime/view.hpp"
 
+
+// ---- the values of node kinds, written once ----
+// Each table row gives a kind's value as an expression. The tree walk (Evaluator::eval
+// and the functions it hands kinds to) and the register code (Evaluator::xrun, runtime/
+// xcode.cpp) are both made from these rows, so a kind means the same in both.
+//
+// A bound variable is read without a check (see Evaluator::zone): GCC's warning about the
+// frame being uninitialised is reported at these rows, where the reads are written.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+// Leaves: X(kind, value), with k the node.
+#define KATA_LEAF_VALUES(X)                                   \
+  X(constant, k.a)                                            \
+  X(local, locals_[k.a])                                      \
+  X(arg, args_[k.a])                                          \
+  X(bound, env_[base_ + k.a])                                 \
+  X(global, s_[g_.layout.globals + k.a])                      \
+  X(option, s_[g_.layout.options + k.a])                      \
+  X(zone, k.a)                                                \
+  X(player_var_local, player_var(k, locals_[k.b]))            \
+  X(player_var_bound, player_var(k, env_[base_ + k.b]))       \
+  X(player_var_arg, player_var(k, args_[k.b]))                \
+  X(zone_of_local, k.a + checked_player(k, locals_[k.b]))     \
+  X(zone_of_bound, k.a + checked_player(k, env_[base_ + k.b])) \
+  X(zone_of_arg, k.a + checked_player(k, args_[k.b]))         \
+  X(prop_local, prop(k, locals_[k.b]))                        \
+  X(prop_bound, prop(k, env_[base_ + k.b]))                   \
+  X(prop_arg, prop(k, args_[k.b]))                            \
+  X(card_var_local, card_var(k, locals_[k.b]))                \
+  X(card_var_bound, card_var(k, env_[base_ + k.b]))           \
+  X(card_var_arg, card_var(k, args_[k.b]))
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+// Kinds whose kids are all worked out, first to last, before the kind's own work:
+// X(kind, operands, value). The operands say what each kid must be, in order: V a number,
+// P a player, C a card, Z a zone (N: no kid); A and B are the kids' checked values, n the
+// node and `node` its index. The first table's kinds are met most often (Evaluator::inner),
+// the second's out of line (Evaluator::eval_rest).
+#define KATA_STRICT_INNER_VALUES(X)                                   \
+  X(player_var, P, s_[g_.layout.player_vars + n.a * mp_ + A])         \
+  X(zone_of, P, g_.zones[n.a].first_instance + A)                     \
+  X(prop, C, g_.card_props[n.a * g_.card_count + A])                  \
+  X(not_, V, !A)                                                      \
+  X(add, VV, add_(node, A, B))                                        \
+  X(sub, VV, sub_(node, A, B))                                        \
+  X(eq, VV, A == B)                                                   \
+  X(ne, VV, A != B)                                                   \
+  X(lt, VV, A < B)                                                    \
+  X(le, VV, A <= B)                                                   \
+  X(gt, VV, A > B)                                                    \
+  X(ge, VV, A >= B)                                                   \
+  X(top, Z, size(A) ? cards(A)[size(A) - 1] : -1)
+
+#define KATA_STRICT_REST_VALUES(X)                                    \
+  X(card_owner, C, g_.card_owner[A])                                  \
+  X(neg, V, neg_(node, A))                                            \
+  X(mul, VV, mul_(node, A, B))                                        \
+  X(div, VV, div_(node, A, B))                                        \
+  X(mod, VV, mod_(node, A, B))                                        \
+  X(player_count, N, n_)                                              \
+  X(bottom, Z, size(A) ? cards(A)[0] : -1)                            \
+  X(size, Z, size(A))                                                 \
+  X(next_player, P, next_player_(A))                                  \
+  X(left, P, A + 1 == n_ ? 0 : A + 1)                                 \
+  X(right, P, A == 0 ? n_ - 1 : A - 1)                                \
+  X(alive, P, !eliminated(A))                                         \
+  X(sees, PC, is_visible(A, B))                                       \
+  X(face_up, C, s_[g_.layout.card_face + A])                          \
+  X(zone_owner, Z, g_.instance_owner[A])                              \
+  X(card_zone, C, s_[g_.layout.card_zone + A])                        \
+  X(contains, ZC, s_[g_.layout.card_zone + B] == A)                   \
+  X(seat, P, A + 1)                                                   \
+  X(holder, Z, g_.instance_card[A])                                   \
+  X(position, C, position_(A))                                        \
+  X(abs, V, abs_(node, A))                                            \
+  X(linked, CC, linked_(A, B))                                        \
+  X(repetitions, N, count_repetitions(g_, s_))                        \
+  X(min_of, VV, A < B ? A : B)                                        \
+  X(max_of, VV, A > B ? A : B)
+
+#define KATA_STRICT_VALUES(X) KATA_STRICT_INNER_VALUES(X) KATA_STRICT_REST_VALUES(X)
+
+// The tree walk's case for a strict kind: its kids worked out and checked in order.
+#define KATA_TREE_OPERANDS_N
+#define KATA_TREE_OPERANDS_V int64_t A = eval(n.kid[0]);
+#define KATA_TREE_OPERANDS_P int A = player(n.kid[0]);
+#define KATA_TREE_OPERANDS_C int A = card(n.kid[0]);
+#define KATA_TREE_OPERANDS_Z int A = zone(n.kid[0]);
+#define KATA_TREE_OPERANDS_VV int64_t A = eval(n.kid[0]); int64_t B = eval(n.kid[1]);
+#define KATA_TREE_OPERANDS_PC int A = player(n.kid[0]); int B = card(n.kid[1]);
+#define KATA_TREE_OPERANDS_ZC int A = zone(n.kid[0]); int B = card(n.kid[1]);
+#define KATA_TREE_OPERANDS_CC int A = card(n.kid[0]); int B = card(n.kid[1]);
+#define KATA_TREE_CASE(kind, operands, value) \
+  case NodeOp::kind: {                         \
+    KATA_TREE_OPERANDS_##operands return value; \
+  }
+#define KATA_LEAF_CASE(kind, value) \
+  case NodeOp::kind:                \
+    return value;
+
+// The register code's own instructions, beside one for each leaf and strict kind:
+// X(name, "what d, x, y, a, b and node hold"). Aggregates keep registers d (the result so
+// far), d+1 (the best value), d+2 (whether any element counted), d+3 and up (where the
+// list is), and work out `where` and the value into d+6.
+#define KATA_X_CONTROL(X)                                                               \
+  X(ret, "the value is register 0's")                                                   \
+  X(jump, "to a")                                                                       \
+  X(jz, "to a if x is 0")                                                               \
+  X(jnz_one, "if x is not 0: d = 1, to a")                                              \
+  X(to_bool, "d = (x != 0)")                                                            \
+  X(tree, "d = node's value, worked out by the tree walk")                              \
+  X(chk_player, "x must be a player (node: the kid it is)")                             \
+  X(chk_card, "x must be a card")                                                       \
+  X(chk_zone, "x must be a zone")                                                       \
+  X(agg_init, "node: the aggregate; the frame checked, its registers cleared")           \
+  X(agg_from_init, "node: the list; d+4 its start, checked")                            \
+  X(agg_zone_init, "node: the zone; d+4 it, checked")                                   \
+  X(agg_range_init, "node: the list; d+4, d+5 its ends, checked; d+3 = d+4")            \
+  X(agg_players, "node: the aggregate, b: its variable's depth; the next element, or to a") \
+  X(agg_all_players, "as agg_players")                                                  \
+  X(agg_from, "as agg_players")                                                         \
+  X(agg_zone, "as agg_players")                                                         \
+  X(agg_range, "as agg_players")                                                        \
+  X(agg_step, "node: the aggregate; the round with value y; to a, or to b once decided") \
+  X(agg_end, "node: the aggregate; d = its value")
+
+namespace kata::detail {
+#define KATA_X_LEAF_ROW(kind, value) x_##kind,
+#define KATA_X_STRICT_ROW(kind, operands, value) x_##kind,
+#define KATA_X_CONTROL_ROW(name, doc) x_##name,
+enum class XOp : uint8_t {
+  KATA_LEAF_VALUES(KATA_X_LEAF_ROW) KATA_STRICT_VALUES(KATA_X_STRICT_ROW) KATA_X_CONTROL(KATA_X_CONTROL_ROW)
+};
+#undef KATA_X_LEAF_ROW
+#undef KATA_X_STRICT_ROW
+#undef KATA_X_CONTROL_ROW
+#define KATA_X_LEAF_NAME(kind, value) #kind,
+#define KATA_X_STRICT_NAME(kind, operands, value) #kind,
+#define KATA_X_CONTROL_NAME(name, doc) #name,
+inline constexpr const char* x_op_names[] = {KATA_LEAF_VALUES(KATA_X_LEAF_NAME) KATA_STRICT_VALUES(KATA_X_STRICT_NAME)
+                                                 KATA_X_CONTROL(KATA_X_CONTROL_NAME)};
+#undef KATA_X_LEAF_NAME
+#undef KATA_X_STRICT_NAME
+#undef KATA_X_CONTROL_NAME
+inline constexpr int x_op_count = static_cast<int>(sizeof x_op_names / sizeof *x_op_names);
+// Registers of one run of register code; deeper expressions are left to the tree walk.
+inline constexpr int xregs = 64;
+}  // namespace kata::detail
+
 namespace kata::detail {
 // Each file of runtime/ gets its own copy, with internal linkage, as when the evaluator
 // lived inside machine.cpp: GCC then inlines its cases into that file's loops as it
@@ -61,8 +214,9 @@ class WalkScope {
 class Evaluator {
  public:
   Evaluator(const Game& g, const int32_t* s, const int32_t* locals)
-      : g_(g), p_(g.program), nodes_(g.program.nodes.data()), s_(s), locals_(locals),
-        n_(s[Layout::players]), mp_(g.max_players), work_left_(g.max_steps) {}
+      : g_(g), p_(g.program), nodes_(g.program.nodes.data()), xcode_(g.program.xcode.data()),
+        xentry_(g.program.xentry.size() == g.program.nodes.size() ? g.program.xentry.data() : nullptr),
+        s_(s), locals_(locals), n_(s[Layout::players]), mp_(g.max_players), work_left_(g.max_steps) {}
 
   [[noreturn]] void fail(int node, const std::string& message) const {
     throw RuntimeError(p_.node_pos[node], message);
@@ -120,19 +274,44 @@ class Evaluator {
   // Machine::plain_pick).
   bool whens_hold(const Action& act) {
     for (int w : act.when_nodes)
-      if (!eval(w)) return false;
+      if (!value(w)) return false;
     return true;
   }
 
-  int player(int node) {
-    int64_t p = eval(node);
+  // A node's value that must be a player, a card, a zone: checked, the error at the node.
+  int as_player(int node, int64_t p) {
     if (p < 0 || p >= n_) [[unlikely]] bad_player(node, p);
     return static_cast<int>(p);
   }
-  int card(int node) {
-    int64_t c = eval(node);
+  int as_card(int node, int64_t c) {
     if (c < 0 || c >= g_.card_count) [[unlikely]] bad_card(node);
     return static_cast<int>(c);
+  }
+  int as_zone(int node, int64_t z) {
+    if (z < 0 || z >= static_cast<int64_t>(g_.instance_zone.size()) || g_.instance_owner[z] >= n_) [[unlikely]]
+      bad_zone(node, z);
+    return static_cast<int>(z);
+  }
+  int player(int node) { return as_player(node, eval(node)); }
+  int card(int node) { return as_card(node, eval(node)); }
+
+  // The value of an expression the machine or the listing of decisions works out (a
+  // root): by its register code if it has one, else by the tree walk.
+  int64_t value(int node) {
+    if (xentry_) {
+      int e = xentry_[node];
+      if (e >= 0) return xrun(e);
+    }
+    return eval(node);
+  }
+  int player_value(int node) { return as_player(node, value(node)); }
+  int card_value(int node) { return as_card(node, value(node)); }
+  int zone_value(int node) {
+    if (xentry_) {
+      int e = xentry_[node];
+      if (e >= 0) return as_zone(node, xrun(e));
+    }
+    return zone(node);
   }
   // A card that must be of a given kind: what a component variable or zone is read through.
   int card_of_kind(int node, int kind) {
@@ -175,12 +354,7 @@ class Evaluator {
   }
   // Any other zone expression, out of line: the named zones and players' zones above are
   // most of them, and zone() stays small enough to be inlined where it is asked.
-  [[gnu::noinline]] int computed_zone(int node) {
-    int64_t z = eval(node);
-    if (z < 0 || z >= static_cast<int64_t>(g_.instance_zone.size()) || g_.instance_owner[z] >= n_) [[unlikely]]
-      bad_zone(node, z);
-    return static_cast<int>(z);
-  }
+  [[gnu::noinline]] int computed_zone(int node) { return as_zone(node, eval(node)); }
 
   // The dispatch over node kinds, from here to the end of each(): exhaustive (ops.hpp).
   KATA_EXHAUSTIVE_BEGIN
@@ -193,25 +367,7 @@ class Evaluator {
   [[gnu::hot]] int64_t eval(int node) {
     const Node& k = nodes_[node];
     switch (k.op) {
-      case NodeOp::constant: return k.a;
-      case NodeOp::local: return locals_[k.a];
-      case NodeOp::arg: return args_[k.a];
-      case NodeOp::bound: return env_[base_ + k.a];
-      case NodeOp::global: return s_[g_.layout.globals + k.a];
-      case NodeOp::option: return s_[g_.layout.options + k.a];
-      case NodeOp::zone: return k.a;
-      case NodeOp::player_var_local: return player_var(k, locals_[k.b]);
-      case NodeOp::player_var_bound: return player_var(k, env_[base_ + k.b]);
-      case NodeOp::player_var_arg: return player_var(k, args_[k.b]);
-      case NodeOp::zone_of_local: return k.a + checked_player(k, locals_[k.b]);
-      case NodeOp::zone_of_bound: return k.a + checked_player(k, env_[base_ + k.b]);
-      case NodeOp::zone_of_arg: return k.a + checked_player(k, args_[k.b]);
-      case NodeOp::prop_local: return prop(k, locals_[k.b]);
-      case NodeOp::prop_bound: return prop(k, env_[base_ + k.b]);
-      case NodeOp::prop_arg: return prop(k, args_[k.b]);
-      case NodeOp::card_var_local: return card_var(k, locals_[k.b]);
-      case NodeOp::card_var_bound: return card_var(k, env_[base_ + k.b]);
-      case NodeOp::card_var_arg: return card_var(k, args_[k.b]);
+      KATA_LEAF_VALUES(KATA_LEAF_CASE)
       KATA_INNER_NODES(KATA_NODE_CASE)
       KATA_REST_NODES(KATA_NODE_CASE)
       KATA_LIST_NODES(KATA_NODE_CASE) return inner(node, k);
@@ -221,6 +377,58 @@ class Evaluator {
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
+
+  // The checked arithmetic and the longer values of KATA_STRICT_VALUES.
+  int64_t add_(int node, int64_t a, int64_t b) {
+    int64_t r;
+    if (checked_add(a, b, &r)) [[unlikely]] overflow(node);
+    return r;
+  }
+  int64_t sub_(int node, int64_t a, int64_t b) {
+    int64_t r;
+    if (checked_sub(a, b, &r)) [[unlikely]] overflow(node);
+    return r;
+  }
+  int64_t mul_(int node, int64_t a, int64_t b) {
+    int64_t r;
+    if (checked_mul(a, b, &r)) [[unlikely]] overflow(node);
+    return r;
+  }
+  int64_t div_(int node, int64_t a, int64_t b) {
+    int64_t r;
+    if (int f = checked_div(a, b, &r)) [[unlikely]] arithmetic(node, f);
+    return r;
+  }
+  int64_t mod_(int node, int64_t a, int64_t b) {
+    int64_t r;
+    if (int f = checked_mod(a, b, &r)) [[unlikely]] arithmetic(node, f);
+    return r;
+  }
+  int64_t neg_(int node, int64_t a) {
+    int64_t r;
+    if (checked_neg(a, &r)) [[unlikely]] overflow(node);
+    return r;
+  }
+  int64_t abs_(int node, int64_t a) {
+    int64_t r;
+    if (checked_abs(a, &r)) [[unlikely]] overflow(node);
+    return r;
+  }
+  int next_player_(int p) const {
+    for (int i = 1, q = p; i <= n_; ++i) {
+      if (++q == n_) q = 0;  // (p + i) % n_, without a division
+      if (!eliminated(q)) return q;
+    }
+    return p;
+  }
+  int64_t position_(int c) const {
+    int z = s_[g_.layout.card_zone + c];
+    if (z < 0) return 0;
+    return std::find(cards(z), cards(z) + size(z), c) - cards(z) + 1;
+  }
+  bool linked_(int a, int b) const {
+    return std::binary_search(g_.link_to.begin() + g_.link_start[a], g_.link_to.begin() + g_.link_start[a + 1], b);
+  }
 
   // The player a specialised member node's kid holds, checked.
   int checked_player(const Node& n, int64_t p) {
@@ -252,33 +460,10 @@ class Evaluator {
   // of line, so that this function needs few registers and its calls stay cheap.
   [[gnu::hot]] [[gnu::noinline]] int64_t inner(int node, const Node& n) {
     switch (n.op) {
-      case NodeOp::player_var: return s_[g_.layout.player_vars + n.a * mp_ + player(kid(n, 0))];
-      case NodeOp::zone_of: return g_.zones[n.a].first_instance + player(kid(n, 0));
-      case NodeOp::prop: return g_.card_props[n.a * g_.card_count + card(kid(n, 0))];
-      case NodeOp::not_: return !eval(kid(n, 0));
-      case NodeOp::add: {
-        int64_t a = eval(kid(n, 0)), b = eval(kid(n, 1)), r;
-        if (checked_add(a, b, &r)) [[unlikely]] overflow(node);
-        return r;
-      }
-      case NodeOp::sub: {
-        int64_t a = eval(kid(n, 0)), b = eval(kid(n, 1)), r;
-        if (checked_sub(a, b, &r)) [[unlikely]] overflow(node);
-        return r;
-      }
-      case NodeOp::eq: return eval(kid(n, 0)) == eval(kid(n, 1));
-      case NodeOp::ne: return eval(kid(n, 0)) != eval(kid(n, 1));
-      case NodeOp::lt: return eval(kid(n, 0)) < eval(kid(n, 1));
-      case NodeOp::le: return eval(kid(n, 0)) <= eval(kid(n, 1));
-      case NodeOp::gt: return eval(kid(n, 0)) > eval(kid(n, 1));
-      case NodeOp::ge: return eval(kid(n, 0)) >= eval(kid(n, 1));
+      KATA_STRICT_INNER_VALUES(KATA_TREE_CASE)
       case NodeOp::and_: return eval(kid(n, 0)) && eval(kid(n, 1));
       case NodeOp::or_: return eval(kid(n, 0)) || eval(kid(n, 1));
       case NodeOp::cond: return eval(kid(n, 0)) ? eval(kid(n, 1)) : eval(kid(n, 2));
-      case NodeOp::top: {
-        int z = zone(kid(n, 0));
-        return size(z) ? cards(z)[size(z) - 1] : -1;
-      }
       KATA_REST_NODES(KATA_NODE_CASE)
       KATA_LIST_NODES(KATA_NODE_CASE) return eval_rest(node, n);
       KATA_LEAF_NODES(KATA_NODE_CASE) return eval(node);  // not met: eval reads leaves itself
@@ -288,96 +473,16 @@ class Evaluator {
 
   [[gnu::noinline]] int64_t eval_rest(int node, const Node& n) {
     switch (n.op) {
+      KATA_STRICT_REST_VALUES(KATA_TREE_CASE)
       case NodeOp::card_var: return s_[card_var_slot(n)];
       case NodeOp::card_zone_of: return card_zone_instance(n);
-      case NodeOp::card_owner: return g_.card_owner[card(kid(n, 0))];
-      case NodeOp::neg: {
-        int64_t r;
-        if (checked_neg(eval(kid(n, 0)), &r)) [[unlikely]] overflow(node);
-        return r;
-      }
-      case NodeOp::mul: {
-        int64_t a = eval(kid(n, 0)), b = eval(kid(n, 1)), r;
-        if (checked_mul(a, b, &r)) [[unlikely]] overflow(node);
-        return r;
-      }
-      case NodeOp::div: {
-        int64_t a = eval(kid(n, 0)), b = eval(kid(n, 1)), r;
-        if (int f = checked_div(a, b, &r)) [[unlikely]] arithmetic(node, f);
-        return r;
-      }
-      case NodeOp::mod: {
-        int64_t a = eval(kid(n, 0)), b = eval(kid(n, 1)), r;
-        if (int f = checked_mod(a, b, &r)) [[unlikely]] arithmetic(node, f);
-        return r;
-      }
       KATA_AGGREGATE_NODES(KATA_NODE_CASE) return aggregate(node, n);
       case NodeOp::call: return call(node, n);
-      case NodeOp::player_count: return n_;
-      case NodeOp::bottom: {
-        int z = zone(kid(n, 0));
-        return size(z) ? cards(z)[0] : -1;
-      }
-      case NodeOp::size: return size(zone(kid(n, 0)));
-      case NodeOp::next_player: {
-        int p = player(kid(n, 0));
-        for (int i = 1, q = p; i <= n_; ++i) {
-          if (++q == n_) q = 0;  // (p + i) % n_, without a division
-          if (!eliminated(q)) return q;
-        }
-        return p;
-      }
-      case NodeOp::left: {
-        int p = player(kid(n, 0)) + 1;
-        return p == n_ ? 0 : p;
-      }
-      case NodeOp::right: {
-        int p = player(kid(n, 0));
-        return p == 0 ? n_ - 1 : p - 1;
-      }
-      case NodeOp::alive: return !eliminated(player(kid(n, 0)));
-      case NodeOp::sees: {
-        int p = player(kid(n, 0));
-        return is_visible(p, card(kid(n, 1)));
-      }
-      case NodeOp::face_up: return s_[g_.layout.card_face + card(kid(n, 0))];
-      case NodeOp::zone_owner: return g_.instance_owner[zone(kid(n, 0))];
-      case NodeOp::card_zone: return s_[g_.layout.card_zone + card(kid(n, 0))];
-      case NodeOp::contains: {
-        int z = zone(kid(n, 0));
-        return s_[g_.layout.card_zone + card(kid(n, 1))] == z;
-      }
-      case NodeOp::seat: return player(kid(n, 0)) + 1;
-      case NodeOp::holder: return g_.instance_card[zone(kid(n, 0))];
-      case NodeOp::abs: {
-        int64_t r;
-        if (checked_abs(eval(kid(n, 0)), &r)) [[unlikely]] overflow(node);
-        return r;
-      }
-      case NodeOp::min_of: {
-        int64_t a = eval(kid(n, 0)), b = eval(kid(n, 1));
-        return a < b ? a : b;
-      }
-      case NodeOp::max_of: {
-        int64_t a = eval(kid(n, 0)), b = eval(kid(n, 1));
-        return a > b ? a : b;
-      }
       case NodeOp::card_at: {
         const CardLookup& t = p_.lookups[n.a];
         int64_t v[3] = {0, 0, 0};
         for (int d = 0; d < t.dims; ++d) v[d] = eval(kid(n, d));
         return t.find(v);
-      }
-      case NodeOp::linked: {
-        int a = card(kid(n, 0)), b = card(kid(n, 1));
-        return std::binary_search(g_.link_to.begin() + g_.link_start[a], g_.link_to.begin() + g_.link_start[a + 1], b);
-      }
-      case NodeOp::repetitions: return count_repetitions(g_, s_);
-      case NodeOp::position: {
-        int c = card(kid(n, 0));
-        int z = s_[g_.layout.card_zone + c];
-        if (z < 0) return 0;
-        return std::find(cards(z), cards(z) + size(z), c) - cards(z) + 1;
       }
       case NodeOp::block: {
         int64_t v = 0;
@@ -427,7 +532,7 @@ class Evaluator {
     int kept = 0;
     for (int i = 0; i < k; ++i) {
       bind(buf[i]);
-      if (eval(where)) buf[kept++] = buf[i];
+      if (value(where)) buf[kept++] = buf[i];
     }
     return kept;
   }
@@ -594,44 +699,227 @@ class Evaluator {
     return k;
   }
 
+  // One round of an aggregate, for element x that passed its `where`: false once the value
+  // is decided. acc[0] holds the result so far, acc[1] the best value, acc[2] whether an
+  // element counted; `value` works out the value (has_value: the aggregate has one).
+  template <typename Value>
+  bool agg_round(int node, NodeOp op, int64_t* acc, int64_t x, bool has_value, Value&& value) {
+    switch (op) {
+      case NodeOp::sum:
+        if (checked_add(acc[0], value(), &acc[0])) [[unlikely]] overflow(node);
+        return true;
+      case NodeOp::count: ++acc[0]; return true;
+      case NodeOp::any:
+        if (!has_value || value()) return acc[0] = 1, false;
+        return true;
+      case NodeOp::all:
+        if (has_value && !value()) return acc[2] = 1, false;
+        return true;
+      case NodeOp::find: return acc[0] = x, acc[2] = 1, false;
+      default: {
+        int64_t v = value();
+        bool better = op == NodeOp::max || op == NodeOp::best ? v > acc[1] : v < acc[1];
+        if (!acc[2] || better) {
+          acc[1] = v;
+          acc[0] = op == NodeOp::best || op == NodeOp::worst ? x : v;
+          acc[2] = 1;
+        }
+        return true;
+      }
+    }
+  }
+  static int64_t agg_result(NodeOp op, const int64_t* acc) {
+    if (op == NodeOp::all) return !acc[2];
+    if ((op == NodeOp::best || op == NodeOp::worst || op == NodeOp::find) && !acc[2]) return -1;
+    return acc[0];
+  }
+  // Whether an aggregate of this kind works out its value kid (when it has one).
+  static bool agg_uses_value(NodeOp op) { return op != NodeOp::count && op != NodeOp::find; }
+
   int64_t aggregate(int node, const Node& n) {
     int domain = kid(n, 0), where = kid(n, 1), value = kid(n, 2);
     int slot = base_ + n.a;
     if (slot >= frame_size) fail(node, "expressions nested too deeply");
-    int64_t acc = 0;
-    bool found = false;
-    int64_t best_key = 0;
+    int64_t acc[3] = {0, 0, 0};
     each(domain, [&](int64_t x) {
       spend(node);
       env_[slot] = x;
       if (where >= 0 && !eval(where)) return true;
-      switch (n.op) {
-        case NodeOp::sum:
-          if (checked_add(acc, eval(value), &acc)) [[unlikely]] overflow(node);
-          return true;
-        case NodeOp::count: ++acc; return true;
-        case NodeOp::any:
-          if (value < 0 || eval(value)) return acc = 1, false;
-          return true;
-        case NodeOp::all:
-          if (value >= 0 && !eval(value)) return found = true, false;
-          return true;
-        case NodeOp::find: return acc = x, found = true, false;
-        default: {
-          int64_t v = eval(value);
-          bool better = n.op == NodeOp::max || n.op == NodeOp::best ? v > best_key : v < best_key;
-          if (!found || better) {
-            best_key = v;
-            acc = n.op == NodeOp::best || n.op == NodeOp::worst ? x : v;
-            found = true;
-          }
-          return true;
-        }
-      }
+      return agg_round(node, n.op, acc, x, value >= 0, [&] { return eval(value); });
     });
-    if (n.op == NodeOp::all) return !found;
-    if ((n.op == NodeOp::best || n.op == NodeOp::worst || n.op == NodeOp::find) && !found) return -1;
-    return acc;
+    return agg_result(n.op, acc);
+  }
+
+  // Runs register code from `entry` to its `ret` (runtime/xcode.cpp lays it out): each
+  // leaf and strict kind as KATA_LEAF_VALUES and KATA_STRICT_VALUES say, `and`, `or`,
+  // `if` and the aggregates over players, a zone's cards and ranges as jumps, the rest
+  // handed to the tree walk. Threaded: each instruction jumps to the next one's code.
+  [[gnu::hot]] int64_t xrun(int entry) {
+    int64_t r[xregs];
+    const XIns* in = xcode_ + entry;
+#define KATA_X_LEAF_LABEL(kind, value) &&x_##kind,
+#define KATA_X_STRICT_LABEL(kind, operands, value) &&x_##kind,
+#define KATA_X_CONTROL_LABEL(name, doc) &&x_##name,
+    static const void* const table[] = {KATA_LEAF_VALUES(KATA_X_LEAF_LABEL) KATA_STRICT_VALUES(KATA_X_STRICT_LABEL)
+                                            KATA_X_CONTROL(KATA_X_CONTROL_LABEL)};
+#undef KATA_X_LEAF_LABEL
+#undef KATA_X_STRICT_LABEL
+#undef KATA_X_CONTROL_LABEL
+#define KATA_XGO() goto* table[in->op]
+#define KATA_XNEXT() \
+  do {               \
+    ++in;            \
+    KATA_XGO();      \
+  } while (0)
+#define KATA_XJUMP(to)     \
+  do {                     \
+    in = xcode_ + (to);    \
+    KATA_XGO();            \
+  } while (0)
+#define KATA_X_OPERANDS_N
+#define KATA_X_OPERANDS_V int64_t A = r[in->x];
+#define KATA_X_OPERANDS_P int A = as_player(n.kid[0], r[in->x]);
+#define KATA_X_OPERANDS_C int A = as_card(n.kid[0], r[in->x]);
+#define KATA_X_OPERANDS_Z int A = as_zone(n.kid[0], r[in->x]);
+#define KATA_X_OPERANDS_VV int64_t A = r[in->x], B = r[in->y];
+#define KATA_X_OPERANDS_PC int A = as_player(n.kid[0], r[in->x]), B = as_card(n.kid[1], r[in->y]);
+#define KATA_X_OPERANDS_ZC int A = as_zone(n.kid[0], r[in->x]), B = as_card(n.kid[1], r[in->y]);
+#define KATA_X_OPERANDS_CC int A = as_card(n.kid[0], r[in->x]), B = as_card(n.kid[1], r[in->y]);
+#define KATA_X_LEAF_CODE(kind, value)    \
+  x_##kind : {                           \
+    const Node& k = nodes_[in->node];    \
+    r[in->d] = value;                    \
+    KATA_XNEXT();                        \
+  }
+#define KATA_X_STRICT_CODE(kind, operands, value) \
+  x_##kind : {                                    \
+    [[maybe_unused]] const int node = in->node;   \
+    [[maybe_unused]] const Node& n = nodes_[node]; \
+    KATA_X_OPERANDS_##operands r[in->d] = value;  \
+    KATA_XNEXT();                                 \
+  }
+    KATA_XGO();
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+    KATA_LEAF_VALUES(KATA_X_LEAF_CODE)
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+    KATA_STRICT_VALUES(KATA_X_STRICT_CODE)
+  x_ret:
+    return r[0];
+  x_jump:
+    KATA_XJUMP(in->a);
+  x_jz:
+    if (!r[in->x]) KATA_XJUMP(in->a);
+    KATA_XNEXT();
+  x_jnz_one:
+    if (r[in->x]) {
+      r[in->d] = 1;
+      KATA_XJUMP(in->a);
+    }
+    KATA_XNEXT();
+  x_to_bool:
+    r[in->d] = r[in->x] != 0;
+    KATA_XNEXT();
+  x_tree:
+    r[in->d] = eval(in->node);
+    KATA_XNEXT();
+  x_chk_player:
+    as_player(in->node, r[in->x]);
+    KATA_XNEXT();
+  x_chk_card:
+    as_card(in->node, r[in->x]);
+    KATA_XNEXT();
+  x_chk_zone:
+    as_zone(in->node, r[in->x]);
+    KATA_XNEXT();
+  x_agg_init: {
+    if (base_ + nodes_[in->node].a >= frame_size) [[unlikely]] fail(in->node, "expressions nested too deeply");
+    int64_t* acc = r + in->d;
+    acc[0] = acc[1] = acc[2] = acc[3] = 0;
+    KATA_XNEXT();
+  }
+  x_agg_from_init:
+    r[in->d + 4] = as_player(nodes_[in->node].kid[1], r[in->d + 4]);
+    KATA_XNEXT();
+  x_agg_zone_init:
+    r[in->d + 4] = as_zone(in->node, r[in->d + 4]);
+    KATA_XNEXT();
+  x_agg_range_init: {
+    int64_t lo = r[in->d + 4], hi = r[in->d + 5];
+    if (hi - lo >= max_list) [[unlikely]] fail(in->node, "a range of more than 4096 numbers");
+    r[in->d + 3] = lo;
+    KATA_XNEXT();
+  }
+  x_agg_players: {
+    int64_t* acc = r + in->d;
+    int64_t p = acc[3];
+    while (p < n_ && eliminated(static_cast<int>(p))) ++p;
+    if (p >= n_) KATA_XJUMP(in->a);
+    acc[3] = p + 1;
+    spend(in->node);
+    env_[base_ + in->b] = p;
+    KATA_XNEXT();
+  }
+  x_agg_all_players: {
+    int64_t* acc = r + in->d;
+    int64_t p = acc[3];
+    if (p >= n_) KATA_XJUMP(in->a);
+    acc[3] = p + 1;
+    spend(in->node);
+    env_[base_ + in->b] = p;
+    KATA_XNEXT();
+  }
+  x_agg_from: {
+    int64_t* acc = r + in->d;
+    int64_t i = acc[3], start = acc[4], p = 0;
+    for (; i < n_; ++i) {
+      p = start + i < n_ ? start + i : start + i - n_;
+      if (!eliminated(static_cast<int>(p))) break;
+    }
+    if (i >= n_) KATA_XJUMP(in->a);
+    acc[3] = i + 1;
+    spend(in->node);
+    env_[base_ + in->b] = p;
+    KATA_XNEXT();
+  }
+  x_agg_zone: {
+    int64_t* acc = r + in->d;
+    int z = static_cast<int>(acc[4]);
+    int64_t i = acc[3];
+    if (i >= size(z)) KATA_XJUMP(in->a);
+    acc[3] = i + 1;
+    spend(in->node);
+    env_[base_ + in->b] = cards(z)[i];
+    KATA_XNEXT();
+  }
+  x_agg_range: {
+    int64_t* acc = r + in->d;
+    int64_t i = acc[3];
+    if (i > acc[5]) KATA_XJUMP(in->a);
+    acc[3] = i + 1;
+    spend(in->node);
+    env_[base_ + in->b] = i;
+    KATA_XNEXT();
+  }
+  x_agg_step: {
+    const Node& n = nodes_[in->node];
+    int64_t v = r[in->y];
+    if (agg_round(in->node, n.op, r + in->d, env_[base_ + n.a], n.kid[2] >= 0, [v] { return v; }))
+      KATA_XJUMP(in->a);
+    KATA_XJUMP(in->b);
+  }
+  x_agg_end:
+    r[in->d] = agg_result(nodes_[in->node].op, r + in->d);
+    KATA_XNEXT();
+#undef KATA_XGO
+#undef KATA_XNEXT
+#undef KATA_XJUMP
+#undef KATA_X_LEAF_CODE
+#undef KATA_X_STRICT_CODE
   }
 
   int64_t call(int node, const Node& n) {
@@ -686,6 +974,8 @@ class Evaluator {
   const Game& g_;
   const Program& p_;
   const Node* nodes_;
+  const XIns* xcode_;
+  const int32_t* xentry_;  // null: no register code
   const int32_t* s_;
   const int32_t* locals_;
   int n_, mp_;

@@ -149,6 +149,14 @@ struct CardLookup {
   }
 };
 
+// One instruction of the register code (runtime/xcode.cpp): an expression's nodes laid out
+// in the order they are worked out, each writing register d from registers x and y, or
+// jumping to a; `node` is the node it works out (its fields, and where errors point).
+struct XIns {
+  uint8_t op = 0, d = 0, x = 0, y = 0;
+  int32_t a = 0, b = 0, node = -1;
+};
+
 struct Program {
   // The evaluation frame: the variables of aggregates and the parameters of functions.
   static constexpr int frame_size = 256;
@@ -166,7 +174,15 @@ struct Program {
   std::vector<Message> messages;
   int32_t when_cache_size = 0;  // entries of the legality cache (Action::when_cache)
   int32_t flow_entry = 0;
+  // The register code of the expressions the machine and the listing of decisions work out
+  // (build_xcode): `xentry` holds, for each node, where its code starts, or -1 for a node
+  // the tree walk works out (a leaf, or one that is not such a root).
+  std::vector<XIns> xcode;
+  std::vector<int32_t> xentry;
 };
+
+// Fills Program::xcode and xentry from the program's nodes and code (runtime/xcode.cpp).
+void build_xcode(Program& p);
 
 // ---- declarations the runtime needs for views, names and set-up ----
 struct OptionInfo {

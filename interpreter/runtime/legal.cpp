@@ -49,11 +49,11 @@ struct Listing {
   int32_t level = act.when_level[i];
   int32_t x = args[level];
   int32_t count = act.params[level - 1].type == Type::card ? l.g.card_count : l.g.max_players;
-  if (x < 0 || x >= count) return l.ev.eval(act.when_nodes[i]);
+  if (x < 0 || x >= count) return l.ev.value(act.when_nodes[i]);
   size_t at = static_cast<size_t>(act.when_cache[i] + x);
   WhenCache& c = *l.cache;
   if (c.stamp[at] != c.now) {
-    c.value[at] = l.ev.eval(act.when_nodes[i]) != 0;
+    c.value[at] = l.ev.value(act.when_nodes[i]) != 0;
     c.stamp[at] = c.now;
   }
   return c.value[at];
@@ -67,7 +67,7 @@ struct Listing {
 void enumerate(Listing& l, const Action& act, size_t k, Decision& d, int32_t* args) {
   for (size_t i = 0; i < act.when_nodes.size(); ++i) {
     if (act.when_level[i] != static_cast<int32_t>(k)) continue;
-    if (!(act.when_cache[i] < 0 ? l.ev.eval(act.when_nodes[i]) : cached(l, act, i, args))) return;
+    if (!(act.when_cache[i] < 0 ? l.ev.value(act.when_nodes[i]) : cached(l, act, i, args))) return;
   }
   if (k == act.params.size()) {
     if (static_cast<int64_t>(l.out.size()) == max_legal_decisions) too_many_legal(l.site);
@@ -397,7 +397,7 @@ int failed_condition(const Game& g, const State& st, const Decision& d, int para
   Evaluator ev(g, st.slots.data(), st.slots.data() + g.layout.locals);
   ev.set_args(args);
   for (size_t i = 0; i < act.when_nodes.size(); ++i)
-    if ((params < 0 || act.when_level[i] <= params) && !ev.eval(act.when_nodes[i])) return static_cast<int>(i);
+    if ((params < 0 || act.when_level[i] <= params) && !ev.value(act.when_nodes[i])) return static_cast<int>(i);
   return -1;
 }
 

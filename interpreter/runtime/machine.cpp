@@ -158,31 +158,31 @@ class Machine : public Evaluator {
     KATA_NEXT();
   op_shuffle: {
     const Instr& in = code[pc];
-    shuffle(zone(in.a), in);
+    shuffle(zone_value(in.a), in);
     KATA_NEXT();
   }
   op_flip: {
     const Instr& in = code[pc];
-    flip(card(in.a), in.c);
+    flip(card_value(in.a), in.c);
     KATA_NEXT();
   }
   op_reveal: {
     const Instr& in = code[pc];
-    int c = card(in.a);
+    int c = card_value(in.a);
     w_[g_.layout.card_known + c] = static_cast<int32_t>((1u << n_) - 1) | Layout::public_knowledge;
     if (events_) record(Event::reveal, -1, c, w_[g_.layout.card_zone + c], -1, (1u << n_) - 1);
     KATA_NEXT();
   }
   op_look: {
     const Instr& in = code[pc];
-    int p = player(in.a), c = card(in.b);
+    int p = player_value(in.a), c = card_value(in.b);
     w_[g_.layout.card_known + c] |= static_cast<int32_t>(1u << p);
     if (events_) record(Event::look, p, c, w_[g_.layout.card_zone + c], -1, 1u << p);
     KATA_NEXT();
   }
   op_eliminate: {
     const Instr& in = code[pc];
-    int p = player(in.a);
+    int p = player_value(in.a);
     w_[g_.layout.eliminated + p] = 1;
     if (events_) record(Event::eliminate, p, -1, -1, -1, 0);
     KATA_NEXT();
@@ -195,7 +195,7 @@ class Machine : public Evaluator {
   }
   op_jump_if_not: {
     const Instr& in = code[pc];
-    if (!eval(in.a)) {
+    if (!value(in.a)) {
       pc = in.b;
       KATA_GO();
     }
@@ -219,7 +219,7 @@ class Machine : public Evaluator {
   }
   op_repeat_init: {
     const Instr& in = code[pc];
-    wl_[in.b] = narrow(eval(in.a), in);
+    wl_[in.b] = narrow(value(in.a), in);
     KATA_NEXT();
   }
   op_repeat_next: {
@@ -233,7 +233,7 @@ class Machine : public Evaluator {
   }
   op_choose: {
     const Instr& in = code[pc];
-    w_[Layout::chooser] = player(in.a);
+    w_[Layout::chooser] = player_value(in.a);
     w_[Layout::site] = in.b;
     w_[Layout::status] = static_cast<int32_t>(Status::waiting);
     w_[Layout::pc] = pc + 1;
@@ -298,10 +298,10 @@ class Machine : public Evaluator {
   [[gnu::noinline]] void assign(const Instr& in) {
     int32_t* slot;
     if (in.a == 0) slot = w_ + g_.layout.globals + in.b;
-    else if (in.a == 1) slot = w_ + g_.layout.player_vars + in.b * mp_ + player(in.d);
+    else if (in.a == 1) slot = w_ + g_.layout.player_vars + in.b * mp_ + player_value(in.d);
     else if (in.a == 3) slot = w_ + card_var_slot(p_.nodes[in.d]);
     else slot = wl_ + in.b;
-    int64_t v = eval(in.c);
+    int64_t v = value(in.c);
     if (in.e == 1) v = *slot + v;
     else if (in.e == 2) v = *slot - v;
     *slot = narrow(v, in);
@@ -311,7 +311,7 @@ class Machine : public Evaluator {
   // end of a call that only tells), a bookkeeping call's mark for the screens; its entry.
   int enter_call(const Instr& in, const Procedure& proc, int return_pc) {
     for (size_t i = 0; i < proc.param_slots.size(); ++i)
-      wl_[proc.param_slots[i]] = narrow(eval(p_.kids[in.b + i]), in);
+      wl_[proc.param_slots[i]] = narrow(value(p_.kids[in.b + i]), in);
     wl_[proc.ret_slot] = return_pc;
     if (proc.quiet && events_) record(Event::quiet, -1, -1, -1, 1, 0);
     return proc.entry;
@@ -393,9 +393,9 @@ class Machine : public Evaluator {
   // `move c to z [at bottom | at position k]`: the position is checked once the card has
   // left its zone, so that moving a card within its own zone counts it once.
   void move(const Instr& in) {
-    int c = card(in.a), z = zone(in.b);
+    int c = card_value(in.a), z = zone_value(in.b);
     if (in.d != 2) return move_card(c, z, in.c, in.d == 1 ? 0 : -1);
-    int64_t k = eval(in.e);
+    int64_t k = value(in.e);
     int room = size(z) + (s_[g_.layout.card_zone + c] == z ? 0 : 1);
     if (k < 1 || k > room) bad_position(in, k, z, room);
     move_card(c, z, in.c, static_cast<int>(k) - 1);
@@ -424,7 +424,7 @@ class Machine : public Evaluator {
     int from = -1, z = -1;
     if (!events_ && in.d == 0 && p_.nodes[in.a].op < NodeOp::list_players) {
       from = zone(in.a);
-      z = zone(in.b);
+      z = zone_value(in.b);
       if (from != z && !g_.kernel.ISET[z]) return kata::move_all_on_top(g_.kernel, w_, n_, from, z, in.c);
     }
     thread_local std::vector<int32_t> buf;
@@ -436,7 +436,7 @@ class Machine : public Evaluator {
         buf.push_back(static_cast<int32_t>(x));
         return true;
       });
-      z = zone(in.b);
+      z = zone_value(in.b);
     }
     for (int32_t c : buf) move_card(c, z, in.c, in.d == 1 ? 0 : -1);
   }
@@ -504,7 +504,7 @@ class Machine : public Evaluator {
         mask |= 1u << p;
         return true;
       });
-    } else if (int64_t p = eval(in.a); p != -1) {
+    } else if (int64_t p = value(in.a); p != -1) {
       // `win none`: the game ends and nobody wins.
       if (p < 0 || p >= n_) [[unlikely]]
         bad_player(in.a, p);

@@ -1,0 +1,244 @@
+// The register code (Program::xcode): the expressions the machine and the listing of
+// decisions work out, each laid out once, at load, as a list of instructions that
+// Evaluator::xrun runs in one loop, where the tree walk (Evaluator::eval) calls itself
+// for every node. What each kind means is written once, in evaluator.hpp's tables; this
+// file only orders the work: kids before their node, each into the register above the
+// last, `and`, `or`, `if` and aggregates as jumps (docs/performance.md, "Register code").
+#include <stdexcept>
+
+#include "runtime/evaluator.hpp"
+
+namespace kata {
+namespace {
+
+using detail::XOp;
+using detail::xregs;
+
+// What a strict kind's kids must be (KATA_STRICT_VALUES' operands), by kind.
+struct Strict {
+  XOp op;
+  const char* operands;  // "": no kid; one letter a kid: V, P, C or Z
+};
+
+#define KATA_STRICT_INFO(kind, operands, value) {NodeOp::kind, {XOp::x_##kind, #operands}},
+#define KATA_LEAF_INFO(kind, value) {NodeOp::kind, XOp::x_##kind},
+
+class Builder {
+ public:
+  explicit Builder(Program& p) : p_(p) {
+    strict_.assign(node_op_count, {XOp::x_ret, nullptr});
+    leaf_.assign(node_op_count, -1);
+    const std::pair<NodeOp, Strict> strict[] = {KATA_STRICT_VALUES(KATA_STRICT_INFO)};
+    for (auto& [kind, info] : strict)
+      strict_[static_cast<int>(kind)] = {info.op, std::string_view(info.operands) == "N" ? "" : info.operands};
+    const std::pair<NodeOp, XOp> leaves[] = {KATA_LEAF_VALUES(KATA_LEAF_INFO)};
+    for (auto& [kind, op] : leaves) leaf_[static_cast<int>(kind)] = static_cast<int>(op);
+  }
+
+  // Lays out the code of a root, once; leaves and lists are left to the tree walk (a leaf
+  // is read as fast there; a list is never a value).
+  void root(int node) {
+    if (node < 0 || node >= static_cast<int>(p_.nodes.size()) || p_.xentry[node] >= 0) return;
+    NodeOp op = p_.nodes[node].op;
+    if (leaf_[static_cast<int>(op)] >= 0 || is_list(op)) return;
+    // A rule file's roots are disjoint trees but for shared kids; past this size the rest
+    // are left to the tree walk (a bound on load time and memory, never met in practice).
+    if (p_.xcode.size() > 16 * p_.nodes.size() + 4096) return;
+    int entry = here();
+    code(node, 0);
+    emit(XOp::x_ret, 0, 0, 0, 0, 0, node);
+    p_.xentry[node] = entry;
+  }
+
+ private:
+  static bool is_list(NodeOp op) {
+    switch (op) {
+#define KATA_LIST_CASE(name, doc) case NodeOp::name:
+      KATA_LIST_NODES(KATA_LIST_CASE) return true;
+#undef KATA_LIST_CASE
+      default: return false;
+    }
+  }
+  // Kids that cannot fail: a check of the kid before them may wait until both are known.
+  static bool cannot_fail(NodeOp op) {
+    return op == NodeOp::constant || op == NodeOp::option || op == NodeOp::global || op == NodeOp::local ||
+           op == NodeOp::bound || op == NodeOp::arg || op == NodeOp::zone;
+  }
+
+  int here() const { return static_cast<int>(p_.xcode.size()); }
+  int emit(XOp op, int d, int x, int y, int a, int b, int node) {
+    p_.xcode.push_back({static_cast<uint8_t>(op), static_cast<uint8_t>(d), static_cast<uint8_t>(x),
+                        static_cast<uint8_t>(y), a, b, node});
+    return here() - 1;
+  }
+  void tree(int node, int d) { emit(XOp::x_tree, d, 0, 0, 0, 0, node); }
+
+  // The code that leaves node's value in register d, using registers d and up.
+  void code(int node, int d) {
+    const Node& n = p_.nodes[node];
+    int kind = static_cast<int>(n.op);
+    if (d + 8 > xregs) return tree(node, d);
+    if (leaf_[kind] >= 0) {
+      emit(static_cast<XOp>(leaf_[kind]), d, 0, 0, 0, 0, node);
+      return;
+    }
+    if (const char* operands = strict_[kind].operands) {
+      int kids = static_cast<int>(std::string_view(operands).size());
+      if (kids >= 1) code(n.kid[0], d);
+      if (kids == 2) {
+        // The tree walk checks the first kid before working out the second: so here, when
+        // the second may fail.
+        if (operands[0] != 'V' && !cannot_fail(p_.nodes[n.kid[1]].op)) {
+          XOp check = operands[0] == 'P' ? XOp::x_chk_player : operands[0] == 'C' ? XOp::x_chk_card : XOp::x_chk_zone;
+          emit(check, 0, d, 0, 0, 0, n.kid[0]);
+        }
+        code(n.kid[1], d + 1);
+      }
+      emit(strict_[kind].op, d, d, d + 1, 0, 0, node);
+      return;
+    }
+    switch (n.op) {
+      case NodeOp::and_: {
+        code(n.kid[0], d);
+        int skip = emit(XOp::x_jz, d, d, 0, 0, 0, node);  // 0 stays in d
+        code(n.kid[1], d);
+        emit(XOp::x_to_bool, d, d, 0, 0, 0, node);
+        p_.xcode[skip].a = here();
+        return;
+      }
+      case NodeOp::or_: {
+        code(n.kid[0], d);
+        int skip = emit(XOp::x_jnz_one, d, d, 0, 0, 0, node);
+        code(n.kid[1], d);
+        emit(XOp::x_to_bool, d, d, 0, 0, 0, node);
+        p_.xcode[skip].a = here();
+        return;
+      }
+      case NodeOp::cond: {
+        code(n.kid[0], d);
+        int to_else = emit(XOp::x_jz, d, d, 0, 0, 0, node);
+        code(n.kid[1], d);
+        int to_end = emit(XOp::x_jump, d, 0, 0, 0, 0, node);
+        p_.xcode[to_else].a = here();
+        code(n.kid[2], d);
+        p_.xcode[to_end].a = here();
+        return;
+      }
+#define KATA_AGGREGATE_CASE(name, doc) case NodeOp::name:
+      KATA_AGGREGATE_NODES(KATA_AGGREGATE_CASE)
+#undef KATA_AGGREGATE_CASE
+      if (aggregate(node, n, d)) return;
+      return tree(node, d);
+      default: return tree(node, d);
+    }
+  }
+
+  // An aggregate over the players (all, or in turn from one), a zone's cards or a range of
+  // numbers, as Evaluator::aggregate and each() go over them; false for other lists.
+  bool aggregate(int node, const Node& n, int d) {
+    int domain = n.kid[0], where = n.kid[1], value = n.kid[2];
+    const Node& list = p_.nodes[domain];
+    XOp next;
+    switch (list.op) {
+      case NodeOp::list_players: next = XOp::x_agg_players; break;
+      case NodeOp::list_all_players: next = XOp::x_agg_all_players; break;
+      case NodeOp::list_from:
+        if (p_.nodes[list.kid[0]].op != NodeOp::list_players) return false;
+        next = XOp::x_agg_from;
+        break;
+      case NodeOp::list_range: next = XOp::x_agg_range; break;
+      case NodeOp::list_values:
+      case NodeOp::list_neighbours:
+      case NodeOp::list_walk: return false;
+      default: next = XOp::x_agg_zone; break;  // a zone: its cards, bottom first
+    }
+    emit(XOp::x_agg_init, d, 0, 0, 0, 0, node);
+    if (next == XOp::x_agg_from) {
+      code(list.kid[1], d + 4);
+      emit(XOp::x_agg_from_init, d, 0, 0, 0, 0, domain);
+    } else if (next == XOp::x_agg_range) {
+      code(list.kid[0], d + 4);
+      code(list.kid[1], d + 5);
+      emit(XOp::x_agg_range_init, d, 0, 0, 0, 0, domain);
+    } else if (next == XOp::x_agg_zone) {
+      code(domain, d + 4);
+      emit(XOp::x_agg_zone_init, d, 0, 0, 0, 0, domain);
+    }
+    int loop = emit(next, d, 0, 0, 0, n.a, node);
+    if (where >= 0) {
+      code(where, d + 6);
+      emit(XOp::x_jz, d + 6, d + 6, 0, loop, 0, node);
+    }
+    bool uses_value = value >= 0 && detail::Evaluator::agg_uses_value(n.op);
+    if (uses_value) code(value, d + 6);
+    int step = emit(XOp::x_agg_step, d, 0, uses_value ? d + 6 : d, loop, 0, node);
+    p_.xcode[loop].a = p_.xcode[step].b = here();
+    emit(XOp::x_agg_end, d, 0, 0, 0, 0, node);
+    return true;
+  }
+
+  Program& p_;
+  std::vector<Strict> strict_;  // by NodeOp; operands null: not strict
+  std::vector<int> leaf_;       // by NodeOp: its XOp, or -1
+};
+
+#undef KATA_STRICT_INFO
+#undef KATA_LEAF_INFO
+
+}  // namespace
+
+void build_xcode(Program& p) {
+  p.xcode.clear();
+  p.xentry.assign(p.nodes.size(), -1);
+  Builder b(p);
+  for (const Instr& in : p.code) {
+    switch (in.op) {
+      case Op::assign:
+        b.root(in.c);
+        if (in.a == 1) b.root(in.d);
+        break;
+      case Op::move:
+        b.root(in.a);
+        b.root(in.b);
+        if (in.d == 2) b.root(in.e);
+        break;
+      case Op::move_all: b.root(in.b); break;
+      case Op::shuffle:
+      case Op::flip:
+      case Op::reveal:
+      case Op::eliminate:
+      case Op::jump_if_not:
+      case Op::repeat_init:
+      case Op::choose: b.root(in.a); break;
+      case Op::look:
+        b.root(in.a);
+        b.root(in.b);
+        break;
+      case Op::call:
+        for (size_t i = 0; i < p.procedures[in.a].param_slots.size(); ++i) b.root(p.kids[in.b + i]);
+        break;
+      case Op::win:
+        if (in.b == 0) b.root(in.a);
+        break;
+      default: break;
+    }
+  }
+  for (const Loop& l : p.loops) b.root(l.where_node);
+  for (const Action& a : p.actions)
+    for (int w : a.when_nodes) b.root(w);
+}
+
+std::vector<std::string> register_op_names() {
+  return std::vector<std::string>(detail::x_op_names, detail::x_op_names + detail::x_op_count);
+}
+
+std::vector<std::string> register_ops_in(const Game& g) {
+  std::vector<bool> seen(detail::x_op_count);
+  for (const XIns& in : g.program.xcode) seen[in.op] = true;
+  std::vector<std::string> names;
+  for (int i = 0; i < detail::x_op_count; ++i)
+    if (seen[i]) names.push_back(detail::x_op_names[i]);
+  return names;
+}
+
+}  // namespace kata
