@@ -72,7 +72,7 @@ std::shared_ptr<const Game> compiled(const std::shared_ptr<const Game>& g) {
 
 std::shared_ptr<const Game> tree_walked(const Game& g) {
   auto copy = std::make_shared<Game>(g);
-  copy->program.xentry.clear();
+  build_xcode(*copy, true);
   return copy;
 }
 

@@ -46,8 +46,8 @@ State play(const Game& g, int players, const std::vector<std::string>& decisions
 void use_test_cache();
 // The game compiled (REQUIREs that it compiles).
 std::shared_ptr<const Game> compiled(const std::shared_ptr<const Game>& g);
-// The game without its register code (Program::xentry empty): the interpreter works out
-// every expression by the tree walk, which the register code must agree with.
+// The game with every expression worked out by the tree walk (build_xcode's tree_walk),
+// which the register code must agree with.
 std::shared_ptr<const Game> tree_walked(const Game& g);
 // Plays a game with decisions drawn from `seed`, interpreted and compiled, checking that
 // they agree at every step (the same legal decisions, the same state); a third copy is

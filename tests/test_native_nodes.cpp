@@ -91,6 +91,10 @@ procedures:
       if size(deck) > 0 { move top(deck) to p.hand }
     }
   note(x): log = (log * 7 + x) % 100003
+  # Only tells: worked out only when someone listens (Machine::tell), its arguments too.
+  tally(w, k): |
+    let t = k * 2
+    if w != none { say "{w} holds {size(w.hand)} cards, {t / (k - k)} doubled" }
 phases:
   setup: |
     shuffle deck
@@ -114,6 +118,7 @@ phases:
       deal(p, 2)
     }
     let w = leader()
+    tally(w, 10 / (log % 2))
     say "{w} leads with {hand_value(w)}, {top(pile)} on the pile, {10 / (log % 2)}"
     if w != none {
       w.pts += 1

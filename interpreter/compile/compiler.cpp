@@ -147,7 +147,7 @@ class Compiler {
     g_.layout.total = g_.layout.locals + locals_;
     positions();
     always_seen();
-    build_xcode(p_);
+    build_xcode(g_);
     g_.kernel = make_kernel_tables(g_);
     g_.initial_slots = make_initial_slots(g_);
     static std::atomic<uint64_t> serials{0};

@@ -149,12 +149,37 @@
   X(agg_step, "node: the aggregate; the round with value y; to a, or to b once decided") \
   X(agg_end, "node: the aggregate; d = its value")
 
+// The machine's statements, as instructions of the same code (Machine::run_at), each after
+// the code of its operands: X(name, "what x, y, a and b hold"); `node` is the statement's
+// index in Program::code (its fields, its position for errors, the address a choice keeps).
+#define KATA_X_STATEMENTS(X)                                                            \
+  X(s_set, "state slot a = x (b: 0 set, 1 add, 2 subtract): a global or a local")       \
+  X(s_set_player, "player variable a of seat y = x (b as s_set)")                       \
+  X(s_move, "card x to the top (b: 0) or bottom (1) of zone y, a: face")                \
+  X(s_other, "the statement worked out as its own operands say (Machine::other)")       \
+  X(s_jump, "a step of the budget, to a")                                               \
+  X(s_for_init, "the loop's list, before its first round")                              \
+  X(s_for_next, "the loop's next element, or to a")                                     \
+  X(s_repeat_init, "counter slot a = x")                                                \
+  X(s_repeat_next, "counter slot b, or to a")                                           \
+  X(s_choose, "seat x chooses; the state waits")                                        \
+  X(s_step, "a step of the budget: a call's, before its arguments")                    \
+  X(s_param, "parameter slot a = x")                                                    \
+  X(s_enter, "procedure b, at a (its arguments bound; y = 1: its step here)")          \
+  X(s_call_telling, "a call of a procedure that only tells, as Machine::call_telling") \
+  X(s_ret, "to the address slot a holds")                                               \
+  X(s_phase, "a step; phase b, at a")                                                   \
+  X(s_win, "the game ends (the statement's winners)")                                   \
+  X(s_halt, "the game ends and is scored")                                              \
+  X(s_say, "a message, worked out when someone listens")
+
 namespace kata::detail {
 #define KATA_X_LEAF_ROW(kind, value) x_##kind,
 #define KATA_X_STRICT_ROW(kind, operands, value) x_##kind,
 #define KATA_X_CONTROL_ROW(name, doc) x_##name,
 enum class XOp : uint8_t {
   KATA_LEAF_VALUES(KATA_X_LEAF_ROW) KATA_STRICT_VALUES(KATA_X_STRICT_ROW) KATA_X_CONTROL(KATA_X_CONTROL_ROW)
+      KATA_X_STATEMENTS(KATA_X_CONTROL_ROW)
 };
 #undef KATA_X_LEAF_ROW
 #undef KATA_X_STRICT_ROW
@@ -163,7 +188,8 @@ enum class XOp : uint8_t {
 #define KATA_X_STRICT_NAME(kind, operands, value) #kind,
 #define KATA_X_CONTROL_NAME(name, doc) #name,
 inline constexpr const char* x_op_names[] = {KATA_LEAF_VALUES(KATA_X_LEAF_NAME) KATA_STRICT_VALUES(KATA_X_STRICT_NAME)
-                                                 KATA_X_CONTROL(KATA_X_CONTROL_NAME)};
+                                                 KATA_X_CONTROL(KATA_X_CONTROL_NAME)
+                                                     KATA_X_STATEMENTS(KATA_X_CONTROL_NAME)};
 #undef KATA_X_LEAF_NAME
 #undef KATA_X_STRICT_NAME
 #undef KATA_X_CONTROL_NAME
@@ -171,6 +197,63 @@ inline constexpr int x_op_count = static_cast<int>(sizeof x_op_names / sizeof *x
 // Registers of one run of register code; deeper expressions are left to the tree walk.
 inline constexpr int xregs = 64;
 }  // namespace kata::detail
+
+// What a loop that runs register code is made of (Evaluator::xrun, Machine::run_at): its
+// table of labels, one for each instruction in XOp's order, and the jumps from one
+// instruction's code to the next; the code of the expressions' instructions is
+// runtime/xops.inc.
+#define KATA_X_LEAF_LABEL(kind, value) &&x_##kind,
+#define KATA_X_STRICT_LABEL(kind, operands, value) &&x_##kind,
+#define KATA_X_CONTROL_LABEL(name, doc) &&x_##name,
+#define KATA_X_NOT_HERE(name, doc) &&x_not_here,
+#define KATA_X_EXPRESSION_LABELS \
+  KATA_LEAF_VALUES(KATA_X_LEAF_LABEL) KATA_STRICT_VALUES(KATA_X_STRICT_LABEL) KATA_X_CONTROL(KATA_X_CONTROL_LABEL)
+#define KATA_XGO() goto* table[in->op]
+#define KATA_XNEXT() \
+  do {               \
+    ++in;            \
+    KATA_XGO();      \
+  } while (0)
+#define KATA_XJUMP(to)     \
+  do {                     \
+    in = xcode_ + (to);    \
+    KATA_XGO();            \
+  } while (0)
+#define KATA_X_OPERANDS_N
+#define KATA_X_OPERANDS_V int64_t A = r[in->x];
+#define KATA_X_OPERANDS_P int A = as_player(n.kid[0], r[in->x]);
+#define KATA_X_OPERANDS_C int A = as_card(n.kid[0], r[in->x]);
+#define KATA_X_OPERANDS_Z int A = as_zone(n.kid[0], r[in->x]);
+#define KATA_X_OPERANDS_VV int64_t A = r[in->x], B = r[in->y];
+#define KATA_X_OPERANDS_PC int A = as_player(n.kid[0], r[in->x]), B = as_card(n.kid[1], r[in->y]);
+#define KATA_X_OPERANDS_ZC int A = as_zone(n.kid[0], r[in->x]), B = as_card(n.kid[1], r[in->y]);
+#define KATA_X_OPERANDS_CC int A = as_card(n.kid[0], r[in->x]), B = as_card(n.kid[1], r[in->y]);
+#define KATA_X_LEAF_CODE(kind, value)    \
+  x_##kind : {                           \
+    const Node& k = nodes_[in->node];    \
+    r[in->d] = value;                    \
+    KATA_XNEXT();                        \
+  }
+#define KATA_X_STRICT_CODE(kind, operands, value) \
+  x_##kind : {                                    \
+    [[maybe_unused]] const int node = in->node;   \
+    [[maybe_unused]] const Node& n = nodes_[node]; \
+    KATA_X_OPERANDS_##operands r[in->d] = value;  \
+    KATA_XNEXT();                                 \
+  }
+#define KATA_X_LEAF_CODE(kind, value) \
+  x_##kind : {                        \
+    const Node& k = nodes_[in->node]; \
+    r[in->d] = value;                 \
+    KATA_XNEXT();                     \
+  }
+#define KATA_X_STRICT_CODE(kind, operands, value) \
+  x_##kind : {                                    \
+    [[maybe_unused]] const int node = in->node;   \
+    [[maybe_unused]] const Node& n = nodes_[node]; \
+    KATA_X_OPERANDS_##operands r[in->d] = value;  \
+    KATA_XNEXT();                                 \
+  }
 
 namespace kata::detail {
 // Each file of runtime/ gets its own copy, with internal linkage, as when the evaluator
@@ -757,169 +840,14 @@ class Evaluator {
   [[gnu::hot]] int64_t xrun(int entry) {
     int64_t r[xregs];
     const XIns* in = xcode_ + entry;
-#define KATA_X_LEAF_LABEL(kind, value) &&x_##kind,
-#define KATA_X_STRICT_LABEL(kind, operands, value) &&x_##kind,
-#define KATA_X_CONTROL_LABEL(name, doc) &&x_##name,
-    static const void* const table[] = {KATA_LEAF_VALUES(KATA_X_LEAF_LABEL) KATA_STRICT_VALUES(KATA_X_STRICT_LABEL)
-                                            KATA_X_CONTROL(KATA_X_CONTROL_LABEL)};
-#undef KATA_X_LEAF_LABEL
-#undef KATA_X_STRICT_LABEL
-#undef KATA_X_CONTROL_LABEL
-#define KATA_XGO() goto* table[in->op]
-#define KATA_XNEXT() \
-  do {               \
-    ++in;            \
-    KATA_XGO();      \
-  } while (0)
-#define KATA_XJUMP(to)     \
-  do {                     \
-    in = xcode_ + (to);    \
-    KATA_XGO();            \
-  } while (0)
-#define KATA_X_OPERANDS_N
-#define KATA_X_OPERANDS_V int64_t A = r[in->x];
-#define KATA_X_OPERANDS_P int A = as_player(n.kid[0], r[in->x]);
-#define KATA_X_OPERANDS_C int A = as_card(n.kid[0], r[in->x]);
-#define KATA_X_OPERANDS_Z int A = as_zone(n.kid[0], r[in->x]);
-#define KATA_X_OPERANDS_VV int64_t A = r[in->x], B = r[in->y];
-#define KATA_X_OPERANDS_PC int A = as_player(n.kid[0], r[in->x]), B = as_card(n.kid[1], r[in->y]);
-#define KATA_X_OPERANDS_ZC int A = as_zone(n.kid[0], r[in->x]), B = as_card(n.kid[1], r[in->y]);
-#define KATA_X_OPERANDS_CC int A = as_card(n.kid[0], r[in->x]), B = as_card(n.kid[1], r[in->y]);
-#define KATA_X_LEAF_CODE(kind, value)    \
-  x_##kind : {                           \
-    const Node& k = nodes_[in->node];    \
-    r[in->d] = value;                    \
-    KATA_XNEXT();                        \
-  }
-#define KATA_X_STRICT_CODE(kind, operands, value) \
-  x_##kind : {                                    \
-    [[maybe_unused]] const int node = in->node;   \
-    [[maybe_unused]] const Node& n = nodes_[node]; \
-    KATA_X_OPERANDS_##operands r[in->d] = value;  \
-    KATA_XNEXT();                                 \
-  }
+    // The statements' instructions are never met in an expression's code.
+    static const void* const table[] = {KATA_X_EXPRESSION_LABELS KATA_X_STATEMENTS(KATA_X_NOT_HERE)};
     KATA_XGO();
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-    KATA_LEAF_VALUES(KATA_X_LEAF_CODE)
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
-    KATA_STRICT_VALUES(KATA_X_STRICT_CODE)
+#include "runtime/xops.inc"
   x_ret:
     return r[0];
-  x_jump:
-    KATA_XJUMP(in->a);
-  x_jz:
-    if (!r[in->x]) KATA_XJUMP(in->a);
-    KATA_XNEXT();
-  x_jnz_one:
-    if (r[in->x]) {
-      r[in->d] = 1;
-      KATA_XJUMP(in->a);
-    }
-    KATA_XNEXT();
-  x_to_bool:
-    r[in->d] = r[in->x] != 0;
-    KATA_XNEXT();
-  x_tree:
-    r[in->d] = eval(in->node);
-    KATA_XNEXT();
-  x_chk_player:
-    as_player(in->node, r[in->x]);
-    KATA_XNEXT();
-  x_chk_card:
-    as_card(in->node, r[in->x]);
-    KATA_XNEXT();
-  x_chk_zone:
-    as_zone(in->node, r[in->x]);
-    KATA_XNEXT();
-  x_agg_init: {
-    if (base_ + nodes_[in->node].a >= frame_size) [[unlikely]] fail(in->node, "expressions nested too deeply");
-    int64_t* acc = r + in->d;
-    acc[0] = acc[1] = acc[2] = acc[3] = 0;
-    KATA_XNEXT();
-  }
-  x_agg_from_init:
-    r[in->d + 4] = as_player(nodes_[in->node].kid[1], r[in->d + 4]);
-    KATA_XNEXT();
-  x_agg_zone_init:
-    r[in->d + 4] = as_zone(in->node, r[in->d + 4]);
-    KATA_XNEXT();
-  x_agg_range_init: {
-    int64_t lo = r[in->d + 4], hi = r[in->d + 5];
-    if (hi - lo >= max_list) [[unlikely]] fail(in->node, "a range of more than 4096 numbers");
-    r[in->d + 3] = lo;
-    KATA_XNEXT();
-  }
-  x_agg_players: {
-    int64_t* acc = r + in->d;
-    int64_t p = acc[3];
-    while (p < n_ && eliminated(static_cast<int>(p))) ++p;
-    if (p >= n_) KATA_XJUMP(in->a);
-    acc[3] = p + 1;
-    spend(in->node);
-    env_[base_ + in->b] = p;
-    KATA_XNEXT();
-  }
-  x_agg_all_players: {
-    int64_t* acc = r + in->d;
-    int64_t p = acc[3];
-    if (p >= n_) KATA_XJUMP(in->a);
-    acc[3] = p + 1;
-    spend(in->node);
-    env_[base_ + in->b] = p;
-    KATA_XNEXT();
-  }
-  x_agg_from: {
-    int64_t* acc = r + in->d;
-    int64_t i = acc[3], start = acc[4], p = 0;
-    for (; i < n_; ++i) {
-      p = start + i < n_ ? start + i : start + i - n_;
-      if (!eliminated(static_cast<int>(p))) break;
-    }
-    if (i >= n_) KATA_XJUMP(in->a);
-    acc[3] = i + 1;
-    spend(in->node);
-    env_[base_ + in->b] = p;
-    KATA_XNEXT();
-  }
-  x_agg_zone: {
-    int64_t* acc = r + in->d;
-    int z = static_cast<int>(acc[4]);
-    int64_t i = acc[3];
-    if (i >= size(z)) KATA_XJUMP(in->a);
-    acc[3] = i + 1;
-    spend(in->node);
-    env_[base_ + in->b] = cards(z)[i];
-    KATA_XNEXT();
-  }
-  x_agg_range: {
-    int64_t* acc = r + in->d;
-    int64_t i = acc[3];
-    if (i > acc[5]) KATA_XJUMP(in->a);
-    acc[3] = i + 1;
-    spend(in->node);
-    env_[base_ + in->b] = i;
-    KATA_XNEXT();
-  }
-  x_agg_step: {
-    const Node& n = nodes_[in->node];
-    int64_t v = r[in->y];
-    if (agg_round(in->node, n.op, r + in->d, env_[base_ + n.a], n.kid[2] >= 0, [v] { return v; }))
-      KATA_XJUMP(in->a);
-    KATA_XJUMP(in->b);
-  }
-  x_agg_end:
-    r[in->d] = agg_result(nodes_[in->node].op, r + in->d);
-    KATA_XNEXT();
-#undef KATA_XGO
-#undef KATA_XNEXT
-#undef KATA_XJUMP
-#undef KATA_X_LEAF_CODE
-#undef KATA_X_STRICT_CODE
+  x_not_here:
+    not_a_value(in->node);
   }
 
   int64_t call(int node, const Node& n) {

@@ -174,15 +174,15 @@ struct Program {
   std::vector<Message> messages;
   int32_t when_cache_size = 0;  // entries of the legality cache (Action::when_cache)
   int32_t flow_entry = 0;
-  // The register code of the expressions the machine and the listing of decisions work out
-  // (build_xcode): `xentry` holds, for each node, where its code starts, or -1 for a node
-  // the tree walk works out (a leaf, or one that is not such a root).
+  // The register code (build_xcode): the statements, each after the code of its operands,
+  // and the expressions the statements and the listing of decisions work out by value.
+  // `xpc` holds where each instruction of `code` starts in it (the state keeps addresses
+  // in `code`), `xentry` where each node's code starts, or -1 for a node the tree walk
+  // works out (a leaf, or one that is not such a root).
   std::vector<XIns> xcode;
+  std::vector<int32_t> xpc;
   std::vector<int32_t> xentry;
 };
-
-// Fills Program::xcode and xentry from the program's nodes and code (runtime/xcode.cpp).
-void build_xcode(Program& p);
 
 // ---- declarations the runtime needs for views, names and set-up ----
 struct OptionInfo {
@@ -341,6 +341,10 @@ struct Game;
 KernelTables make_kernel_tables(const Game& g);
 // The initial states of a compiled game with its default options (Game::initial_slots).
 std::vector<std::vector<int32_t>> make_initial_slots(const Game& g);
+// Fills the program's register code (Program::xcode, xpc, xentry) from its code and nodes
+// (runtime/xcode.cpp). tree_walk: every operand worked out by the tree walk (Evaluator::eval)
+// and no expression laid out, which tests compare the register code with.
+void build_xcode(Game& g, bool tree_walk = false);
 
 struct Game {
   std::string name;

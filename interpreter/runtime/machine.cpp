@@ -120,8 +120,12 @@ class Machine : public Evaluator {
     return legal[uniform(rng, k)];
   }
 
-  // Runs from pc to a `choose`, the game's end, or (a call that only tells: tell()) a
-  // return to pc -1.
+  // Runs from pc (an address in Program::code) to a `choose`, the game's end, or (a call
+  // that only tells: tell()) a return to pc -1. The statements run as register code
+  // (runtime/xcode.cpp: each after the code of its operands, in one loop with the
+  // expressions' instructions, runtime/xops.inc); addresses kept in the state (where a
+  // choice resumes, where a call returns) are addresses in Program::code, found in the
+  // register code through Program::xpc.
   [[gnu::hot]] void run_at(int pc) {
     int64_t steps = 0;
     const int64_t budget = g_.max_steps;
@@ -132,155 +136,155 @@ class Machine : public Evaluator {
       if (++steps > budget) [[unlikely]] too_many_steps(in, budget);
     };
     const Instr* code = p_.code.data();
+    const int32_t* xpc = p_.xpc.data();
+    int64_t r[xregs];
+    const XIns* in = xcode_ + xpc[pc];
     // Threaded dispatch: each instruction's code ends in a jump of its own to the next
-    // one's, through a table with a label for each row of KATA_INSTRUCTIONS (a row without
-    // its label, or a label without its row, does not build). The processor predicts each
-    // of those jumps from the instruction it ends, where the one jump of a `switch` was
-    // mispredicted at every change of pattern (a third of the loop's time, `perf`).
-#define KATA_OP_LABEL(name, doc) &&op_##name,
-    static const void* const dispatch[] = {KATA_INSTRUCTIONS(KATA_OP_LABEL)};
-#undef KATA_OP_LABEL
-#define KATA_GO() goto* dispatch[static_cast<uint8_t>(code[pc].op)]
-#define KATA_NEXT() \
-  do {              \
-    ++pc;           \
-    KATA_GO();      \
-  } while (0)
-    KATA_GO();
-  op_assign:
-    assign(code[pc]);
-    KATA_NEXT();
-  op_move:
-    move(code[pc]);
-    KATA_NEXT();
-  op_move_all:
-    move_all(code[pc]);
-    KATA_NEXT();
-  op_shuffle: {
-    const Instr& in = code[pc];
-    shuffle(zone_value(in.a), in);
-    KATA_NEXT();
+    // one's, through a table with a label for each instruction (evaluator.hpp: a row
+    // without its label, or a label without its row, does not build). The processor
+    // predicts each of those jumps from the instruction it ends.
+#define KATA_X_STATEMENT_LABEL(name, doc) &&x_##name,
+    static const void* const table[] = {KATA_X_EXPRESSION_LABELS KATA_X_STATEMENTS(KATA_X_STATEMENT_LABEL)};
+#undef KATA_X_STATEMENT_LABEL
+    KATA_XGO();
+#include "runtime/xops.inc"
+  x_ret:  // an expression's end: never in a statement's code
+    not_a_value(in->node);
+  x_s_set: {
+    int32_t* slot = w_ + in->a;
+    int64_t v = r[in->x];
+    if (in->b == 1) v = *slot + v;
+    else if (in->b == 2) v = *slot - v;
+    *slot = narrow(v, code[in->node]);
+    KATA_XNEXT();
   }
-  op_flip: {
-    const Instr& in = code[pc];
-    flip(card_value(in.a), in.c);
-    KATA_NEXT();
+  x_s_set_player: {
+    int32_t* slot = w_ + in->a + as_player(code[in->node].d, r[in->y]);
+    int64_t v = r[in->x];
+    if (in->b == 1) v = *slot + v;
+    else if (in->b == 2) v = *slot - v;
+    *slot = narrow(v, code[in->node]);
+    KATA_XNEXT();
   }
-  op_reveal: {
-    const Instr& in = code[pc];
-    int c = card_value(in.a);
-    w_[g_.layout.card_known + c] = static_cast<int32_t>((1u << n_) - 1) | Layout::public_knowledge;
-    if (events_) record(Event::reveal, -1, c, w_[g_.layout.card_zone + c], -1, (1u << n_) - 1);
-    KATA_NEXT();
+  x_s_move: {
+    const Instr& ins = code[in->node];
+    move_card(as_card(ins.a, r[in->x]), as_zone(ins.b, r[in->y]), in->a, in->b == 1 ? 0 : -1);
+    KATA_XNEXT();
   }
-  op_look: {
-    const Instr& in = code[pc];
-    int p = player_value(in.a), c = card_value(in.b);
-    w_[g_.layout.card_known + c] |= static_cast<int32_t>(1u << p);
-    if (events_) record(Event::look, p, c, w_[g_.layout.card_zone + c], -1, 1u << p);
-    KATA_NEXT();
+  x_s_other:
+    other(code[in->node]);
+    KATA_XNEXT();
+  x_s_jump:
+    step(code[in->node]);
+    KATA_XJUMP(in->a);
+  x_s_for_init: {
+    const Instr& ins = code[in->node];
+    for_init(p_.loops[ins.a], ins);
+    KATA_XNEXT();
   }
-  op_eliminate: {
-    const Instr& in = code[pc];
-    int p = player_value(in.a);
-    w_[g_.layout.eliminated + p] = 1;
-    if (events_) record(Event::eliminate, p, -1, -1, -1, 0);
-    KATA_NEXT();
-  }
-  op_jump: {
-    const Instr& in = code[pc];
-    step(in);
-    pc = in.a;
-    KATA_GO();
-  }
-  op_jump_if_not: {
-    const Instr& in = code[pc];
-    if (!value(in.a)) {
-      pc = in.b;
-      KATA_GO();
-    }
-    KATA_NEXT();
-  }
-  op_for_init: {
-    const Instr& in = code[pc];
-    for_init(p_.loops[in.a], in);
-    KATA_NEXT();
-  }
-  op_for_next: {
-    const Instr& in = code[pc];
-    const Loop& l = p_.loops[in.a];
+  x_s_for_next: {
+    const Loop& l = p_.loops[code[in->node].a];
     int32_t& index = wl_[l.index_slot];
-    if (index >= wl_[l.count_slot]) {
-      pc = in.b;
-      KATA_GO();
-    }
+    if (index >= wl_[l.count_slot]) KATA_XJUMP(in->a);
     wl_[l.var_slot] = wl_[l.buffer_slot + index++];
-    KATA_NEXT();
+    KATA_XNEXT();
   }
-  op_repeat_init: {
-    const Instr& in = code[pc];
-    wl_[in.b] = narrow(value(in.a), in);
-    KATA_NEXT();
-  }
-  op_repeat_next: {
-    const Instr& in = code[pc];
-    if (wl_[in.a] <= 0) {
-      pc = in.b;
-      KATA_GO();
-    }
-    --wl_[in.a];
-    KATA_NEXT();
-  }
-  op_choose: {
-    const Instr& in = code[pc];
-    w_[Layout::chooser] = player_value(in.a);
-    w_[Layout::site] = in.b;
+  x_s_repeat_init:
+    wl_[in->a] = narrow(r[in->x], code[in->node]);
+    KATA_XNEXT();
+  x_s_repeat_next:
+    if (wl_[in->b] <= 0) KATA_XJUMP(in->a);
+    --wl_[in->b];
+    KATA_XNEXT();
+  x_s_choose: {
+    const Instr& ins = code[in->node];
+    w_[Layout::chooser] = as_player(ins.a, r[in->x]);
+    w_[Layout::site] = ins.b;
     w_[Layout::status] = static_cast<int32_t>(Status::waiting);
-    w_[Layout::pc] = pc + 1;
+    w_[Layout::pc] = in->node + 1;
     return;
   }
-  op_call: {
-    const Instr& in = code[pc];
-    step(in);
-    const Procedure& proc = p_.procedures[in.a];
-    if (proc.tells_only && !telling_) [[unlikely]] {
-      if (events_) tell(in, proc);
-      KATA_NEXT();
+  x_s_step:
+    step(code[in->node]);
+    KATA_XNEXT();
+  x_s_param:
+    wl_[in->a] = narrow(r[in->x], code[in->node]);
+    KATA_XNEXT();
+  x_s_enter: {
+    if (in->y) step(code[in->node]);
+    const Procedure& proc = p_.procedures[in->b];
+    wl_[proc.ret_slot] = in->node + 1;
+    if (proc.quiet && events_) record(Event::quiet, -1, -1, -1, 1, 0);
+    KATA_XJUMP(in->a);
+  }
+  x_s_call_telling: {
+    const Instr& ins = code[in->node];
+    step(ins);
+    const Procedure& proc = p_.procedures[ins.a];
+    if (!telling_) {
+      if (events_) tell(ins, proc);
+      KATA_XNEXT();
     }
-    pc = enter_call(in, proc, pc + 1);
-    KATA_GO();
+    // Within a call that only tells, calls run in place.
+    KATA_XJUMP(xpc[enter_call(ins, proc, in->node + 1)]);
   }
-  op_ret: {
-    const Instr& in = code[pc];
+  x_s_ret: {
     // The end of a decision's effect (1) or of a bookkeeping call (2), for the screens.
-    if (in.b == 1 && events_) record(Event::done, -1, -1, -1, -1, 0);
-    if (in.b == 2 && events_) record(Event::quiet, -1, -1, -1, 0, 0);
-    pc = wl_[in.a];
-    if (pc < 0) [[unlikely]] return;  // the end of a call that only tells
-    KATA_GO();
+    if (in->b == 1 && events_) record(Event::done, -1, -1, -1, -1, 0);
+    if (in->b == 2 && events_) record(Event::quiet, -1, -1, -1, 0, 0);
+    int to = wl_[in->a];
+    if (to < 0) [[unlikely]] return;  // the end of a call that only tells
+    KATA_XJUMP(xpc[to]);
   }
-  op_phase: {
-    const Instr& in = code[pc];
-    step(in);
-    const Procedure& proc = p_.procedures[in.a];
-    w_[Layout::phase] = in.b;
-    if (events_) record(Event::phase, in.b, -1, -1, -1, 0);
-    wl_[proc.ret_slot] = pc + 1;
-    pc = proc.entry;
-    KATA_GO();
+  x_s_phase: {
+    const Instr& ins = code[in->node];
+    step(ins);
+    const Procedure& proc = p_.procedures[ins.a];
+    w_[Layout::phase] = in->b;
+    if (events_) record(Event::phase, in->b, -1, -1, -1, 0);
+    wl_[proc.ret_slot] = in->node + 1;
+    KATA_XJUMP(in->a);
   }
-  op_win:
-    win(code[pc]);
+  x_s_win:
+    win(code[in->node]);
     return;
-  op_end_game:
-  op_halt:
+  x_s_halt:
     finish();
     return;
-  op_say:
-    if (events_) say(code[pc]);
-    KATA_NEXT();
-#undef KATA_GO
-#undef KATA_NEXT
+  x_s_say:
+    if (events_) say(code[in->node]);
+    KATA_XNEXT();
+  }
+
+  // The statements the register code hands back whole (runtime/xcode.cpp): each works
+  // out its operands by value(), as the machine always did.
+  [[gnu::noinline]] void other(const Instr& in) {
+    switch (in.op) {
+      case Op::assign: return assign(in);
+      case Op::move: return move(in);
+      case Op::move_all: return move_all(in);
+      case Op::shuffle: return shuffle(zone_value(in.a), in);
+      case Op::flip: return flip(card_value(in.a), in.c);
+      case Op::reveal: {
+        int c = card_value(in.a);
+        w_[g_.layout.card_known + c] = static_cast<int32_t>((1u << n_) - 1) | Layout::public_knowledge;
+        if (events_) record(Event::reveal, -1, c, w_[g_.layout.card_zone + c], -1, (1u << n_) - 1);
+        return;
+      }
+      case Op::look: {
+        int p = player_value(in.a), c = card_value(in.b);
+        w_[g_.layout.card_known + c] |= static_cast<int32_t>(1u << p);
+        if (events_) record(Event::look, p, c, w_[g_.layout.card_zone + c], -1, 1u << p);
+        return;
+      }
+      case Op::eliminate: {
+        int p = player_value(in.a);
+        w_[g_.layout.eliminated + p] = 1;
+        if (events_) record(Event::eliminate, p, -1, -1, -1, 0);
+        return;
+      }
+      default: throw RuntimeError(in.pos, "an instruction the register code should have laid out");
+    }
   }
 
   [[noreturn, gnu::cold, gnu::noinline]] void bad_position(const Instr& in, int64_t k, int z, int room) {

@@ -25,7 +25,7 @@ struct Strict {
 
 class Builder {
  public:
-  explicit Builder(Program& p) : p_(p) {
+  Builder(Program& p, bool tree_walk) : p_(p), tree_walk_(tree_walk) {
     strict_.assign(node_op_count, {XOp::x_ret, nullptr});
     leaf_.assign(node_op_count, -1);
     const std::pair<NodeOp, Strict> strict[] = {KATA_STRICT_VALUES(KATA_STRICT_INFO)};
@@ -38,7 +38,7 @@ class Builder {
   // Lays out the code of a root, once; leaves and lists are left to the tree walk (a leaf
   // is read as fast there; a list is never a value).
   void root(int node) {
-    if (node < 0 || node >= static_cast<int>(p_.nodes.size()) || p_.xentry[node] >= 0) return;
+    if (tree_walk_ || node < 0 || node >= static_cast<int>(p_.nodes.size()) || p_.xentry[node] >= 0) return;
     NodeOp op = p_.nodes[node].op;
     if (leaf_[static_cast<int>(op)] >= 0 || is_list(op)) return;
     // A rule file's roots are disjoint trees but for shared kids; past this size the rest
@@ -50,7 +50,101 @@ class Builder {
     p_.xentry[node] = entry;
   }
 
+  // Lays out the statements, in order, each after the code of its operands (into
+  // registers 0 and up); a statement's jumps go to where their targets' code starts.
+  void statements(const Game& g) {
+    const Layout& l = g.layout;
+    p_.xpc.assign(p_.code.size(), -1);
+    std::vector<std::pair<int, int>> to;  // (instruction of the register code, target in code)
+    auto jump_to = [&](int at, int target) { to.push_back({at, target}); };
+    for (size_t i = 0; i < p_.code.size(); ++i) {
+      int pc = static_cast<int>(i);
+      const Instr& in = p_.code[i];
+      p_.xpc[i] = here();
+      switch (in.op) {
+        case Op::assign:
+          if (in.a == 0 || in.a == 2) {
+            operand(in.c, 0);
+            emit(XOp::x_s_set, 0, 0, 0, (in.a == 0 ? l.globals : l.locals) + in.b, in.e, pc);
+          } else if (in.a == 1) {
+            // The seat first, checked before the value is worked out, as Machine::assign.
+            // (Each operand's code uses the registers from its own up: the value's comes last.)
+            operand(in.d, 0);
+            if (!cannot_fail(in.c)) emit(XOp::x_chk_player, 0, 0, 0, 0, 0, in.d);
+            operand(in.c, 1);
+            emit(XOp::x_s_set_player, 0, 1, 0, l.player_vars + in.b * g.max_players, in.e, pc);
+          } else {
+            emit(XOp::x_s_other, 0, 0, 0, 0, 0, pc);
+          }
+          break;
+        case Op::move:
+          if (in.d == 2) {
+            emit(XOp::x_s_other, 0, 0, 0, 0, 0, pc);
+          } else {
+            operand(in.a, 0);
+            if (!cannot_fail(in.b)) emit(XOp::x_chk_card, 0, 0, 0, 0, 0, in.a);
+            operand(in.b, 1);
+            emit(XOp::x_s_move, 0, 0, 1, in.c, in.d, pc);
+          }
+          break;
+        case Op::move_all:
+        case Op::shuffle:
+        case Op::flip:
+        case Op::reveal:
+        case Op::look:
+        case Op::eliminate: emit(XOp::x_s_other, 0, 0, 0, 0, 0, pc); break;
+        case Op::jump: jump_to(emit(XOp::x_s_jump, 0, 0, 0, 0, 0, pc), in.a); break;
+        case Op::jump_if_not:
+          operand(in.a, 0);
+          jump_to(emit(XOp::x_jz, 0, 0, 0, 0, 0, pc), in.b);
+          break;
+        case Op::for_init: emit(XOp::x_s_for_init, 0, 0, 0, 0, 0, pc); break;
+        case Op::for_next: jump_to(emit(XOp::x_s_for_next, 0, 0, 0, 0, 0, pc), in.b); break;
+        case Op::repeat_init:
+          operand(in.a, 0);
+          emit(XOp::x_s_repeat_init, 0, 0, 0, in.b, 0, pc);
+          break;
+        case Op::repeat_next: jump_to(emit(XOp::x_s_repeat_next, 0, 0, 0, 0, in.a, pc), in.b); break;
+        case Op::choose:
+          operand(in.a, 0);
+          emit(XOp::x_s_choose, 0, 0, 0, 0, 0, pc);
+          break;
+        case Op::call: {
+          const Procedure& proc = p_.procedures[in.a];
+          if (proc.tells_only) {
+            emit(XOp::x_s_call_telling, 0, 0, 0, 0, 0, pc);
+            break;
+          }
+          // The step before the arguments, each bound as it is worked out (enter_call).
+          bool args = !proc.param_slots.empty();
+          if (args) emit(XOp::x_s_step, 0, 0, 0, 0, 0, pc);
+          for (size_t k = 0; k < proc.param_slots.size(); ++k) {
+            operand(p_.kids[in.b + k], 0);
+            emit(XOp::x_s_param, 0, 0, 0, proc.param_slots[k], 0, pc);
+          }
+          jump_to(emit(XOp::x_s_enter, 0, 0, args ? 0 : 1, 0, in.a, pc), proc.entry);
+          break;
+        }
+        case Op::ret: emit(XOp::x_s_ret, 0, 0, 0, in.a, in.b, pc); break;
+        case Op::phase: jump_to(emit(XOp::x_s_phase, 0, 0, 0, 0, in.b, pc), p_.procedures[in.a].entry); break;
+        case Op::win: emit(XOp::x_s_win, 0, 0, 0, 0, 0, pc); break;
+        case Op::end_game:
+        case Op::halt: emit(XOp::x_s_halt, 0, 0, 0, 0, 0, pc); break;
+        case Op::say: emit(XOp::x_s_say, 0, 0, 0, 0, 0, pc); break;
+      }
+    }
+    for (auto [at, target] : to) p_.xcode[at].a = p_.xpc[target];
+  }
+
  private:
+  // A statement's operand into register d: its code, a leaf's one instruction, or (tree_walk)
+  // the tree walk's.
+  void operand(int node, int d) {
+    if (tree_walk_) return tree(node, d);
+    code(node, d);
+  }
+  bool cannot_fail(int node) const { return cannot_fail(p_.nodes[node].op); }
+
   static bool is_list(NodeOp op) {
     switch (op) {
 #define KATA_LIST_CASE(name, doc) case NodeOp::name:
@@ -178,6 +272,7 @@ class Builder {
   }
 
   Program& p_;
+  bool tree_walk_;
   std::vector<Strict> strict_;  // by NodeOp; operands null: not strict
   std::vector<int> leaf_;       // by NodeOp: its XOp, or -1
 };
@@ -187,10 +282,14 @@ class Builder {
 
 }  // namespace
 
-void build_xcode(Program& p) {
+void build_xcode(Game& g, bool tree_walk) {
+  Program& p = g.program;
   p.xcode.clear();
   p.xentry.assign(p.nodes.size(), -1);
-  Builder b(p);
+  Builder b(p, tree_walk);
+  b.statements(g);
+  // The roots the statements and the listing of decisions work out by value (the
+  // operands of Machine::other's statements, `when`s, loops' `where`).
   for (const Instr& in : p.code) {
     switch (in.op) {
       case Op::assign:
