@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <vector>
 
@@ -842,6 +843,7 @@ class Evaluator {
     const XIns* in = xcode_ + entry;
     // The statements' instructions are never met in an expression's code.
     static const void* const table[] = {KATA_X_EXPRESSION_LABELS KATA_X_STATEMENTS(KATA_X_NOT_HERE)};
+    static_assert(std::size(table) == x_op_count, "a label for each instruction of XOp");
     KATA_XGO();
 #include "runtime/xops.inc"
   x_ret:

@@ -146,6 +146,7 @@ class Machine : public Evaluator {
 #define KATA_X_STATEMENT_LABEL(name, doc) &&x_##name,
     static const void* const table[] = {KATA_X_EXPRESSION_LABELS KATA_X_STATEMENTS(KATA_X_STATEMENT_LABEL)};
 #undef KATA_X_STATEMENT_LABEL
+    static_assert(std::size(table) == x_op_count, "a label for each instruction of XOp");
     KATA_XGO();
 #include "runtime/xops.inc"
   x_ret:  // an expression's end: never in a statement's code
