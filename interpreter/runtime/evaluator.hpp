@@ -32,14 +32,15 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
-// Leaves: X(kind, value), with k the node.
+// Leaves: X(kind, value), with k the node (or the register code's instruction, which
+// carries the node's a, b and first kid).
 #define KATA_LEAF_VALUES(X)                                   \
   X(constant, k.a)                                            \
   X(local, locals_[k.a])                                      \
   X(arg, args_[k.a])                                          \
   X(bound, env_[base_ + k.a])                                 \
-  X(global, s_[g_.layout.globals + k.a])                      \
-  X(option, s_[g_.layout.options + k.a])                      \
+  X(global, globals_[k.a])                                    \
+  X(option, options_[k.a])                                    \
   X(zone, k.a)                                                \
   X(player_var_local, player_var(k, locals_[k.b]))            \
   X(player_var_bound, player_var(k, env_[base_ + k.b]))       \
@@ -60,12 +61,13 @@
 // Kinds whose kids are all worked out, first to last, before the kind's own work:
 // X(kind, operands, value). The operands say what each kid must be, in order: V a number,
 // P a player, C a card, Z a zone (N: no kid); A and B are the kids' checked values, n the
-// node and `node` its index. The first table's kinds are met most often (Evaluator::inner),
+// node (or the register code's instruction, which carries the node's a, b and kids) and
+// `node` its index. The first table's kinds are met most often (Evaluator::inner),
 // the second's out of line (Evaluator::eval_rest).
 #define KATA_STRICT_INNER_VALUES(X)                                   \
-  X(player_var, P, s_[g_.layout.player_vars + n.a * mp_ + A])         \
+  X(player_var, P, player_vars_[n.a * mp_ + A])                       \
   X(zone_of, P, g_.zones[n.a].first_instance + A)                     \
-  X(prop, C, g_.card_props[n.a * g_.card_count + A])                  \
+  X(prop, C, card_props_[n.a * card_count_ + A])                      \
   X(not_, V, !A)                                                      \
   X(add, VV, add_(node, A, B))                                        \
   X(sub, VV, sub_(node, A, B))                                        \
@@ -91,10 +93,10 @@
   X(right, P, A == 0 ? n_ - 1 : A - 1)                                \
   X(alive, P, !eliminated(A))                                         \
   X(sees, PC, is_visible(A, B))                                       \
-  X(face_up, C, s_[g_.layout.card_face + A])                          \
-  X(zone_owner, Z, g_.instance_owner[A])                              \
-  X(card_zone, C, s_[g_.layout.card_zone + A])                        \
-  X(contains, ZC, s_[g_.layout.card_zone + B] == A)                   \
+  X(face_up, C, card_face_[A])                                        \
+  X(zone_owner, Z, instance_owner_[A])                                \
+  X(card_zone, C, card_zone_[A])                                      \
+  X(contains, ZC, card_zone_[B] == A)                                 \
   X(seat, P, A + 1)                                                   \
   X(holder, Z, g_.instance_card[A])                                   \
   X(position, C, position_(A))                                        \
@@ -160,7 +162,7 @@
   X(s_other, "the statement worked out as its own operands say (Machine::other)")       \
   X(s_jump, "a step of the budget, to a")                                               \
   X(s_for_init, "the loop's list, before its first round")                              \
-  X(s_for_next, "the loop's next element, or to a")                                     \
+  X(s_for_next, "the loop's next element into slot b, or to a (c: its list, e: its count, node: its index)") \
   X(s_repeat_init, "counter slot a = x")                                                \
   X(s_repeat_next, "counter slot b, or to a")                                           \
   X(s_choose, "seat x chooses; the state waits")                                        \
@@ -222,36 +224,23 @@ inline constexpr int xregs = 64;
   } while (0)
 #define KATA_X_OPERANDS_N
 #define KATA_X_OPERANDS_V int64_t A = r[in->x];
-#define KATA_X_OPERANDS_P int A = as_player(n.kid[0], r[in->x]);
-#define KATA_X_OPERANDS_C int A = as_card(n.kid[0], r[in->x]);
-#define KATA_X_OPERANDS_Z int A = as_zone(n.kid[0], r[in->x]);
+#define KATA_X_OPERANDS_P int A = as_player(in->c, r[in->x]);
+#define KATA_X_OPERANDS_C int A = as_card(in->c, r[in->x]);
+#define KATA_X_OPERANDS_Z int A = as_zone(in->c, r[in->x]);
 #define KATA_X_OPERANDS_VV int64_t A = r[in->x], B = r[in->y];
-#define KATA_X_OPERANDS_PC int A = as_player(n.kid[0], r[in->x]), B = as_card(n.kid[1], r[in->y]);
-#define KATA_X_OPERANDS_ZC int A = as_zone(n.kid[0], r[in->x]), B = as_card(n.kid[1], r[in->y]);
-#define KATA_X_OPERANDS_CC int A = as_card(n.kid[0], r[in->x]), B = as_card(n.kid[1], r[in->y]);
-#define KATA_X_LEAF_CODE(kind, value)    \
-  x_##kind : {                           \
-    const Node& k = nodes_[in->node];    \
-    r[in->d] = value;                    \
-    KATA_XNEXT();                        \
-  }
-#define KATA_X_STRICT_CODE(kind, operands, value) \
-  x_##kind : {                                    \
-    [[maybe_unused]] const int node = in->node;   \
-    [[maybe_unused]] const Node& n = nodes_[node]; \
-    KATA_X_OPERANDS_##operands r[in->d] = value;  \
-    KATA_XNEXT();                                 \
-  }
+#define KATA_X_OPERANDS_PC int A = as_player(in->c, r[in->x]), B = as_card(in->e, r[in->y]);
+#define KATA_X_OPERANDS_ZC int A = as_zone(in->c, r[in->x]), B = as_card(in->e, r[in->y]);
+#define KATA_X_OPERANDS_CC int A = as_card(in->c, r[in->x]), B = as_card(in->e, r[in->y]);
 #define KATA_X_LEAF_CODE(kind, value) \
   x_##kind : {                        \
-    const Node& k = nodes_[in->node]; \
+    const XIns& k = *in;              \
     r[in->d] = value;                 \
     KATA_XNEXT();                     \
   }
 #define KATA_X_STRICT_CODE(kind, operands, value) \
   x_##kind : {                                    \
     [[maybe_unused]] const int node = in->node;   \
-    [[maybe_unused]] const Node& n = nodes_[node]; \
+    [[maybe_unused]] const XIns& n = *in;         \
     KATA_X_OPERANDS_##operands r[in->d] = value;  \
     KATA_XNEXT();                                 \
   }
@@ -300,7 +289,12 @@ class Evaluator {
   Evaluator(const Game& g, const int32_t* s, const int32_t* locals)
       : g_(g), p_(g.program), nodes_(g.program.nodes.data()), xcode_(g.program.xcode.data()),
         xentry_(g.program.xentry.size() == g.program.nodes.size() ? g.program.xentry.data() : nullptr),
-        s_(s), locals_(locals), n_(s[Layout::players]), mp_(g.max_players), work_left_(g.max_steps) {}
+        s_(s), locals_(locals), n_(s[Layout::players]), mp_(g.max_players), work_left_(g.max_steps),
+        globals_(s + g.layout.globals), options_(s + g.layout.options), player_vars_(s + g.layout.player_vars),
+        zone_size_(s + g.layout.zone_size), zone_cards_(s + g.layout.zone_cards),
+        eliminated_(s + g.layout.eliminated), card_zone_(s + g.layout.card_zone), card_face_(s + g.layout.card_face),
+        card_props_(g.card_props.data()), instance_owner_(g.instance_owner.data()),
+        instances_(static_cast<int>(g.instance_zone.size())), card_count_(g.card_count) {}
 
   [[noreturn]] void fail(int node, const std::string& message) const {
     throw RuntimeError(p_.node_pos[node], message);
@@ -349,6 +343,7 @@ class Evaluator {
   void set_work_left(int64_t left) { work_left_ = left; }
 
   static int kid(const Node& n, int i) { return n.kid[i]; }
+  static int kid(const XIns& in, int i) { return i == 0 ? in.c : in.e; }
 
   // The chooser and parameters of the decision whose legality is being decided.
   void set_args(const int32_t* args) { args_ = args; }
@@ -368,11 +363,11 @@ class Evaluator {
     return static_cast<int>(p);
   }
   int as_card(int node, int64_t c) {
-    if (c < 0 || c >= g_.card_count) [[unlikely]] bad_card(node);
+    if (c < 0 || c >= card_count_) [[unlikely]] bad_card(node);
     return static_cast<int>(c);
   }
   int as_zone(int node, int64_t z) {
-    if (z < 0 || z >= static_cast<int64_t>(g_.instance_zone.size()) || g_.instance_owner[z] >= n_) [[unlikely]]
+    if (z < 0 || z >= instances_ || instance_owner_[z] >= n_) [[unlikely]]
       bad_zone(node, z);
     return static_cast<int>(z);
   }
@@ -515,30 +510,34 @@ class Evaluator {
   }
 
   // The player a specialised member node's kid holds, checked.
-  int checked_player(const Node& n, int64_t p) {
+  template <typename K>
+  int checked_player(const K& n, int64_t p) {
     if (p < 0 || p >= n_) [[unlikely]] bad_player(kid(n, 0), p);
     return static_cast<int>(p);
   }
-  int64_t player_var(const Node& n, int64_t p) {
-    return s_[g_.layout.player_vars + n.a * mp_ + checked_player(n, p)];
+  template <typename K>
+  int64_t player_var(const K& n, int64_t p) {
+    return player_vars_[n.a * mp_ + checked_player(n, p)];
   }
   // A property of the card a specialised member node's kid holds, checked.
-  int64_t prop(const Node& n, int64_t c) {
-    if (c < 0 || c >= g_.card_count) [[unlikely]] bad_card(kid(n, 0));
-    return g_.card_props[n.a * g_.card_count + c];
+  template <typename K>
+  int64_t prop(const K& n, int64_t c) {
+    if (c < 0 || c >= card_count_) [[unlikely]] bad_card(kid(n, 0));
+    return card_props_[n.a * card_count_ + c];
   }
   // A component variable (not per player) of the card such a node's kid holds, checked as
   // card_of_kind checks it.
-  int64_t card_var(const Node& n, int64_t c) {
+  template <typename K>
+  int64_t card_var(const K& n, int64_t c) {
     const VarInfo& v = g_.card_vars[n.a];
     if (c < 0 || c >= g_.card_count) [[unlikely]] bad_card(kid(n, 0));
     if (g_.card_kind[c] != v.kind) [[unlikely]] bad_kind(kid(n, 0), v.kind);
     return s_[g_.layout.card_vars + v.base + (c - g_.kinds[v.kind].first_card)];
   }
 
-  int size(int z) const { return s_[g_.layout.zone_size + z]; }
-  const int32_t* cards(int z) const { return s_ + g_.layout.zone_cards + z * g_.card_count; }
-  bool eliminated(int p) const { return s_[g_.layout.eliminated + p] != 0; }
+  int size(int z) const { return zone_size_[z]; }
+  const int32_t* cards(int z) const { return zone_cards_ + z * card_count_; }
+  bool eliminated(int p) const { return eliminated_[p] != 0; }
 
   // The inner node kinds met most often are evaluated here; the others in `eval_rest`, out
   // of line, so that this function needs few registers and its calls stay cheap.
@@ -913,6 +912,13 @@ class Evaluator {
   int64_t env_[frame_size];
   int base_ = 0;
   int64_t work_left_;  // see spend()
+  // The sections of the state and the tables read most, found once (each read of
+  // `g_.layout.x` is one more load on the way to the value).
+  const int32_t *globals_, *options_, *player_vars_, *zone_size_, *zone_cards_, *eliminated_, *card_zone_,
+      *card_face_;
+  const int64_t* card_props_;
+  const int32_t* instance_owner_;
+  int instances_, card_count_;
 };
 
 }  // namespace

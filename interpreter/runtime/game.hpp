@@ -152,9 +152,11 @@ struct CardLookup {
 // One instruction of the register code (runtime/xcode.cpp): an expression's nodes laid out
 // in the order they are worked out, each writing register d from registers x and y, or
 // jumping to a; `node` is the node it works out (its fields, and where errors point).
+// A leaf's or a node's own instruction carries the node's a, b and first two kids (c, e),
+// so that it reads no node; the others use them as their rows in evaluator.hpp say.
 struct XIns {
   uint8_t op = 0, d = 0, x = 0, y = 0;
-  int32_t a = 0, b = 0, node = -1;
+  int32_t a = 0, b = 0, c = -1, e = -1, node = -1;
 };
 
 struct Program {

@@ -184,10 +184,9 @@ class Machine : public Evaluator {
     KATA_XNEXT();
   }
   x_s_for_next: {
-    const Loop& l = p_.loops[code[in->node].a];
-    int32_t& index = wl_[l.index_slot];
-    if (index >= wl_[l.count_slot]) KATA_XJUMP(in->a);
-    wl_[l.var_slot] = wl_[l.buffer_slot + index++];
+    int32_t& index = wl_[in->node];
+    if (index >= wl_[in->e]) KATA_XJUMP(in->a);
+    wl_[in->b] = wl_[in->c + index++];
     KATA_XNEXT();
   }
   x_s_repeat_init:

@@ -99,7 +99,15 @@ class Builder {
           jump_to(emit(XOp::x_jz, 0, 0, 0, 0, 0, pc), in.b);
           break;
         case Op::for_init: emit(XOp::x_s_for_init, 0, 0, 0, 0, 0, pc); break;
-        case Op::for_next: jump_to(emit(XOp::x_s_for_next, 0, 0, 0, 0, 0, pc), in.b); break;
+        case Op::for_next: {
+          // The loop's slots in the instruction (it raises no error: `node` holds one).
+          const Loop& loop = p_.loops[in.a];
+          int at = emit(XOp::x_s_for_next, 0, 0, 0, 0, loop.var_slot, loop.index_slot);
+          p_.xcode[at].c = loop.buffer_slot;
+          p_.xcode[at].e = loop.count_slot;
+          jump_to(at, in.b);
+          break;
+        }
         case Op::repeat_init:
           operand(in.a, 0);
           emit(XOp::x_s_repeat_init, 0, 0, 0, in.b, 0, pc);
@@ -162,10 +170,17 @@ class Builder {
   int here() const { return static_cast<int>(p_.xcode.size()); }
   int emit(XOp op, int d, int x, int y, int a, int b, int node) {
     p_.xcode.push_back({static_cast<uint8_t>(op), static_cast<uint8_t>(d), static_cast<uint8_t>(x),
-                        static_cast<uint8_t>(y), a, b, node});
+                        static_cast<uint8_t>(y), a, b, -1, -1, node});
     return here() - 1;
   }
   void tree(int node, int d) { emit(XOp::x_tree, d, 0, 0, 0, 0, node); }
+  // A leaf's or a strict kind's instruction: it carries the node's fields.
+  void emit_node(XOp op, int d, int x, int y, int node) {
+    const Node& n = p_.nodes[node];
+    int at = emit(op, d, x, y, n.a, n.b, node);
+    p_.xcode[at].c = n.kid[0];
+    p_.xcode[at].e = n.kid[1];
+  }
 
   // The code that leaves node's value in register d, using registers d and up.
   void code(int node, int d) {
@@ -173,7 +188,7 @@ class Builder {
     int kind = static_cast<int>(n.op);
     if (d + 8 > xregs) return tree(node, d);
     if (leaf_[kind] >= 0) {
-      emit(static_cast<XOp>(leaf_[kind]), d, 0, 0, 0, 0, node);
+      emit_node(static_cast<XOp>(leaf_[kind]), d, 0, 0, node);
       return;
     }
     if (const char* operands = strict_[kind].operands) {
@@ -188,7 +203,7 @@ class Builder {
         }
         code(n.kid[1], d + 1);
       }
-      emit(strict_[kind].op, d, d, d + 1, 0, 0, node);
+      emit_node(strict_[kind].op, d, d, d + 1, node);
       return;
     }
     switch (n.op) {
