@@ -78,6 +78,7 @@ variables:
   pts: {per_player: true, initial: start}
   held: {per_player: true, type: card}
   passed: {per_player: true, type: bool}
+  busy: {type: bool}
 functions:
   strength(c): "c.rank * (if c.suit == Sun then 2 else 1)"
   hand_value(p): "sum(strength(c) for c in p.hand)"
@@ -119,6 +120,15 @@ phases:
     }
     let w = leader()
     tally(w, 10 / (log % 2))
+    # conditions that are variables, and comparisons, tested where they are read
+    let flag = size(deck) > 2
+    if flag { note(2) }
+    busy = size(pile) > 1
+    if busy { note(3) }
+    if size(deck) <= 3 { note(4) }
+    if w != none {
+      if w.passed { note(5) }
+    }
     say "{w} leads with {hand_value(w)}, {top(pile)} on the pile, {10 / (log % 2)}"
     if w != none {
       w.pts += 1
@@ -186,7 +196,9 @@ actions:
     do: move c to player.hand
   peek:
     params: {c: table}
-    when: not sees(player, c)
+    when:
+      - not sees(player, c)
+      - if player.passed then size(table) > 3 else true
     do: look player at c
   turn:
     params: {c: table}

@@ -71,13 +71,17 @@
   X(not_, V, !A)                                                      \
   X(add, VV, add_(node, A, B))                                        \
   X(sub, VV, sub_(node, A, B))                                        \
-  X(eq, VV, A == B)                                                   \
-  X(ne, VV, A != B)                                                   \
-  X(lt, VV, A < B)                                                    \
-  X(le, VV, A <= B)                                                   \
-  X(gt, VV, A > B)                                                    \
-  X(ge, VV, A >= B)                                                   \
+  KATA_STRICT_COMPARE_VALUES(X)                                       \
   X(top, Z, size(A) ? cards(A)[size(A) - 1] : -1)
+
+// The comparisons, apart: they are also tests (KATA_X_TEST).
+#define KATA_STRICT_COMPARE_VALUES(X) \
+  X(eq, VV, A == B)                   \
+  X(ne, VV, A != B)                   \
+  X(lt, VV, A < B)                    \
+  X(le, VV, A <= B)                   \
+  X(gt, VV, A > B)                    \
+  X(ge, VV, A >= B)
 
 #define KATA_STRICT_REST_VALUES(X)                                    \
   X(card_owner, C, g_.card_owner[A])                                  \
@@ -140,7 +144,7 @@
   X(chk_player, "x must be a player (node: the kid it is)")                             \
   X(chk_card, "x must be a card")                                                       \
   X(chk_zone, "x must be a zone")                                                       \
-  X(agg_init, "node: the aggregate; the frame checked, its registers cleared")           \
+  X(agg_init, "node: the aggregate, c: its depth; the frame checked, its registers cleared") \
   X(agg_from_init, "node: the list; d+4 its start, checked")                            \
   X(agg_zone_init, "node: the zone; d+4 it, checked")                                   \
   X(agg_range_init, "node: the list; d+4, d+5 its ends, checked; d+3 = d+4")            \
@@ -149,14 +153,16 @@
   X(agg_from, "as agg_players")                                                         \
   X(agg_zone, "as agg_players")                                                         \
   X(agg_range, "as agg_players")                                                        \
-  X(agg_step, "node: the aggregate; the round with value y; to a, or to b once decided") \
-  X(agg_end, "node: the aggregate; d = its value")
+  X(agg_step, "node: the aggregate, x its kind, c its depth, e whether it has a value; the round with value y; to a, or to b once decided") \
+  X(agg_end, "node: the aggregate, x its kind; d = its value")
 
 // The machine's statements, as instructions of the same code (Machine::run_at), each after
 // the code of its operands: X(name, "what x, y, a and b hold"); `node` is the statement's
 // index in Program::code (its fields, its position for errors, the address a choice keeps).
 #define KATA_X_STATEMENTS(X)                                                            \
   X(s_set, "state slot a = x (b: 0 set, 1 add, 2 subtract): a global or a local")       \
+  X(s_set_k, "state slot a = the constant b (y: as s_set's b)")                        \
+  X(s_set_player_k, "player variable a of seat x = the constant b (y: as s_set's b)")  \
   X(s_set_player, "player variable a of seat y = x (b as s_set)")                       \
   X(s_move, "card x to the top (b: 0) or bottom (1) of zone y, a: face")                \
   X(s_other, "the statement worked out as its own operands say (Machine::other)")       \
@@ -168,33 +174,73 @@
   X(s_choose, "seat x chooses; the state waits")                                        \
   X(s_step, "a step of the budget: a call's, before its arguments")                    \
   X(s_param, "parameter slot a = x")                                                    \
-  X(s_enter, "procedure b, at a (its arguments bound; y = 1: its step here)")          \
+  X(s_enter, "procedure b, at a, returning to the next statement (kept in slot c); its arguments bound; y = 1: its step here; x = 1: a bookkeeping call") \
   X(s_call_telling, "a call of a procedure that only tells, as Machine::call_telling") \
   X(s_ret, "to the address slot a holds")                                               \
-  X(s_phase, "a step; phase b, at a")                                                   \
+  X(s_phase, "a step; phase b, at a, returning to the next statement (kept in slot c)") \
   X(s_win, "the game ends (the statement's winners)")                                   \
   X(s_halt, "the game ends and is scored")                                              \
   X(s_say, "a message, worked out when someone listens")
 
 namespace kata::detail {
+// A test that jumps when false: a variable's value, or a comparison's, tested in the
+// instruction that works it out (x_eq_jz: to e if not A == B) rather than left in a
+// register for a `jz`. KATA_X_TEST(X, kind, operands, value) calls X(kind##_jz, ...) for
+// a comparison's row; KATA_X_LEAF_TEST for the leaves below.
+#define KATA_X_TEST(X, kind, operands, value) X(kind##_jz, operands, value)
+
+// The leaves that are tested (a variable or parameter that is true or false); others,
+// constants and zones among them, are no condition a checked file holds.
+#define KATA_X_LEAF_TEST(X, kind, value) KATA_X_LEAF_TESTED_##kind(X, kind, value)
+#define KATA_X_LEAF_TESTED_constant(X, kind, value)
+#define KATA_X_LEAF_TESTED_option(X, kind, value)
+#define KATA_X_LEAF_TESTED_zone(X, kind, value)
+#define KATA_X_LEAF_TESTED_zone_of_local(X, kind, value)
+#define KATA_X_LEAF_TESTED_zone_of_bound(X, kind, value)
+#define KATA_X_LEAF_TESTED_zone_of_arg(X, kind, value)
+#define KATA_X_LEAF_TESTED_prop_local(X, kind, value)
+#define KATA_X_LEAF_TESTED_prop_bound(X, kind, value)
+#define KATA_X_LEAF_TESTED_prop_arg(X, kind, value)
+#define KATA_X_LEAF_TESTED_card_var_local(X, kind, value)
+#define KATA_X_LEAF_TESTED_card_var_bound(X, kind, value)
+#define KATA_X_LEAF_TESTED_card_var_arg(X, kind, value)
+#define KATA_X_LEAF_TESTED_arg(X, kind, value)
+#define KATA_X_LEAF_TESTED_bound(X, kind, value)
+#define KATA_X_LEAF_TESTED_local(X, kind, value) X(kind, value)
+#define KATA_X_LEAF_TESTED_global(X, kind, value) X(kind, value)
+#define KATA_X_LEAF_TESTED_player_var_local(X, kind, value) X(kind, value)
+#define KATA_X_LEAF_TESTED_player_var_bound(X, kind, value) X(kind, value)
+#define KATA_X_LEAF_TESTED_player_var_arg(X, kind, value) X(kind, value)
+
 #define KATA_X_LEAF_ROW(kind, value) x_##kind,
+#define KATA_X_LEAF_TEST_ROW_ONE(kind, value) x_##kind##_jz,
+#define KATA_X_LEAF_TEST_ROW(kind, value) KATA_X_LEAF_TEST(KATA_X_LEAF_TEST_ROW_ONE, kind, value)
 #define KATA_X_STRICT_ROW(kind, operands, value) x_##kind,
+#define KATA_X_STRICT_TEST_ROW(kind, operands, value) KATA_X_TEST(KATA_X_STRICT_ROW, kind, operands, value)
 #define KATA_X_CONTROL_ROW(name, doc) x_##name,
 enum class XOp : uint8_t {
-  KATA_LEAF_VALUES(KATA_X_LEAF_ROW) KATA_STRICT_VALUES(KATA_X_STRICT_ROW) KATA_X_CONTROL(KATA_X_CONTROL_ROW)
-      KATA_X_STATEMENTS(KATA_X_CONTROL_ROW)
+  KATA_LEAF_VALUES(KATA_X_LEAF_ROW) KATA_STRICT_VALUES(KATA_X_STRICT_ROW) KATA_LEAF_VALUES(KATA_X_LEAF_TEST_ROW)
+      KATA_STRICT_COMPARE_VALUES(KATA_X_STRICT_TEST_ROW) KATA_X_CONTROL(KATA_X_CONTROL_ROW)
+          KATA_X_STATEMENTS(KATA_X_CONTROL_ROW)
 };
 #undef KATA_X_LEAF_ROW
 #undef KATA_X_STRICT_ROW
 #undef KATA_X_CONTROL_ROW
 #define KATA_X_LEAF_NAME(kind, value) #kind,
+#define KATA_X_LEAF_TEST_NAME_ONE(kind, value) #kind "_jz",
+#define KATA_X_LEAF_TEST_NAME(kind, value) KATA_X_LEAF_TEST(KATA_X_LEAF_TEST_NAME_ONE, kind, value)
 #define KATA_X_STRICT_NAME(kind, operands, value) #kind,
+#define KATA_X_STRICT_TEST_NAME(kind, operands, value) KATA_X_TEST(KATA_X_STRICT_NAME, kind, operands, value)
 #define KATA_X_CONTROL_NAME(name, doc) #name,
-inline constexpr const char* x_op_names[] = {KATA_LEAF_VALUES(KATA_X_LEAF_NAME) KATA_STRICT_VALUES(KATA_X_STRICT_NAME)
-                                                 KATA_X_CONTROL(KATA_X_CONTROL_NAME)
-                                                     KATA_X_STATEMENTS(KATA_X_CONTROL_NAME)};
+inline constexpr const char* x_op_names[] = {
+    KATA_LEAF_VALUES(KATA_X_LEAF_NAME) KATA_STRICT_VALUES(KATA_X_STRICT_NAME) KATA_LEAF_VALUES(KATA_X_LEAF_TEST_NAME)
+        KATA_STRICT_COMPARE_VALUES(KATA_X_STRICT_TEST_NAME) KATA_X_CONTROL(KATA_X_CONTROL_NAME)
+            KATA_X_STATEMENTS(KATA_X_CONTROL_NAME)};
 #undef KATA_X_LEAF_NAME
+#undef KATA_X_LEAF_TEST_NAME
+#undef KATA_X_LEAF_TEST_NAME_ONE
 #undef KATA_X_STRICT_NAME
+#undef KATA_X_STRICT_TEST_NAME
 #undef KATA_X_CONTROL_NAME
 inline constexpr int x_op_count = static_cast<int>(sizeof x_op_names / sizeof *x_op_names);
 // Registers of one run of register code; deeper expressions are left to the tree walk.
@@ -209,8 +255,13 @@ inline constexpr int xregs = 64;
 #define KATA_X_STRICT_LABEL(kind, operands, value) &&x_##kind,
 #define KATA_X_CONTROL_LABEL(name, doc) &&x_##name,
 #define KATA_X_NOT_HERE(name, doc) &&x_not_here,
-#define KATA_X_EXPRESSION_LABELS \
-  KATA_LEAF_VALUES(KATA_X_LEAF_LABEL) KATA_STRICT_VALUES(KATA_X_STRICT_LABEL) KATA_X_CONTROL(KATA_X_CONTROL_LABEL)
+#define KATA_X_LEAF_TEST_LABEL_ONE(kind, value) &&x_##kind##_jz,
+#define KATA_X_LEAF_TEST_LABEL(kind, value) KATA_X_LEAF_TEST(KATA_X_LEAF_TEST_LABEL_ONE, kind, value)
+#define KATA_X_STRICT_TEST_LABEL(kind, operands, value) KATA_X_TEST(KATA_X_STRICT_LABEL, kind, operands, value)
+#define KATA_X_EXPRESSION_LABELS                                                                      \
+  KATA_LEAF_VALUES(KATA_X_LEAF_LABEL) KATA_STRICT_VALUES(KATA_X_STRICT_LABEL)                           \
+      KATA_LEAF_VALUES(KATA_X_LEAF_TEST_LABEL) KATA_STRICT_COMPARE_VALUES(KATA_X_STRICT_TEST_LABEL)     \
+          KATA_X_CONTROL(KATA_X_CONTROL_LABEL)
 #define KATA_XGO() goto* table[in->op]
 #define KATA_XNEXT() \
   do {               \
@@ -237,6 +288,21 @@ inline constexpr int xregs = 64;
     r[in->d] = value;                 \
     KATA_XNEXT();                     \
   }
+#define KATA_X_LEAF_TEST_CODE_ONE(kind, value) \
+  x_##kind##_jz : {                            \
+    const XIns& k = *in;                       \
+    if (!(value)) KATA_XJUMP(in->e);           \
+    KATA_XNEXT();                              \
+  }
+#define KATA_X_LEAF_TEST_CODE(kind, value) KATA_X_LEAF_TEST(KATA_X_LEAF_TEST_CODE_ONE, kind, value)
+#define KATA_X_STRICT_TEST_ONE(kind, operands, value) \
+  x_##kind : {                                        \
+    [[maybe_unused]] const int node = in->node;       \
+    int64_t A = r[in->x], B = r[in->y];               \
+    if (!(value)) KATA_XJUMP(in->e);                  \
+    KATA_XNEXT();                                     \
+  }
+#define KATA_X_STRICT_TEST_CODE(kind, operands, value) KATA_X_TEST(KATA_X_STRICT_TEST_ONE, kind, operands, value)
 #define KATA_X_STRICT_CODE(kind, operands, value) \
   x_##kind : {                                    \
     [[maybe_unused]] const int node = in->node;   \

@@ -159,6 +159,22 @@ class Machine : public Evaluator {
     *slot = narrow(v, code[in->node]);
     KATA_XNEXT();
   }
+  x_s_set_k: {
+    int32_t* slot = w_ + in->a;
+    int64_t v = in->b;
+    if (in->y == 1) v = *slot + v;
+    else if (in->y == 2) v = *slot - v;
+    *slot = narrow(v, code[in->node]);
+    KATA_XNEXT();
+  }
+  x_s_set_player_k: {
+    int32_t* slot = w_ + in->a + as_player(code[in->node].d, r[in->x]);
+    int64_t v = in->b;
+    if (in->y == 1) v = *slot + v;
+    else if (in->y == 2) v = *slot - v;
+    *slot = narrow(v, code[in->node]);
+    KATA_XNEXT();
+  }
   x_s_set_player: {
     int32_t* slot = w_ + in->a + as_player(code[in->node].d, r[in->y]);
     int64_t v = r[in->x];
@@ -212,9 +228,8 @@ class Machine : public Evaluator {
     KATA_XNEXT();
   x_s_enter: {
     if (in->y) step(code[in->node]);
-    const Procedure& proc = p_.procedures[in->b];
-    wl_[proc.ret_slot] = in->node + 1;
-    if (proc.quiet && events_) record(Event::quiet, -1, -1, -1, 1, 0);
+    wl_[in->c] = in->node + 1;
+    if (in->x && events_) record(Event::quiet, -1, -1, -1, 1, 0);
     KATA_XJUMP(in->a);
   }
   x_s_call_telling: {
@@ -237,12 +252,10 @@ class Machine : public Evaluator {
     KATA_XJUMP(xpc[to]);
   }
   x_s_phase: {
-    const Instr& ins = code[in->node];
-    step(ins);
-    const Procedure& proc = p_.procedures[ins.a];
+    step(code[in->node]);
     w_[Layout::phase] = in->b;
     if (events_) record(Event::phase, in->b, -1, -1, -1, 0);
-    wl_[proc.ret_slot] = in->node + 1;
+    wl_[in->c] = in->node + 1;
     KATA_XJUMP(in->a);
   }
   x_s_win:

@@ -33,6 +33,38 @@ class Builder {
       strict_[static_cast<int>(kind)] = {info.op, std::string_view(info.operands) == "N" ? "" : info.operands};
     const std::pair<NodeOp, XOp> leaves[] = {KATA_LEAF_VALUES(KATA_LEAF_INFO)};
     for (auto& [kind, op] : leaves) leaf_[static_cast<int>(kind)] = static_cast<int>(op);
+    // The tests (evaluator.hpp, KATA_X_TEST): a leaf's, and a strict kind's of two numbers.
+    test_.assign(node_op_count, -1);
+    for (int k = 0; k < node_op_count; ++k)
+      for (int op = 0; op < detail::x_op_count; ++op)
+        if (std::string(name_of(static_cast<NodeOp>(k))) + "_jz" == detail::x_op_names[op]) test_[k] = op;
+  }
+
+  // The code that jumps when `cond` is false (the jump's target set later, with
+  // target()): one instruction for a leaf or a comparison of two numbers, else the
+  // condition into register d and `jz`. Returns the jumping instruction.
+  int test(int cond, int d) {
+    const Node& n = p_.nodes[cond];
+    int op = test_[static_cast<int>(n.op)];
+    if (tree_walk_ || op < 0 || d + 8 > xregs) {
+      operand(cond, d);
+      return emit(XOp::x_jz, d, d, 0, 0, 0, cond);
+    }
+    if (leaf_[static_cast<int>(n.op)] < 0) {  // two numbers
+      code(n.kid[0], d);
+      code(n.kid[1], d + 1);
+    }
+    int at = here();
+    emit_node(static_cast<XOp>(op), d, d, d + 1, cond);
+    return at;
+  }
+  bool test_op(int at) const {
+    std::string_view name = detail::x_op_names[p_.xcode[at].op];
+    return name.size() > 3 && name.substr(name.size() - 3) == "_jz";
+  }
+  void target(int at, int to) {
+    if (p_.xcode[at].op == static_cast<uint8_t>(XOp::x_jz)) p_.xcode[at].a = to;
+    else p_.xcode[at].e = to;
   }
 
   // Lays out the code of a root, once; leaves and lists are left to the tree walk (a leaf
@@ -64,15 +96,25 @@ class Builder {
       switch (in.op) {
         case Op::assign:
           if (in.a == 0 || in.a == 2) {
+            int slot = (in.a == 0 ? l.globals : l.locals) + in.b;
+            if (is_constant(in.c)) {
+              emit(XOp::x_s_set_k, 0, 0, in.e, slot, p_.nodes[in.c].a, pc);
+              break;
+            }
             operand(in.c, 0);
-            emit(XOp::x_s_set, 0, 0, 0, (in.a == 0 ? l.globals : l.locals) + in.b, in.e, pc);
+            emit(XOp::x_s_set, 0, 0, 0, slot, in.e, pc);
           } else if (in.a == 1) {
             // The seat first, checked before the value is worked out, as Machine::assign.
             // (Each operand's code uses the registers from its own up: the value's comes last.)
+            int slot = l.player_vars + in.b * g.max_players;
             operand(in.d, 0);
+            if (is_constant(in.c)) {
+              emit(XOp::x_s_set_player_k, 0, 0, in.e, slot, p_.nodes[in.c].a, pc);
+              break;
+            }
             if (!cannot_fail(in.c)) emit(XOp::x_chk_player, 0, 0, 0, 0, 0, in.d);
             operand(in.c, 1);
-            emit(XOp::x_s_set_player, 0, 1, 0, l.player_vars + in.b * g.max_players, in.e, pc);
+            emit(XOp::x_s_set_player, 0, 1, 0, slot, in.e, pc);
           } else {
             emit(XOp::x_s_other, 0, 0, 0, 0, 0, pc);
           }
@@ -94,10 +136,7 @@ class Builder {
         case Op::look:
         case Op::eliminate: emit(XOp::x_s_other, 0, 0, 0, 0, 0, pc); break;
         case Op::jump: jump_to(emit(XOp::x_s_jump, 0, 0, 0, 0, 0, pc), in.a); break;
-        case Op::jump_if_not:
-          operand(in.a, 0);
-          jump_to(emit(XOp::x_jz, 0, 0, 0, 0, 0, pc), in.b);
-          break;
+        case Op::jump_if_not: jump_to(test(in.a, 0), in.b); break;
         case Op::for_init: emit(XOp::x_s_for_init, 0, 0, 0, 0, 0, pc); break;
         case Op::for_next: {
           // The loop's slots in the instruction (it raises no error: `node` holds one).
@@ -130,18 +169,28 @@ class Builder {
             operand(p_.kids[in.b + k], 0);
             emit(XOp::x_s_param, 0, 0, 0, proc.param_slots[k], 0, pc);
           }
-          jump_to(emit(XOp::x_s_enter, 0, 0, args ? 0 : 1, 0, in.a, pc), proc.entry);
+          int enter = emit(XOp::x_s_enter, 0, proc.quiet, args ? 0 : 1, 0, in.a, pc);
+          p_.xcode[enter].c = proc.ret_slot;
+          jump_to(enter, proc.entry);
           break;
         }
         case Op::ret: emit(XOp::x_s_ret, 0, 0, 0, in.a, in.b, pc); break;
-        case Op::phase: jump_to(emit(XOp::x_s_phase, 0, 0, 0, 0, in.b, pc), p_.procedures[in.a].entry); break;
+        case Op::phase: {
+          int at = emit(XOp::x_s_phase, 0, 0, 0, 0, in.b, pc);
+          p_.xcode[at].c = p_.procedures[in.a].ret_slot;
+          jump_to(at, p_.procedures[in.a].entry);
+          break;
+        }
         case Op::win: emit(XOp::x_s_win, 0, 0, 0, 0, 0, pc); break;
         case Op::end_game:
         case Op::halt: emit(XOp::x_s_halt, 0, 0, 0, 0, 0, pc); break;
         case Op::say: emit(XOp::x_s_say, 0, 0, 0, 0, 0, pc); break;
       }
     }
-    for (auto [at, target] : to) p_.xcode[at].a = p_.xpc[target];
+    for (auto [at, where] : to) {
+      if (p_.xcode[at].op == static_cast<uint8_t>(XOp::x_jz) || test_op(at)) target(at, p_.xpc[where]);
+      else p_.xcode[at].a = p_.xpc[where];
+    }
   }
 
  private:
@@ -152,6 +201,9 @@ class Builder {
     code(node, d);
   }
   bool cannot_fail(int node) const { return cannot_fail(p_.nodes[node].op); }
+  // A constant a statement carries itself (not under tree_walk, whose operands are all
+  // the tree walk's).
+  bool is_constant(int node) const { return !tree_walk_ && p_.nodes[node].op == NodeOp::constant; }
 
   static bool is_list(NodeOp op) {
     switch (op) {
@@ -224,11 +276,10 @@ class Builder {
         return;
       }
       case NodeOp::cond: {
-        code(n.kid[0], d);
-        int to_else = emit(XOp::x_jz, d, d, 0, 0, 0, node);
+        int to_else = test(n.kid[0], d);
         code(n.kid[1], d);
         int to_end = emit(XOp::x_jump, d, 0, 0, 0, 0, node);
-        p_.xcode[to_else].a = here();
+        target(to_else, here());
         code(n.kid[2], d);
         p_.xcode[to_end].a = here();
         return;
@@ -261,7 +312,8 @@ class Builder {
       case NodeOp::list_walk: return false;
       default: next = XOp::x_agg_zone; break;  // a zone: its cards, bottom first
     }
-    emit(XOp::x_agg_init, d, 0, 0, 0, 0, node);
+    int init = emit(XOp::x_agg_init, d, 0, 0, 0, 0, node);
+    p_.xcode[init].c = n.a;
     if (next == XOp::x_agg_from) {
       code(list.kid[1], d + 4);
       emit(XOp::x_agg_from_init, d, 0, 0, 0, 0, domain);
@@ -274,15 +326,14 @@ class Builder {
       emit(XOp::x_agg_zone_init, d, 0, 0, 0, 0, domain);
     }
     int loop = emit(next, d, 0, 0, 0, n.a, node);
-    if (where >= 0) {
-      code(where, d + 6);
-      emit(XOp::x_jz, d + 6, d + 6, 0, loop, 0, node);
-    }
+    if (where >= 0) target(test(where, d + 6), loop);
     bool uses_value = value >= 0 && detail::Evaluator::agg_uses_value(n.op);
     if (uses_value) code(value, d + 6);
-    int step = emit(XOp::x_agg_step, d, 0, uses_value ? d + 6 : d, loop, 0, node);
+    int step = emit(XOp::x_agg_step, d, static_cast<int>(n.op), uses_value ? d + 6 : d, loop, 0, node);
+    p_.xcode[step].c = n.a;
+    p_.xcode[step].e = value >= 0;
     p_.xcode[loop].a = p_.xcode[step].b = here();
-    emit(XOp::x_agg_end, d, 0, 0, 0, 0, node);
+    emit(XOp::x_agg_end, d, static_cast<int>(n.op), 0, 0, 0, node);
     return true;
   }
 
@@ -290,6 +341,7 @@ class Builder {
   bool tree_walk_;
   std::vector<Strict> strict_;  // by NodeOp; operands null: not strict
   std::vector<int> leaf_;       // by NodeOp: its XOp, or -1
+  std::vector<int> test_;       // by NodeOp: its test's XOp, or -1
 };
 
 #undef KATA_STRICT_INFO
