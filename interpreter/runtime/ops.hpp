@@ -1,7 +1,7 @@
 // The one description of the program's kinds: every expression node (NodeOp) and every
 // instruction (Op), with what its fields mean. The enums, their names, and the case lists
 // of the back-ends' dispatch come from these tables; the interpreter (evaluator.hpp,
-// machine.cpp) and the C++ generator (native/codegen.cpp) switch over them exhaustively,
+// xcode.cpp) and the C++ generator (native/codegen.cpp) switch over them exhaustively,
 // with no `default:` and -Wswitch-enum an error there (KATA_EXHAUSTIVE_BEGIN), so a kind
 // added here and missing from one back-end fails the build. tests/test_native_nodes.cpp
 // checks, from the same names, that the rule files exercise every kind in both back-ends.

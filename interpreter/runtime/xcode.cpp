@@ -93,6 +93,7 @@ class Builder {
       int pc = static_cast<int>(i);
       const Instr& in = p_.code[i];
       p_.xpc[i] = here();
+      KATA_EXHAUSTIVE_BEGIN
       switch (in.op) {
         case Op::assign:
           if (in.a == 0 || in.a == 2) {
@@ -186,6 +187,7 @@ class Builder {
         case Op::halt: emit(XOp::x_s_halt, 0, 0, 0, 0, 0, pc); break;
         case Op::say: emit(XOp::x_s_say, 0, 0, 0, 0, 0, pc); break;
       }
+      KATA_EXHAUSTIVE_END
     }
     for (auto [at, where] : to) {
       if (p_.xcode[at].op == static_cast<uint8_t>(XOp::x_jz) || test_op(at)) target(at, p_.xpc[where]);
