@@ -151,38 +151,18 @@ class Machine : public Evaluator {
 #include "runtime/xops.inc"
   x_ret:  // an expression's end: never in a statement's code
     not_a_value(in->node);
-  x_s_set: {
-    int32_t* slot = w_ + in->a;
-    int64_t v = r[in->x];
-    if (in->b == 1) v = *slot + v;
-    else if (in->b == 2) v = *slot - v;
-    *slot = narrow(v, code[in->node]);
+  x_s_set:
+    set(w_ + in->a, r[in->x], in->b, code[in->node]);
     KATA_XNEXT();
-  }
-  x_s_set_k: {
-    int32_t* slot = w_ + in->a;
-    int64_t v = in->b;
-    if (in->y == 1) v = *slot + v;
-    else if (in->y == 2) v = *slot - v;
-    *slot = narrow(v, code[in->node]);
+  x_s_set_k:
+    set(w_ + in->a, in->b, in->y, code[in->node]);
     KATA_XNEXT();
-  }
-  x_s_set_player_k: {
-    int32_t* slot = w_ + in->a + as_player(code[in->node].d, r[in->x]);
-    int64_t v = in->b;
-    if (in->y == 1) v = *slot + v;
-    else if (in->y == 2) v = *slot - v;
-    *slot = narrow(v, code[in->node]);
+  x_s_set_player_k:
+    set(w_ + in->a + as_player(code[in->node].d, r[in->x]), in->b, in->y, code[in->node]);
     KATA_XNEXT();
-  }
-  x_s_set_player: {
-    int32_t* slot = w_ + in->a + as_player(code[in->node].d, r[in->y]);
-    int64_t v = r[in->x];
-    if (in->b == 1) v = *slot + v;
-    else if (in->b == 2) v = *slot - v;
-    *slot = narrow(v, code[in->node]);
+  x_s_set_player:
+    set(w_ + in->a + as_player(code[in->node].d, r[in->y]), r[in->x], in->b, code[in->node]);
     KATA_XNEXT();
-  }
   x_s_move: {
     const Instr& ins = code[in->node];
     move_card(as_card(ins.a, r[in->x]), as_zone(ins.b, r[in->y]), in->a, in->b == 1 ? 0 : -1);
@@ -309,6 +289,12 @@ class Machine : public Evaluator {
     if (!fits_slot(v)) [[unlikely]] too_large(v, in);
     return static_cast<int32_t>(v);
   }
+  // An assignment's store: `mode` 0 sets the slot to v, 1 adds v, 2 subtracts it.
+  static void set(int32_t* slot, int64_t v, int mode, const Instr& in) {
+    if (mode == 1) v = *slot + v;
+    else if (mode == 2) v = *slot - v;
+    *slot = narrow(v, in);
+  }
 
   // The larger effects are kept out of line (noinline): inlined, they made the
   // instruction loop slower.
@@ -318,10 +304,7 @@ class Machine : public Evaluator {
     else if (in.a == 1) slot = w_ + g_.layout.player_vars + in.b * mp_ + player_value(in.d);
     else if (in.a == 3) slot = w_ + card_var_slot(p_.nodes[in.d]);
     else slot = wl_ + in.b;
-    int64_t v = value(in.c);
-    if (in.e == 1) v = *slot + v;
-    else if (in.e == 2) v = *slot - v;
-    *slot = narrow(v, in);
+    set(slot, value(in.c), in.e, in);
   }
 
   // A call's start (run_at, tell): its arguments bound, the address it returns to (-1: the
