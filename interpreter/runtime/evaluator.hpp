@@ -69,8 +69,8 @@
   X(zone_of, P, g_.zones[n.a].first_instance + A)                     \
   X(prop, C, card_props_[n.a * card_count_ + A])                      \
   X(not_, V, !A)                                                      \
-  X(add, VV, add_(node, A, B))                                        \
-  X(sub, VV, sub_(node, A, B))                                        \
+  X(add, VV, checked<checked_add>(node, A, B))                                        \
+  X(sub, VV, checked<checked_sub>(node, A, B))                                        \
   KATA_STRICT_COMPARE_VALUES(X)                                       \
   X(top, Z, size(A) ? cards(A)[size(A) - 1] : -1)
 
@@ -85,10 +85,10 @@
 
 #define KATA_STRICT_REST_VALUES(X)                                    \
   X(card_owner, C, g_.card_owner[A])                                  \
-  X(neg, V, neg_(node, A))                                            \
-  X(mul, VV, mul_(node, A, B))                                        \
-  X(div, VV, div_(node, A, B))                                        \
-  X(mod, VV, mod_(node, A, B))                                        \
+  X(neg, V, checked<checked_neg>(node, A))                                            \
+  X(mul, VV, checked<checked_mul>(node, A, B))                                        \
+  X(div, VV, checked<checked_div>(node, A, B))                                        \
+  X(mod, VV, checked<checked_mod>(node, A, B))                                        \
   X(player_count, N, n_)                                              \
   X(bottom, Z, size(A) ? cards(A)[0] : -1)                            \
   X(size, Z, size(A))                                                 \
@@ -104,7 +104,7 @@
   X(seat, P, A + 1)                                                   \
   X(holder, Z, g_.instance_card[A])                                   \
   X(position, C, position_(A))                                        \
-  X(abs, V, abs_(node, A))                                            \
+  X(abs, V, checked<checked_abs>(node, A))                                            \
   X(linked, CC, linked_(A, B))                                        \
   X(repetitions, N, count_repetitions(g_, s_))                        \
   X(min_of, VV, A < B ? A : B)                                        \
@@ -523,42 +523,21 @@ class Evaluator {
 #pragma GCC diagnostic pop
 #endif
 
-  // The checked arithmetic and the longer values of KATA_STRICT_VALUES.
-  int64_t add_(int node, int64_t a, int64_t b) {
+  // The checked arithmetic of KATA_STRICT_VALUES: the kernel's operation, or the game's
+  // error at the node for the fault it reports (kernel.hpp: 1 too large, 2 division by 0).
+  template <auto Op>
+  int64_t checked(int node, int64_t a, int64_t b) {
     int64_t r;
-    if (checked_add(a, b, &r)) [[unlikely]] overflow(node);
+    if (int f = Op(a, b, &r)) [[unlikely]] arithmetic(node, f);
     return r;
   }
-  int64_t sub_(int node, int64_t a, int64_t b) {
+  template <auto Op>
+  int64_t checked(int node, int64_t a) {
     int64_t r;
-    if (checked_sub(a, b, &r)) [[unlikely]] overflow(node);
+    if (int f = Op(a, &r)) [[unlikely]] arithmetic(node, f);
     return r;
   }
-  int64_t mul_(int node, int64_t a, int64_t b) {
-    int64_t r;
-    if (checked_mul(a, b, &r)) [[unlikely]] overflow(node);
-    return r;
-  }
-  int64_t div_(int node, int64_t a, int64_t b) {
-    int64_t r;
-    if (int f = checked_div(a, b, &r)) [[unlikely]] arithmetic(node, f);
-    return r;
-  }
-  int64_t mod_(int node, int64_t a, int64_t b) {
-    int64_t r;
-    if (int f = checked_mod(a, b, &r)) [[unlikely]] arithmetic(node, f);
-    return r;
-  }
-  int64_t neg_(int node, int64_t a) {
-    int64_t r;
-    if (checked_neg(a, &r)) [[unlikely]] overflow(node);
-    return r;
-  }
-  int64_t abs_(int node, int64_t a) {
-    int64_t r;
-    if (checked_abs(a, &r)) [[unlikely]] overflow(node);
-    return r;
-  }
+  // The longer values of KATA_STRICT_VALUES.
   int next_player_(int p) const {
     for (int i = 1, q = p; i <= n_; ++i) {
       if (++q == n_) q = 0;  // (p + i) % n_, without a division
