@@ -1,9 +1,10 @@
-// The register code (Program::xcode): the expressions the machine and the listing of
-// decisions work out, each laid out once, at load, as a list of instructions that
-// Evaluator::xrun runs in one loop, where the tree walk (Evaluator::eval) calls itself
-// for every node. What each kind means is written once, in evaluator.hpp's tables; this
-// file only orders the work: kids before their node, each into the register above the
-// last, `and`, `or`, `if` and aggregates as jumps (docs/performance.md, "Register code").
+// The register code (Program::xcode): the machine's statements, each after the code of its
+// operands, and the expressions the machine and the listing of decisions work out by
+// value, laid out once, at load, as a list of instructions that Machine::run_at and
+// Evaluator::xrun run in one loop, where the tree walk (Evaluator::eval) calls itself for
+// every node. What each kind means is written once, in evaluator.hpp's tables; this file
+// only orders the work: kids before their node, each into the register above the last,
+// `and`, `or`, `if` and aggregates as jumps (docs/performance.md, "Register code").
 #include <stdexcept>
 
 #include "runtime/evaluator.hpp"
@@ -22,6 +23,9 @@ struct Strict {
 
 #define KATA_STRICT_INFO(kind, operands, value) {NodeOp::kind, {XOp::x_##kind, #operands}},
 #define KATA_LEAF_INFO(kind, value) {NodeOp::kind, XOp::x_##kind},
+#define KATA_TEST_INFO_ONE(kind, value) {NodeOp::kind, XOp::x_##kind##_jz},
+#define KATA_LEAF_TEST_INFO(kind, value) KATA_X_LEAF_TEST(KATA_TEST_INFO_ONE, kind, value)
+#define KATA_COMPARE_TEST_INFO(kind, operands, value) KATA_TEST_INFO_ONE(kind, value)
 
 class Builder {
  public:
@@ -33,11 +37,12 @@ class Builder {
       strict_[static_cast<int>(kind)] = {info.op, std::string_view(info.operands) == "N" ? "" : info.operands};
     const std::pair<NodeOp, XOp> leaves[] = {KATA_LEAF_VALUES(KATA_LEAF_INFO)};
     for (auto& [kind, op] : leaves) leaf_[static_cast<int>(kind)] = static_cast<int>(op);
-    // The tests (evaluator.hpp, KATA_X_TEST): a leaf's, and a strict kind's of two numbers.
+    // The tests (evaluator.hpp, KATA_X_LEAF_TEST and KATA_X_TEST): a true-or-false
+    // variable's, and a comparison's.
     test_.assign(node_op_count, -1);
-    for (int k = 0; k < node_op_count; ++k)
-      for (int op = 0; op < detail::x_op_count; ++op)
-        if (std::string(name_of(static_cast<NodeOp>(k))) + "_jz" == detail::x_op_names[op]) test_[k] = op;
+    const std::pair<NodeOp, XOp> tests[] = {KATA_LEAF_VALUES(KATA_LEAF_TEST_INFO)
+                                                KATA_STRICT_COMPARE_VALUES(KATA_COMPARE_TEST_INFO)};
+    for (auto& [kind, op] : tests) test_[static_cast<int>(kind)] = static_cast<int>(op);
   }
 
   // The code that jumps when `cond` is false (the jump's target set later, with
@@ -57,10 +62,6 @@ class Builder {
     int at = here();
     emit_node(static_cast<XOp>(op), d, d, d + 1, cond);
     return at;
-  }
-  bool test_op(int at) const {
-    std::string_view name = detail::x_op_names[p_.xcode[at].op];
-    return name.size() > 3 && name.substr(name.size() - 3) == "_jz";
   }
   void target(int at, int to) {
     if (p_.xcode[at].op == static_cast<uint8_t>(XOp::x_jz)) p_.xcode[at].a = to;
@@ -83,12 +84,21 @@ class Builder {
   }
 
   // Lays out the statements, in order, each after the code of its operands (into
-  // registers 0 and up); a statement's jumps go to where their targets' code starts.
+  // registers 0 and up); a statement's jumps go to where their targets' code starts. The
+  // operands of the statements the machine works out itself (Machine::other, `win`, a
+  // call of a procedure that only tells), which it asks by value(), are laid out after
+  // them as roots.
   void statements(const Game& g) {
     const Layout& l = g.layout;
     p_.xpc.assign(p_.code.size(), -1);
-    std::vector<std::pair<int, int>> to;  // (instruction of the register code, target in code)
-    auto jump_to = [&](int at, int target) { to.push_back({at, target}); };
+    // (instruction of the register code, target in code): a jump's and a test's
+    std::vector<std::pair<int, int>> jumps, tests;
+    auto jump_to = [&](int at, int target) { jumps.push_back({at, target}); };
+    std::vector<int> roots;
+    auto other = [&](int pc, std::initializer_list<int> operands) {
+      emit(XOp::x_s_other, 0, 0, 0, 0, 0, pc);
+      roots.insert(roots.end(), operands);
+    };
     for (size_t i = 0; i < p_.code.size(); ++i) {
       int pc = static_cast<int>(i);
       const Instr& in = p_.code[i];
@@ -117,12 +127,12 @@ class Builder {
             operand(in.c, 1);
             emit(XOp::x_s_set_player, 0, 1, 0, slot, in.e, pc);
           } else {
-            emit(XOp::x_s_other, 0, 0, 0, 0, 0, pc);
+            other(pc, {in.c});  // a component's variable (its card and seat by the tree walk)
           }
           break;
         case Op::move:
           if (in.d == 2) {
-            emit(XOp::x_s_other, 0, 0, 0, 0, 0, pc);
+            other(pc, {in.a, in.b, in.e});
           } else {
             operand(in.a, 0);
             if (!cannot_fail(in.b)) emit(XOp::x_chk_card, 0, 0, 0, 0, 0, in.a);
@@ -130,14 +140,14 @@ class Builder {
             emit(XOp::x_s_move, 0, 0, 1, in.c, in.d, pc);
           }
           break;
-        case Op::move_all:
+        case Op::move_all: other(pc, {in.b}); break;
         case Op::shuffle:
         case Op::flip:
         case Op::reveal:
-        case Op::look:
-        case Op::eliminate: emit(XOp::x_s_other, 0, 0, 0, 0, 0, pc); break;
+        case Op::eliminate: other(pc, {in.a}); break;
+        case Op::look: other(pc, {in.a, in.b}); break;
         case Op::jump: jump_to(emit(XOp::x_s_jump, 0, 0, 0, 0, 0, pc), in.a); break;
-        case Op::jump_if_not: jump_to(test(in.a, 0), in.b); break;
+        case Op::jump_if_not: tests.push_back({test(in.a, 0), in.b}); break;
         case Op::for_init: emit(XOp::x_s_for_init, 0, 0, 0, 0, 0, pc); break;
         case Op::for_next: {
           // The loop's slots in the instruction (it raises no error: `node` holds one).
@@ -161,6 +171,7 @@ class Builder {
           const Procedure& proc = p_.procedures[in.a];
           if (proc.tells_only) {
             emit(XOp::x_s_call_telling, 0, 0, 0, 0, 0, pc);
+            for (size_t k = 0; k < proc.param_slots.size(); ++k) roots.push_back(p_.kids[in.b + k]);
             break;
           }
           // The step before the arguments, each bound as it is worked out (enter_call).
@@ -182,17 +193,19 @@ class Builder {
           jump_to(at, p_.procedures[in.a].entry);
           break;
         }
-        case Op::win: emit(XOp::x_s_win, 0, 0, 0, 0, 0, pc); break;
+        case Op::win:
+          emit(XOp::x_s_win, 0, 0, 0, 0, 0, pc);
+          if (in.b == 0) roots.push_back(in.a);
+          break;
         case Op::end_game:
         case Op::halt: emit(XOp::x_s_halt, 0, 0, 0, 0, 0, pc); break;
         case Op::say: emit(XOp::x_s_say, 0, 0, 0, 0, 0, pc); break;
       }
       KATA_EXHAUSTIVE_END
     }
-    for (auto [at, where] : to) {
-      if (p_.xcode[at].op == static_cast<uint8_t>(XOp::x_jz) || test_op(at)) target(at, p_.xpc[where]);
-      else p_.xcode[at].a = p_.xpc[where];
-    }
+    for (auto [at, where] : jumps) p_.xcode[at].a = p_.xpc[where];
+    for (auto [at, where] : tests) target(at, p_.xpc[where]);
+    for (int node : roots) root(node);
   }
 
  private:
@@ -348,6 +361,9 @@ class Builder {
 
 #undef KATA_STRICT_INFO
 #undef KATA_LEAF_INFO
+#undef KATA_TEST_INFO_ONE
+#undef KATA_LEAF_TEST_INFO
+#undef KATA_COMPARE_TEST_INFO
 
 }  // namespace
 
@@ -357,40 +373,7 @@ void build_xcode(Game& g, bool tree_walk) {
   p.xentry.assign(p.nodes.size(), -1);
   Builder b(p, tree_walk);
   b.statements(g);
-  // The roots the statements and the listing of decisions work out by value (the
-  // operands of Machine::other's statements, `when`s, loops' `where`).
-  for (const Instr& in : p.code) {
-    switch (in.op) {
-      case Op::assign:
-        b.root(in.c);
-        if (in.a == 1) b.root(in.d);
-        break;
-      case Op::move:
-        b.root(in.a);
-        b.root(in.b);
-        if (in.d == 2) b.root(in.e);
-        break;
-      case Op::move_all: b.root(in.b); break;
-      case Op::shuffle:
-      case Op::flip:
-      case Op::reveal:
-      case Op::eliminate:
-      case Op::jump_if_not:
-      case Op::repeat_init:
-      case Op::choose: b.root(in.a); break;
-      case Op::look:
-        b.root(in.a);
-        b.root(in.b);
-        break;
-      case Op::call:
-        for (size_t i = 0; i < p.procedures[in.a].param_slots.size(); ++i) b.root(p.kids[in.b + i]);
-        break;
-      case Op::win:
-        if (in.b == 0) b.root(in.a);
-        break;
-      default: break;
-    }
-  }
+  // The roots the listing of decisions and the machine's loops work out by value.
   for (const Loop& l : p.loops) b.root(l.where_node);
   for (const Action& a : p.actions)
     for (int w : a.when_nodes) b.root(w);
