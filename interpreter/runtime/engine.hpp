@@ -157,11 +157,11 @@ struct ScoreTable {
 };
 ScoreTable score_table(const Game& g, const State& s);
 
-// Evaluates a compiled expression against a state (for invariants and tests).
 // The names of the register code's instructions (Program::xcode; runtime/xcode.cpp): all
 // of them, and those a game's code holds, for tests that check what rule files exercise.
 std::vector<std::string> register_op_names();
 std::vector<std::string> register_ops_in(const Game& g);
+// Evaluates a compiled expression against a state (for invariants and tests).
 int64_t evaluate(const Game& g, const State& s, int node);
 // The same with the first bound name (a score's `p`, a board turn's `viewer`) set to `x`.
 int64_t evaluate_with(const Game& g, const State& s, int64_t x, int node);

@@ -546,7 +546,7 @@ class Evaluator {
     return p;
   }
   int64_t position_(int c) const {
-    int z = s_[g_.layout.card_zone + c];
+    int z = card_zone_[c];
     if (z < 0) return 0;
     return std::find(cards(z), cards(z) + size(z), c) - cards(z) + 1;
   }
