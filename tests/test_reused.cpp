@@ -147,3 +147,31 @@ TEST_CASE("a reused state that held another game is written whole", "[runtime][r
                     new_game_in(s, *g, g->max_players, 5, default_options(*g)));
   }
 }
+
+TEST_CASE("a reused state's runs cover every slot a new game sets, in order, within the state", "[runtime][reused]") {
+  for (const auto& g : kata::test::rule_games()) {
+    INFO(g->name);
+    const Layout& l = g->layout;
+    for (const InitialSlots& made : g->initial_slots) {
+      if (made.slots.empty()) continue;
+      std::vector<bool> covered(made.slots.size(), false);
+      int32_t end = 0;
+      for (auto [first, count] : made.runs) {
+        REQUIRE(count > 0);
+        REQUIRE(first >= end);  // in order, apart
+        end = first + count;
+        REQUIRE(end <= static_cast<int32_t>(made.slots.size()));
+        for (int32_t i = first; i < end; ++i) covered[static_cast<size_t>(i)] = true;
+      }
+      // What must be written: the slots before the lists, each zone's starting cards, the
+      // slots after the lists.
+      for (int32_t i = 0; i < l.zone_cards; ++i) REQUIRE(covered[static_cast<size_t>(i)]);
+      for (int z = 0; z < l.zone_cards - l.zone_size; ++z)
+        for (int32_t k = 0; k < made.slots[static_cast<size_t>(l.zone_size + z)]; ++k)
+          REQUIRE(covered[static_cast<size_t>(l.zone_cards + z * g->card_count + k)]);
+      for (size_t i = static_cast<size_t>(l.card_zone); i < made.slots.size(); ++i) REQUIRE(covered[i]);
+      // Fewer runs than zones where zones start empty (the point of the runs).
+      CHECK(made.runs.size() <= static_cast<size_t>(l.zone_cards - l.zone_size) + 2);
+    }
+  }
+}

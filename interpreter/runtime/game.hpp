@@ -341,8 +341,16 @@ struct CompiledCode;  // runtime/backend.hpp
 struct Game;
 // The kernel's tables of a compiled game (Game::kernel), from its layout and zones.
 KernelTables make_kernel_tables(const Game& g);
+// The slots of a new game with one player count and the default options, and the runs of
+// them a game reused from the last one writes again (initial_state_in): the slots before
+// the zones' lists, each zone's starting cards, the slots after the lists; runs a few slots
+// apart are one run (a copy of the slots between costs less than a call of its own).
+struct InitialSlots {
+  std::vector<int32_t> slots;
+  std::vector<std::pair<int32_t, int32_t>> runs;  // (first slot, count), in order
+};
 // The initial states of a compiled game with its default options (Game::initial_slots).
-std::vector<std::vector<int32_t>> make_initial_slots(const Game& g);
+std::vector<InitialSlots> make_initial_slots(const Game& g);
 // Fills the program's register code (Program::xcode, xpc, xentry) from its code and nodes
 // (runtime/xcode.cpp). tree_walk: every operand worked out by the tree walk (Evaluator::eval)
 // and no expression laid out, which tests compare the register code with.
@@ -422,7 +430,7 @@ struct Game {
   // options, less the random generator's (make_initial_slots, once the game is compiled):
   // a new game copies them instead of filling every card and variable in anew. Empty for
   // a count whose set-up fails (an initial value's error is then raised by each new game).
-  std::vector<std::vector<int32_t>> initial_slots;
+  std::vector<InitialSlots> initial_slots;
   // A number no other game compiled in this process has (a ReusedState holds a state of
   // the game with its serial: engine.hpp).
   uint64_t serial = 0;

@@ -181,17 +181,36 @@ std::vector<int32_t> fill_initial(const Game& g, int players, const std::vector<
 
 // Nothing but the generator depends on the seed, and the initial values are expressions of
 // options and constants: the same count and options give the same slots every time.
-std::vector<std::vector<int32_t>> make_initial_slots(const Game& g) {
-  std::vector<std::vector<int32_t>> all;
+std::vector<InitialSlots> make_initial_slots(const Game& g) {
+  std::vector<InitialSlots> all;
   std::vector<int64_t> options = default_options(g);
   for (int players = g.min_players; players <= g.max_players; ++players) {
     all.emplace_back();
     if (!setup_error(g, players, options).empty()) continue;
     try {
-      all.back() = fill_initial(g, players, options);
+      all.back().slots = fill_initial(g, players, options);
     } catch (const RuntimeError&) {
-      all.back().clear();  // raised again by each new game, where it is reported
+      all.back().slots.clear();  // raised again by each new game, where it is reported
+      continue;
     }
+    const std::vector<int32_t>& from = all.back().slots;
+    std::vector<std::pair<int32_t, int32_t>>& runs = all.back().runs;
+    const Layout& l = g.layout;
+    // Slots [first, end) to write again, joined to the run before where few slots lie between.
+    auto add = [&](int32_t first, int32_t end) {
+      constexpr int32_t near = 16;
+      if (first == end) return;
+      if (!runs.empty() && first - (runs.back().first + runs.back().second) <= near)
+        runs.back().second = end - runs.back().first;
+      else
+        runs.emplace_back(first, end - first);
+    };
+    add(0, l.zone_cards);
+    for (int z = 0, zones = l.zone_cards - l.zone_size; z < zones; ++z) {
+      int32_t first = l.zone_cards + z * g.card_count;
+      add(first, first + from[static_cast<size_t>(l.zone_size + z)]);
+    }
+    add(l.card_zone, static_cast<int32_t>(from.size()));
   }
   return all;
 }
@@ -199,12 +218,12 @@ std::vector<std::vector<int32_t>> make_initial_slots(const Game& g) {
 namespace {
 
 // The slots made once for this count with the default options, or null.
-const std::vector<int32_t>* made_initial(const Game& g, int players, const std::vector<int64_t>& options) {
+const InitialSlots* made_initial(const Game& g, int players, const std::vector<int64_t>& options) {
   size_t at = static_cast<size_t>(players - g.min_players);
   bool defaults = options.size() == g.options.size();
   for (size_t i = 0; defaults && i < options.size(); ++i)
     defaults = options[i] == g.options[i].default_value;
-  if (defaults && players >= g.min_players && at < g.initial_slots.size() && !g.initial_slots[at].empty())
+  if (defaults && players >= g.min_players && at < g.initial_slots.size() && !g.initial_slots[at].slots.empty())
     return &g.initial_slots[at];
   return nullptr;
 }
@@ -221,26 +240,20 @@ State initial_state(const Game& g, int players, uint64_t seed,
 
 // initial_state into r: where r last held a game of g with as many slots as the made
 // ones (the same count: the layout is the game's, the players' slots its most), the
-// slots before the zones' lists and after them, and each zone's cards up to its starting
-// size; else all of them.
+// made ones' runs (InitialSlots: the slots before the zones' lists and after them, and
+// each zone's cards up to its starting size); else all of them.
 void initial_state_in(ReusedState& r, const Game& g, int players, uint64_t seed,
                       const std::vector<int64_t>& options) {
-  const std::vector<int32_t>* made = made_initial(g, players, options);
+  const InitialSlots* made = made_initial(g, players, options);
   std::vector<int32_t>& s = r.state.slots;
-  if (made && r.game == g.serial && g.serial != 0 && s.size() == made->size()) {
-    const Layout& l = g.layout;
-    const int32_t* from = made->data();
+  if (made && r.game == g.serial && g.serial != 0 && s.size() == made->slots.size()) {
+    const int32_t* from = made->slots.data();
     int32_t* to = s.data();
-    std::copy(from, from + l.zone_cards, to);
-    for (int z = 0, zones = l.zone_cards - l.zone_size; z < zones; ++z) {
-      const int32_t* cards = from + l.zone_cards + static_cast<ptrdiff_t>(z) * g.card_count;
-      std::copy(cards, cards + from[l.zone_size + z], to + (cards - from));
-    }
-    std::copy(from + l.card_zone, from + made->size(), to + l.card_zone);
+    for (auto [first, count] : made->runs) std::copy(from + first, from + first + count, to + first);
   } else {
     r.game = 0;  // (until the slots are whole: fill_initial may throw)
     if (made)
-      s = *made;
+      s = made->slots;
     else
       s = fill_initial(g, players, options);
     r.game = g.serial;
