@@ -1291,8 +1291,8 @@ TEST_CASE("compiled code keeps owner sets through a playout as the interpreter's
   CHECK(source.find("if (z == 0) zm_all0();") != std::string::npos);
   // The owner of each zone's top, kept too (mine() and held() read it in G0 and G1), after
   // each move, the zone a card left included, and all of them after a list's move.
-  CHECK(source.find("tw_on ? G2(c, tw, ") != std::string::npos);
-  CHECK(source.find("tw_on ? G3(c, tw, ") != std::string::npos);
+  CHECK(source.find("tw_on ? G2(c, W, tw, ") != std::string::npos);
+  CHECK(source.find("tw_on ? G3(c, W, tw, ") != std::string::npos);
   CHECK(source.find("tw_zone(oz);") != std::string::npos);
   CHECK(source.find("tw_zone(fz);") != std::string::npos);
   CHECK(source.find("tw_all(); }") != std::string::npos);

@@ -82,9 +82,14 @@ static inline int chkZ(KataCtx& c, int n, int64_t z, int node) {
   return (int)z;
 }
 // One step of the expressions' budget (Evaluator::spend): each round of an aggregate and
-// each call of a function, counted from BUDGET anew for each run and each listing.
-static inline void spend(KataCtx& c, int node) {
-  if (__builtin_expect(--c.work < 0, 0)) fail(c, kata_work, node);
+// each call of a function, counted from BUDGET anew for each run and each listing. W, the
+// budget left, is a local of the entry point that runs (kata_run, kata_legal and
+// kata_playout, written whole), which its functions are handed by reference: the compiler
+// keeps it in a register, where c.work was written back to memory at every step. Code
+// written in chunks shares c.work (W is then a reference to it), and so do the host's
+// evaluations (host_eval: W handed over and taken back).
+static inline void spend(KataCtx& c, int64_t& W, int node) {
+  if (__builtin_expect(--W < 0, 0)) fail(c, kata_work, node);
 }
 static inline int32_t narrow(KataCtx& c, int64_t v, int instr) {
   if (__builtin_expect(!fits_slot(v), 0)) fail(c, kata_too_large, instr, v);
@@ -214,7 +219,7 @@ class Generator {
   // is handed back to the interpreter, which reads the frame (c.env), are they written
   // there too, as the interpreter would have them (Evaluator::call, aggregate).
   std::string signature(size_t f, bool tops = false) const {
-    std::string sig = tops ? "KataCtx& c, const int8_t* tw, int base" : "KataCtx& c, int base";
+    std::string sig = tops ? "KataCtx& c, int64_t& W, const int8_t* tw, int base" : "KataCtx& c, int64_t& W, int base";
     for (int i = 0; i < p_.functions[f].params; ++i) sig += fmt::format(", int64_t a{}", i);
     return sig;
   }
@@ -1390,7 +1395,11 @@ class Generator {
   // Argument i of the decision being listed: a C++ local where nothing of the action is
   // handed back to the interpreter (which reads c.args), else c.args.
   std::string arg(int i) const { return local_args_ ? fmt::format("A{}", i) : fmt::format("c.args[{}]", i); }
-  std::string host_eval(int n) { return fmt::format("H.eval(c.host, c.s, c.args, c.env, {}, {}, &c.work)", base_, n); }
+  // The host's evaluation of node n: the budget it spends is c.work, W's value handed over
+  // and taken back (where W is a local, it stays one: its address is never taken).
+  std::string host_eval(int n) {
+    return fmt::format("({{ c.work = W; int64_t hv = H.eval(c.host, c.s, c.args, c.env, {}, {}, &c.work); W = c.work; hv; }})", base_, n);
+  }
 
   // ---- expressions ----
   // The C++ of an expression node. What each node writes itself (its text less its
@@ -1540,10 +1549,10 @@ class Generator {
                            slot, base_, a, n, v, e(k0), to_name, to_frame);
       }
       case NodeOp::loop_while:
-        return fmt::format("({{ while ({}) {{ spend(c, {}); (void)({}); }} (int64_t)0; }})", e(k0), n, e(k1));
+        return fmt::format("({{ while ({}) {{ spend(c, W, {}); (void)({}); }} (int64_t)0; }})", e(k0), n, e(k1));
       case NodeOp::loop_times: {
         std::string count = tmp(), i = tmp();
-        return fmt::format("({{ int64_t {0} = {1}; for (int64_t {2} = 0; {2} < {0}; ++{2}) {{ spend(c, {3}); (void)({4}); }} (int64_t)0; }})",
+        return fmt::format("({{ int64_t {0} = {1}; for (int64_t {2} = 0; {2} < {0}; ++{2}) {{ spend(c, W, {3}); (void)({4}); }} (int64_t)0; }})",
                            count, e(k0), i, n, e(k1));
       }
       case NodeOp::loop_for: return loop_for(n);
@@ -1611,7 +1620,7 @@ class Generator {
     // Left to the interpreter: walks, and turn order over a list other than `players`.
     std::string buf = tmp(), m = tmp();
     return fmt::format(
-        "{{ int32_t {0}[CC + 16]; int {1} = H.list(c.host, c.s, c.args, c.env, {2}, {3}, {0}, CC + 16, &c.work); for (int {4} = 0; {4} < {1}; ++{4}) {{ int64_t {5} = {0}[{4}]; {6} }} }}",
+        "{{ int32_t {0}[CC + 16]; c.work = W; int {1} = H.list(c.host, c.s, c.args, c.env, {2}, {3}, {0}, CC + 16, &c.work); W = c.work; for (int {4} = 0; {4} < {1}; ++{4}) {{ int64_t {5} = {0}[{4}]; {6} }} }}",
         buf, m, base_, n, i, x, body);
   }
   KATA_EXHAUSTIVE_END
@@ -1658,7 +1667,7 @@ class Generator {
     std::string var = named != names_.end() && !frame_ ? named->second : fmt::format("c.env[{}]", slot);
     s += gather(list, where, cap, buf, cnt, var);
     std::string j = tmp();
-    s += fmt::format(" for (int {0} = 0; {0} < {1}; ++{0}) {{ spend(c, {2}); {3} = {4}[{0}]; (void)({5}); }} (int64_t)0; }})",
+    s += fmt::format(" for (int {0} = 0; {0} < {1}; ++{0}) {{ spend(c, W, {2}); {3} = {4}[{0}]; (void)({5}); }} (int64_t)0; }})",
                      j, cnt, n, var, buf, e(body));
     return s;
   }
@@ -1675,7 +1684,7 @@ class Generator {
     // does not read it).
     bool own_work = !domain_spends(domain) && (where < 0 || !spends(where)) && (value < 0 || !spends(value));
     std::string body = own_work ? fmt::format("if (__builtin_expect(--{} < 0, 0)) fail(c, kata_work, {});", work, n)
-                                : fmt::format("spend(c, {});", n);
+                                : fmt::format("spend(c, W, {});", n);
     if (frame_) body += fmt::format(" c.env[{}] = {};", slot, x);
     bool had_name = names_.count(k.a) > 0;
     std::string outer_name = had_name ? names_[k.a] : std::string();
@@ -1726,15 +1735,15 @@ class Generator {
     return fmt::format(
         "({{ int {0} = {1} + {2}; if ({0} >= 256) fail(c, kata_nested, {3}); (void){0}; int64_t {4} = {5}; bool {6} = false; int64_t {7} = 0; (void){6}; (void){7}; {11}{8} {9}{12}{10}; }})",
         slot, base_, k.a, n, acc, k.op == NodeOp::all ? 1 : 0, found, key, each(domain, x, body),
-        leaves ? done + ": " : "", result, own_work ? fmt::format("int64_t {} = c.work; ", work) : "",
-        own_work ? fmt::format("c.work = {}; ", work) : "");
+        leaves ? done + ": " : "", result, own_work ? fmt::format("int64_t {} = W; ", work) : "",
+        own_work ? fmt::format("W = {}; ", work) : "");
   }
 
   std::string call(int n) {
     const Node& k = node(n);
     const Function& f = p_.functions[k.a];
     std::string nb = tmp();
-    std::string s = fmt::format("({{ int {0} = {1} + {2}; if ({0} + {3} + 1 >= 256) fail(c, kata_nested_functions, {4}); spend(c, {4});",
+    std::string s = fmt::format("({{ int {0} = {1} + {2}; if ({0} + {3} + 1 >= 256) fail(c, kata_nested_functions, {4}); spend(c, W, {4});",
                                 nb, base_, k.b, f.params, n);
     std::vector<std::string> args;
     for (int i = 0; i < k.kid_count; ++i) {
@@ -1744,8 +1753,8 @@ class Generator {
     std::string rest = nb;
     for (int i = 0; i < k.kid_count; ++i) rest += ", " + args[i];
     if (needs_tops_[static_cast<size_t>(k.a)])
-      return s + fmt::format(" tw_on ? G{0}(c, tw, {1}) : F{0}(c, {1}); }})", k.a, rest);
-    return s + fmt::format(" F{}(c, {}); }})", k.a, rest);
+      return s + fmt::format(" tw_on ? G{0}(c, W, tw, {1}) : F{0}(c, W, {1}); }})", k.a, rest);
+    return s + fmt::format(" F{}(c, W, {}); }})", k.a, rest);
   }
 
   // Whether a node's value always fits in an int32 slot, so storing it needs no check: a
@@ -1820,7 +1829,7 @@ class Generator {
     std::vector<std::string> bodies(chunks_.size());
     for (size_t k = 0; k < chunks_.size(); ++k) bodies[k] = chunk_body(static_cast<int>(k), text_);
     for (size_t k = 0; k < chunks_.size(); ++k) {
-      std::string f = fmt::format("int kata_c{}(KataCtx& c, int pc, int64_t* sp) {{\n  int32_t* s = c.s;\n  const int n = c.n;\n  (void)s; (void)n;\n  int64_t steps = *sp;\n  switch (pc) {{\n", k);
+      std::string f = fmt::format("int kata_c{}(KataCtx& c, int pc, int64_t* sp) {{\n  int32_t* s = c.s;\n  const int n = c.n;\n  int64_t& W = c.work;\n  (void)s; (void)n;\n  int64_t steps = *sp;\n  switch (pc) {{\n", k);
       for (int pc : chunk_entries_[k]) f += fmt::format("    case {0}: goto I{0};\n", pc);
       f += "    default: __builtin_trap();\n  }\n" + bodies[k] + "}\n";
       declare_ += fmt::format("KATA_LOCAL int kata_c{}(KataCtx& c, int pc, int64_t* sp);\n", k);
@@ -2073,13 +2082,14 @@ class Generator {
     fused_ = fused;
     std::string body;
     if (!fused) {
-      body += "extern \"C\" KATA_EXPORT void kata_run(KataCtx* cp, const int32_t* d) {\n  KataCtx& c = *cp;\n  int32_t* s = c.s;\n  const int n = c.n;\n  int64_t steps = 0;\n  c.work = BUDGET;\n  int pc = s[PC];\n  if (d) goto bind;\n  goto dispatch;\n";
+      body += "extern \"C\" KATA_EXPORT void kata_run(KataCtx* cp, const int32_t* d) {\n  KataCtx& c = *cp;\n  int32_t* s = c.s;\n  const int n = c.n;\n  int64_t steps = 0;\n  int64_t W = BUDGET;\n  int pc = s[PC];\n  if (d) goto bind;\n  goto dispatch;\n";
     } else {
       body += R"(extern "C" KATA_EXPORT void kata_playout(KataCtx* cp, uint64_t* rngp) {
   KataCtx& c = *cp;
   int32_t* s = c.s;
   const int n = c.n;
   int64_t steps = 0;
+  int64_t W = BUDGET;
   int pc = s[PC];
   int32_t small[5 * 64];
   int32_t picked[5];
@@ -2106,7 +2116,7 @@ class Generator {
   for (;;) {{
     cnt = 0;
     c.args[0] = s[CHOOSER];
-    c.work = BUDGET;
+    W = BUDGET;
     {4}
 {1}    if (cnt <= cap) break;
     large.resize(5 * (std::size_t)cnt);
@@ -2117,7 +2127,7 @@ class Generator {
   count = cnt;
 }}
 {5}  steps = 0;  // counted afresh after each decision, as each apply counts them
-  c.work = BUDGET;
+  W = BUDGET;
 )",
                             site, site_listing(site), Layout::decisions, g_.max_decisions, when_start(),
                             decision_drawn(site));
@@ -2197,14 +2207,14 @@ class Generator {
   int32_t out[{1}];
   int cnt = 0;
   c.args[0] = s[CHOOSER];
-  c.work = BUDGET;
+  W = BUDGET;
   {2}
 {3}  if (cnt == 0) fail(c, kata_no_legal, s[SITE]);
   {{ {4} d = picked; }}
 }}
   if (++s[{5}] > {6}) fail(c, kata_too_many_decisions, s[SITE]);
 {7}  steps = 0;  // counted afresh after each decision, as each apply counts them
-  c.work = BUDGET;
+  W = BUDGET;
 )",
                         site, bound * shape.stride, when_start(), listing, pick, Layout::decisions, g_.max_decisions,
                         l_.history_cap ? "  H.remember(c.host, s);\n" : "");
@@ -2218,7 +2228,7 @@ class Generator {
   // each site's listing in a case of its own.
   std::string whole_legal() {
     std::string body =
-        "extern \"C\" KATA_EXPORT int kata_legal(KataCtx* cp, int32_t* out, int cap) {\n  KataCtx& c = *cp;\n  int32_t* s = c.s;\n  const int n = c.n;\n  int cnt = 0;\n  c.args[0] = s[CHOOSER];\n  c.work = BUDGET;\n  " +
+        "extern \"C\" KATA_EXPORT int kata_legal(KataCtx* cp, int32_t* out, int cap) {\n  KataCtx& c = *cp;\n  int32_t* s = c.s;\n  const int n = c.n;\n  int cnt = 0;\n  c.args[0] = s[CHOOSER];\n  int64_t W = BUDGET;\n  " +
         when_start() + "\n  switch (s[SITE]) {\n";
     for (size_t site = 0; site < p_.sites.size(); ++site)
       body += fmt::format("    case {}: {{\n{}      break;\n    }}\n", site, site_listing(site));
@@ -2238,7 +2248,7 @@ class Generator {
     for (size_t k = 0; k < chunks_.size(); ++k)
       m += fmt::format("      case {} ... {}: pc = kata_c{}(c, pc, steps); break;\n", chunks_[k].first, chunks_[k].second - 1, k);
     m += "      default: __builtin_trap();\n    }\n  }\n}\n";
-    m += "static void kata_finish(KataCtx& c) {\n  int32_t* s = c.s;\n  const int n = c.n;\n  (void)n;\n" + finish() + "\n}\n";
+    m += "static void kata_finish(KataCtx& c) {\n  int32_t* s = c.s;\n  const int n = c.n;\n  int64_t& W = c.work;\n  (void)n; (void)W;\n" + finish() + "\n}\n";
     // A decision: its chooser and parameters into the action's locals (apply() in
     // machine.cpp); the instruction to go on at.
     for (size_t a = 0; a < p_.actions.size(); ++a) {
@@ -2267,6 +2277,8 @@ class Generator {
     for (size_t site = 0; site < p_.sites.size(); ++site) {
       m += fmt::format(R"(static int kata_d{0}(KataCtx& c, uint64_t* rngp, KataDraw& w) {{
   int32_t* s = c.s;
+  int64_t& W = c.work;
+  (void)W;
   int32_t* out = w.small;
   int32_t* picked = w.picked;
   (void)picked;
@@ -3456,7 +3468,7 @@ class Generator {
       declare_ += fmt::format("KATA_LOCAL int kata_l{}(KataCtx& c, int32_t* __restrict out, int cap);\n", site);
       units_.push_back(fmt::format(
           "int kata_l{}(KataCtx& c, int32_t* __restrict out, int cap) {{\n  int32_t* s = c.s;\n  const int n = c.n;\n  (void)n;\n  int cnt = 0;\n"
-          "  c.args[0] = s[CHOOSER];\n  c.work = BUDGET;\n  {}\n{}  return cnt;\n}}\n",
+          "  c.args[0] = s[CHOOSER];\n  int64_t& W = c.work;\n  W = BUDGET;\n  {}\n{}  return cnt;\n}}\n",
           site, when_start(), site_listing(site)));
     }
   }
