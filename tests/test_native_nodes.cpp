@@ -1248,6 +1248,53 @@ scoring:
     count(q in board where owns(square(q.x, q.y + 1), p) or tops(square(q.x + 1, q.y), none))
 )yaml";
 
+// A row of cells, each with a spot, and before the spots' zones the edge, where discs go:
+// `mine(cell(at.x - 1), player)` asks for the cell left of c1, none. Where the owners of
+// the tops are kept, the test is the kept top's alone (kept_top_sentinel): none's slot is
+// the edge's, which must then read as empty, a disc of the player's on top of it or not.
+const std::string rim = R"yaml(game: Rim
+players: 2
+components:
+  cell:
+    each: {x: 1..3}
+    name: "c{x}"
+    in: row
+  disc:
+    per_player: true
+    list: [{name: Disc, count: 8}]
+    name: "{owner} Disc{copy}"
+    in: supply
+zones:
+  edge: {visibility: everyone}
+  spot: {per: cell, visibility: everyone}
+  row: {visibility: everyone, order: set}
+  supply: {per_player: true, visibility: everyone, order: set}
+variables:
+  mover: {type: player, initial: P1}
+functions:
+  mine(q, p): "q != none and size(q.spot) > 0 and top(q.spot).owner == p"
+flow: |
+  repeat 14 times {
+    choose mover: place | rim | claim | pass
+    mover = next(mover)
+  }
+actions:
+  place:
+    params: {at: {from: row}}
+    when: size(player.supply) > 0 and size(at.spot) == 0
+    do: move top(player.supply) to at.spot
+  rim:
+    when: size(player.supply) > 0
+    do: move top(player.supply) to edge
+  claim:
+    params: {at: {from: row}}
+    when: mine(cell(at.x - 1), player) and size(at.spot) > 0
+    do: move top(at.spot) to edge
+  pass: {}
+scoring:
+  score: "count(q in row where mine(cell(q.x - 1), p)) + size(edge)"
+)yaml";
+
 }  // namespace
 
 TEST_CASE("compiled code lists a board game's moves in its own forms as the interpreter does", "[native]") {
@@ -1297,6 +1344,29 @@ TEST_CASE("compiled code keeps owner sets through a playout as the interpreter's
   CHECK(source.find("tw_zone(fz);") != std::string::npos);
   CHECK(source.find("tw_all(); }") != std::string::npos);
   play_all(g, 100);
+}
+
+TEST_CASE("compiled code tests a card that may be none by its kept top alone where none reads as empty", "[native]") {
+  auto g = load(rim);
+  // The edge's kept top is never written (-128, as an empty zone's): it stands for none's.
+  std::string source = native_source(*g);
+  CHECK(source.find("tw[z] = m && z != 0 ?") != std::string::npos);
+  // mine() where the tops are kept: the kept top's test, no `q != none` before it.
+  size_t at = source.find("static inline int64_t G0(");
+  REQUIRE(at != std::string::npos);
+  std::string kept = source.substr(at, source.find("\n}", at) - at);
+  CHECK(kept.find("(tw_on ? ({ int") != std::string::npos);
+  CHECK(kept.find("(int64_t)-1") == kept.rfind("(int64_t)-1"));  // only on the side without the tops
+  CHECK(play_all(g, 120) > 1);
+  // Where a test reads the edge's top too, its slot is a zone's like any other, and `q !=
+  // none` is tested before it.
+  std::string read = rim;
+  read.replace(read.find("  pass: {}\n"), 10, "  pass:\n    when: size(edge) > 0 and top(edge).owner == player\n");
+  auto h = load(read);
+  std::string both = native_source(*h);
+  CHECK(both.find("tw[z] = m ?") != std::string::npos);
+  CHECK(both.find("z != 0") == std::string::npos);
+  play_all(h, 60);
 }
 
 TEST_CASE("compiled code finds squares through their owners' pieces as the interpreter does", "[native]") {

@@ -304,7 +304,26 @@ class Generator {
       int zone = size_test(sized);
       return zone >= 0 && kept_top_side(k.kid[1], zone) >= 0;
     };
-    for (size_t n = 0; n < p_.nodes.size(); ++n) tops_ |= test(static_cast<int>(n));
+    tw_read_.assign(g_.instance_zone.size(), false);
+    tw_read_any_ = false;
+    for (size_t n = 0; n < p_.nodes.size(); ++n) {
+      if (!test(static_cast<int>(n))) continue;
+      tops_ = true;
+      // The zones its top may be read of (kept_top_sentinel): a kind's zones, or one zone.
+      const Node& k = node(static_cast<int>(n));
+      int zn = size_test(node(k.kid[0]).op == NodeOp::and_ ? node(k.kid[0]).kid[1] : k.kid[0]);
+      const Node& z = node(zn);
+      int first = -1, count = 0;
+      if (z.op == NodeOp::card_zone_of) {
+        const ZoneInfo& info = g_.zones[z.a];
+        first = info.first_instance;
+        count = g_.kinds[info.kind].card_count * (info.per_player ? g_.max_players : 1);
+      } else if (z.op == NodeOp::zone) {
+        first = z.a, count = 1;
+      }
+      if (first < 0) tw_read_any_ = true;
+      for (int i = 0; i < count; ++i) tw_read_[static_cast<size_t>(first + i)] = true;
+    }
     if (!tops_) return;
     // Each function's body, through its own nodes (not its callees'): tests and calls.
     std::vector<std::set<int>> calls(fs);
@@ -1098,6 +1117,32 @@ class Generator {
       default: return fmt::format("chkZ(c, n, {}, {})", e(n), n);
     }
   }
+  // Whether `before`, `x != none` in `x != none and size(x.D) > 0 and top(x.D).owner == E`
+  // (zone Z = x.D), may be left out where the tops are kept: the kept top's slot that x =
+  // none would read, D's first zone less one less the kind's first card (Z's arithmetic,
+  // unchecked under the test), is -128 for good, as an empty zone's is, so the test fails
+  // there as `x != none` would have it fail. That slot is the one before tw's zones (-1:
+  // twa[0], never written) or a zone whose top no kept-top test reads (tw_read_), which
+  // tw_zone then never writes (tw_sentinels_). Where x is never none, nothing is needed.
+  bool kept_top_sentinel(int before, int zone) {
+    const Node& b = node(before);
+    auto none = [&](int x) { return node(x).op == NodeOp::constant && node(x).a == -1; };
+    if (b.op != NodeOp::ne) return false;
+    int x = none(b.kid[1]) ? b.kid[0] : none(b.kid[0]) ? b.kid[1] : -1;
+    const Node& z = node(zone);
+    if (x < 0 || z.op != NodeOp::card_zone_of || !same_node(z.kid[0], x)) return false;
+    const ZoneInfo& info = g_.zones[z.a];
+    if (info.per_player || info.kind < 0) return false;
+    const KindInfo& kind = g_.kinds[info.kind];
+    Range r = range(x);
+    if (r.lo >= kind.first_card && r.hi < kind.first_card + kind.card_count) return true;
+    // Under the test x is of the kind (nonempty_and's total_zone), so here x is none or one.
+    if (r.lo != -1 || kind.first_card != 0 || r.hi >= kind.card_count) return false;
+    int slot = info.first_instance - 1;
+    if (slot >= 0 && (tw_read_any_ || tw_read_[static_cast<size_t>(slot)])) return false;
+    if (slot >= 0) tw_sentinels_.insert(slot);
+    return true;
+  }
   // `size(Z) > 0 and T` (after any `x != none and`), T an equality on Z's top card: a
   // board's "my piece stands on q" (`q != none and size(q.spot) > 0 and top(q.spot).owner
   // == p`). Whether Z holds a card changes from one test to the next, and the processor
@@ -1114,7 +1159,8 @@ class Generator {
   // moves and shuffles, positions, determinize, and a reused state keeps the last game's,
   // ReusedState), so the card read from an empty zone is one (zc()), whose tables T may
   // read. The tests `x != none` before it stay a branch, and tell the ranges inside that x
-  // is not none.
+  // is not none; where the tops are kept, the kept top's test alone may stand for both
+  // (kept_top_sentinel).
   std::string nonempty_and(int n) {
     const Node& k = node(n);
     int left = k.kid[0], test = k.kid[1], before = -1, sized = left;
@@ -1122,6 +1168,8 @@ class Generator {
     int zone = size_test(sized);
     if (zone < 0 || nonempty_ >= 0 || g_.card_count == 0 || node(test).op != NodeOp::eq) return "";
     std::string out;
+    bool guarded = false;  // `before` written in `out`, on the side without the kept tops
+    bool sentinel = tops_ && before >= 0 && kept_top_sentinel(before, zone);  // (x's range before the test's facts)
     with_facts(before, [&] {
       if (!total_zone(zone)) return;
       nonempty_ = zone;
@@ -1147,13 +1195,18 @@ class Generator {
           Range r = range(other);
           std::string empty = r.lo > -128 || r.hi < -128 ? "" : fmt::format(" & ({} != -128)", v);
           tops_read_ = true;
-          out = fmt::format("(tw_on ? ({{ int {0} = tw[{1}]; int64_t {2} = {3}; (int64_t)(({0} == {2}){4}); }}) : {5})", v, where, o,
-                            operand, empty, out);
+          std::string kept = fmt::format("({{ int {0} = tw[{1}]; int64_t {2} = {3}; (int64_t)(({0} == {2}){4}); }})", v, where, o, operand, empty);
+          if (sentinel) {
+            guarded = true;
+            out = fmt::format("(tw_on ? {} : (int64_t)(({}) && {}))", kept, e(before), out);
+          } else {
+            out = fmt::format("(tw_on ? {} : {})", kept, out);
+          }
         }
       }
       nonempty_ = -1;
     });
-    if (out.empty() || before < 0) return out;
+    if (out.empty() || before < 0 || guarded) return out;
     return fmt::format("(int64_t)(({}) && {})", e(before), out);
   }
   // The zone Z of a test that it holds a card (`size(Z) > 0`, `>= 1`, `!= 0`, mirrored), or -1.
@@ -2844,13 +2897,17 @@ class Generator {
   // kata_playout's sets and what keeps them, once the listings are written.
   std::string kept_sets() const {
     std::string t;
-    if (tops_kept_)
+    if (tops_kept_) {
+      // (tw[-1], and the zones kept_top_sentinel chose: -128 for good)
+      std::string kept = "m";
+      for (int z : tw_sentinels_) kept += fmt::format(" && z != {}", z);
       t += fmt::format(
-          "  int8_t tw[NI]; constexpr bool tw_on = true;\n"
-          "  auto tw_zone = [&](int z) {{ int m = s[{ZS} + z]; tw[z] = m ? (int8_t)OWNER[s[{ZC} + z * {CC} + m - 1]] : (int8_t)-128; }};\n"
+          "  int8_t twa[NI + 1]; int8_t* tw = twa + 1; twa[0] = -128; constexpr bool tw_on = true;\n"
+          "  auto tw_zone = [&](int z) {{ int m = s[{ZS} + z]; tw[z] = {K} ? (int8_t)OWNER[s[{ZC} + z * {CC} + m - 1]] : (int8_t)-128; }};\n"
           "  auto tw_all = [&]() {{ for (int z = 0; z < NI; ++z) tw_zone(z); }};\n"
           "  tw_all();\n",
-          fmt::arg("ZS", l_.zone_size), fmt::arg("ZC", l_.zone_cards), fmt::arg("CC", g_.card_count));
+          fmt::arg("ZS", l_.zone_size), fmt::arg("ZC", l_.zone_cards), fmt::arg("CC", g_.card_count), fmt::arg("K", kept));
+    }
     for (size_t i = 0; i < zm_zones_.size(); ++i) {
       const KindInfo& kind = g_.kinds[zm_zones_[i].second];
       int words = (kind.card_count + 63) / 64;
@@ -3526,6 +3583,9 @@ class Generator {
   int nonempty_ = -1;              // writing nonempty_and's test: the zone known to hold a card
   std::string nonempty_top_;       // ... and the C++ local holding its top card
   bool tops_ = false;              // the owners of zones' tops may be read (find_kept_tops)
+  std::vector<bool> tw_read_;      // ... of these zones (by their tests' zones)
+  bool tw_read_any_ = false;       // ... or of any zone
+  std::set<int> tw_sentinels_;     // zones whose kept top is -128 for good (kept_top_sentinel)
   bool tops_read_ = false;         // ... and are read
   bool tops_kept_ = false;         // ... and kata_playout keeps them (kept_sets())
   std::vector<bool> needs_tops_;   // a function written twice, F<f> and G<f> (find_kept_tops)
