@@ -769,6 +769,16 @@ functions:
       let k = 0
       while n > k and k < 4 { k += 1 }
       return k
+  # A run counted without branches (codegen.cpp, counted_loop): low() is a leaf, its
+  # argument arithmetic on the counter; the budget spent is the loop's, a round and a call
+  # for each step it makes and the call that stops it.
+  low(v): "v < 4"
+  stretch:
+    params: [n]
+    do: |
+      let k = 0
+      while k < 3 and low(n + k) { k += 1 }
+      return k
   burst:
     params: [n]
     do: |
@@ -1525,6 +1535,19 @@ const std::vector<std::pair<std::string, std::string>> failing_cases = {
       {"x = upto(65)", "a loop over more than 64 elements"},
       {"x = many(65536 * 65536)", "the expressions took more than 3000 steps"},
       // counters with ranges, functions' results, a table without holes
+      // counted runs, to the budget's last step (8, 5 and 3 steps a round of count) and past it
+      {"x = stretch(0) * 100 + stretch(1) * 10 + stretch(3) + stretch(9)", ""},
+      {"x = count(i in 1..375 where stretch(0) == 3)", ""},
+      {"x = count(i in 1..376 where stretch(0) == 3)", "the expressions took more than 3000 steps"},
+      {"x = count(i in 1..600 where stretch(3) == 1)", ""},
+      {"x = count(i in 1..601 where stretch(3) == 1)", "the expressions took more than 3000 steps"},
+      {"x = count(i in 1..1000 where stretch(9) == 0)", ""},
+      {"x = count(i in 1..1001 where stretch(9) == 0)", "the expressions took more than 3000 steps"},
+      // ... and out of it within a counted loop: at a call (2 or 4 steps before the count), at
+      // a round (3)
+      {"x = stretch(9) * 0 + count(i in 1..376 where stretch(0) == 3)", "the expressions took more than 3000 steps"},
+      {"x = stretch(9) * 0 + hz(P1) * 0 + count(i in 1..376 where stretch(0) == 3)", "the expressions took more than 3000 steps"},
+      {"x = stretch(3) * 0 + count(i in 1..376 where stretch(0) == 3)", "the expressions took more than 3000 steps"},
       {"x = counter(2) + counter(9) * counter(0) + counter(-1)", ""},
       {"x = climb(0) + climb(1) * 0", "the expressions took more than 3000 steps"},
       {"x = climb(0)", ""},
@@ -1585,6 +1608,8 @@ TEST_CASE("compiled code stops with the interpreter's errors, at the same place"
   const auto& cases = failing_cases;
   auto g = load(failing_game());
   auto native = compiled(g);
+  // stretch()'s loop, counted without branches (counted_loop)
+  CHECK(native_source(*g).find("(W & 1) ?") != std::string::npos);
   auto run = [&](int64_t k) {
     std::vector<int64_t> options = {k};
     return same_end(*g, *native, 2, 3, options);

@@ -254,6 +254,10 @@ class Generator {
       find_local_ranges(fn.body, lets);
     }
     std::string body = fn.body >= 0 ? e(fn.body) : "0";
+    // A leaf (counted_loop): nothing in its body can fail, spend, call or hand a node back.
+    if (fn.body >= 0 && !frame_ && body.find("fail(") == std::string::npos && body.find("spend(") == std::string::npos &&
+        body.find("(c, W") == std::string::npos && body.find("H.") == std::string::npos)
+      leaf_functions_.insert(static_cast<int>(f));
     // What it returns, for its callers' checks (functions are written in order: a call of
     // one not written yet, a recursion among them, has no range).
     results_[f] = fn.body >= 0 ? range(fn.body) : span(0, 0);
@@ -1588,7 +1592,11 @@ class Generator {
         // A computed function's statements (Evaluator::eval_rest): each in turn, the last one's value.
         if (k.kid_count == 0) return "(int64_t)0";
         std::string s = "({";
-        for (int i = 0; i + 1 < k.kid_count; ++i) s += fmt::format(" (void)({});", e(p_.kids[k.first_kid + i]));
+        for (int i = 0; i + 1 < k.kid_count; ++i) {
+          int at = p_.kids[k.first_kid + i];
+          std::string counted = i > 0 ? counted_loop(p_.kids[k.first_kid + i - 1], at) : "";
+          s += fmt::format(" (void)({});", counted.empty() ? e(at) : counted);
+        }
         return s + fmt::format(" (int64_t)({}); }})", e(p_.kids[k.first_kid + k.kid_count - 1]));
       }
       case NodeOp::set_bound: {
@@ -1792,12 +1800,132 @@ class Generator {
         own_work ? fmt::format("W = {}; ", work) : "");
   }
 
+  // ---- a run counted by a loop, without branches ----
+  // `let k = K0` then `while k < K and f(...) { k += 1 }` (a computed function's statements:
+  // how far a line of one player's pieces goes), 1 to 4 rounds at most: the loop's exit,
+  // at a piece that is not the player's, is a branch the processor mispredicts each time.
+  // Where f is a leaf (its body can neither fail nor spend nor call, leaf_functions_) and
+  // its arguments cannot fail for any k the loop could reach (counted_safe), f is worked
+  // out for each k from K0 to K - 1, and the run is the count of those that hold before
+  // the first that does not; the budget is charged at once what the loop would have spent
+  // (a call and a round for each k it passes, and the call that stops it), and where it
+  // holds less, the loop's failure is raised at the step the loop would have stopped at.
+  // The same value, the same budget left or the same error, no other effect: f's calls
+  // past the end change nothing.
+  std::string counted_loop(int set, int loop) {
+    const Node &st = node(set), &lp = node(loop);
+    if (st.op != NodeOp::set_bound || node(st.kid[0]).op != NodeOp::constant || lp.op != NodeOp::loop_while || frame_)
+      return "";
+    int a = st.a;
+    auto var_name = names_.find(a);
+    if (var_name == names_.end()) return "";
+    const Node& cond = node(lp.kid[0]);
+    if (cond.op != NodeOp::and_) return "";
+    const Node &bound = node(cond.kid[0]), &test = node(cond.kid[1]);
+    if (bound.op != NodeOp::lt || node(bound.kid[0]).op != NodeOp::bound || node(bound.kid[0]).a != a ||
+        node(bound.kid[1]).op != NodeOp::constant || test.op != NodeOp::call)
+      return "";
+    int64_t k0 = node(st.kid[0]).a, rounds = static_cast<int64_t>(node(bound.kid[1]).a) - k0;
+    if (rounds < 1 || rounds > 4) return "";
+    // The body: `k += 1`, alone (in a block of one statement or not).
+    int body = lp.kid[1];
+    if (node(body).op == NodeOp::block && node(body).kid_count == 1) body = p_.kids[node(body).first_kid];
+    const Node& step = node(body);
+    if (step.op != NodeOp::set_bound || step.a != a || node(step.kid[0]).op != NodeOp::add) return "";
+    const Node& plus = node(step.kid[0]);
+    if (node(plus.kid[0]).op != NodeOp::bound || node(plus.kid[0]).a != a || node(plus.kid[1]).op != NodeOp::constant ||
+        node(plus.kid[1]).a != 1)
+      return "";
+    if (!leaf_functions_.count(test.a)) return "";
+    for (int i = 0; i < test.kid_count; ++i) {
+      int arg = p_.kids[test.first_kid + i];
+      if (spends(arg) || !counted_safe(arg, a)) return "";
+    }
+    // f at each k: the loop's variable a constant there, its range that value alone.
+    bool had_range = ranges_.count(a) > 0;
+    Range outer = frame_range(a);
+    std::string var = var_name->second, tests, run;
+    std::vector<std::string> held;
+    counted_ = true;  // (the calls' steps charged below, all at once)
+    for (int64_t i = 0; i < rounds; ++i) {
+      names_[a] = fmt::format("(int64_t){}", k0 + i);
+      ranges_[a] = span(k0 + i, k0 + i);
+      held.push_back(tmp());
+      tests += fmt::format(" int64_t {} = ({}) != 0;", held.back(), e(cond.kid[1]));
+    }
+    counted_ = false;
+    names_[a] = var;
+    if (had_range) ranges_[a] = outer;
+    else ranges_.erase(a);
+    for (int64_t i = 0; i < rounds; ++i) {
+      std::string all = held[0];
+      for (int64_t j = 1; j <= i; ++j) all += " & " + held[static_cast<size_t>(j)];
+      run += (i ? " + (" : "(") + all + ")";
+    }
+    // The loop's steps: a call, then a round if it held, and so on; where the budget runs
+    // out on the way, the step it runs out at (the W-th from 0) is a call's if W is even,
+    // a round's if odd.
+    std::string r = tmp(), need = tmp();
+    return fmt::format(
+        "({{{0} int64_t {1} = {2}; int64_t {3} = ({1} < {4} ? {1} + 1 : {4}) + {1};"
+        " if (__builtin_expect(W < {3}, 0)) fail(c, kata_work, (W & 1) ? {5} : {6}); W -= {3}; {7} = {8} + {1}; (int64_t)0; }})",
+        tests, r, run, need, rounds, loop, cond.kid[1], var, k0);
+  }
+  // Whether node n, an argument of a counted loop's test, cannot fail for any value of the
+  // loop's variable (depth a) the loop reaches where it did not fail for the first: its
+  // parts that do not read the variable are worked out as for the first value; those that
+  // do are arithmetic that cannot overflow on the variable's range, lookups by
+  // coordinates (none off the table: no failure), comparisons, or the variable itself.
+  bool counted_safe(int n, int a) const {
+    if (!reads_bound(n, a)) return true;
+    const Node& k = node(n);
+    auto kids = [&]() {  // (the kinds below keep their operands in kid[])
+      for (int i = 0; i < 3; ++i)
+        if (k.kid[i] >= 0 && !counted_safe(k.kid[i], a)) return false;
+      return true;
+    };
+    switch (k.op) {
+      case NodeOp::bound: return true;
+      case NodeOp::add:
+      case NodeOp::sub:
+      case NodeOp::mul: return !may_overflow(k.op, range(k.kid[0]), range(k.kid[1])) && kids();
+      case NodeOp::card_at: return p_.lookups[k.a].dense && kids();
+      case NodeOp::eq:
+      case NodeOp::ne:
+      case NodeOp::lt:
+      case NodeOp::le:
+      case NodeOp::gt:
+      case NodeOp::ge:
+      case NodeOp::min_of:
+      case NodeOp::max_of: return kids();
+      default: return false;
+    }
+  }
+  // Whether node n reads the frame variable at depth a: its kids and its list's, each node
+  // once (a node may be reached twice, as kid and as list element).
+  bool reads_bound(int n, int a) const {
+    std::vector<char> seen(p_.nodes.size(), 0);
+    std::vector<int> todo{n};
+    while (!todo.empty()) {
+      int m = todo.back();
+      todo.pop_back();
+      if (m < 0 || m >= static_cast<int>(p_.nodes.size()) || seen[static_cast<size_t>(m)]) continue;
+      seen[static_cast<size_t>(m)] = 1;
+      const Node& k = node(m);
+      if (k.op == NodeOp::bound && k.a == a) return true;
+      for (int i = 0; i < 3; ++i) todo.push_back(k.kid[i]);
+      for (int i = 0; i < k.kid_count && k.first_kid + i < static_cast<int>(p_.kids.size()); ++i)
+        todo.push_back(p_.kids[static_cast<size_t>(k.first_kid + i)]);
+    }
+    return false;
+  }
+
   std::string call(int n) {
     const Node& k = node(n);
     const Function& f = p_.functions[k.a];
     std::string nb = tmp();
-    std::string s = fmt::format("({{ int {0} = {1} + {2}; if ({0} + {3} + 1 >= 256) fail(c, kata_nested_functions, {4}); spend(c, W, {4});",
-                                nb, base_, k.b, f.params, n);
+    std::string s = fmt::format("({{ int {0} = {1} + {2}; if ({0} + {3} + 1 >= 256) fail(c, kata_nested_functions, {4});{5}",
+                                nb, base_, k.b, f.params, n, counted_ ? "" : fmt::format(" spend(c, W, {});", n));
     std::vector<std::string> args;
     for (int i = 0; i < k.kid_count; ++i) {
       args.push_back(tmp());
@@ -3586,6 +3714,8 @@ class Generator {
   std::vector<bool> tw_read_;      // ... of these zones (by their tests' zones)
   bool tw_read_any_ = false;       // ... or of any zone
   std::set<int> tw_sentinels_;     // zones whose kept top is -128 for good (kept_top_sentinel)
+  std::set<int> leaf_functions_;   // functions whose bodies cannot fail, spend or call (counted_loop)
+  bool counted_ = false;           // writing a counted loop's tests: calls do not spend (counted_loop)
   bool tops_read_ = false;         // ... and are read
   bool tops_kept_ = false;         // ... and kata_playout keeps them (kept_sets())
   std::vector<bool> needs_tops_;   // a function written twice, F<f> and G<f> (find_kept_tops)
