@@ -1199,7 +1199,18 @@ class Generator {
           Range r = range(other);
           std::string empty = r.lo > -128 || r.hi < -128 ? "" : fmt::format(" & ({} != -128)", v);
           tops_read_ = true;
-          std::string kept = fmt::format("({{ int {0} = tw[{1}]; int64_t {2} = {3}; (int64_t)(({0} == {2}){4}); }})", v, where, o, operand, empty);
+          // (a card's zone of a kind whose cards it holds: its index in 64 bits, which the
+          // compiler adds to the card as read, where `where`'s int took two instructions more)
+          std::string at = where;
+          const Node& zn = node(zone);
+          if (zn.op == NodeOp::card_zone_of && !g_.zones[zn.a].per_player) {
+            const ZoneInfo& info = g_.zones[zn.a];
+            const KindInfo& kind = g_.kinds[info.kind];
+            Range r = range(zn.kid[0]);
+            if (kind_contiguous(info.kind) && r.lo >= kind.first_card && r.hi < kind.first_card + kind.card_count)
+              at = fmt::format("(int64_t)({}) + {}", e(zn.kid[0]), info.first_instance - kind.first_card);
+          }
+          std::string kept = fmt::format("({{ int {0} = tw[{1}]; int64_t {2} = {3}; (int64_t)(({0} == {2}){4}); }})", v, at, o, operand, empty);
           if (sentinel) {
             guarded = true;
             out = fmt::format("(tw_on ? {} : (int64_t)(({}) && {}))", kept, e(before), out);
