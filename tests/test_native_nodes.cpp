@@ -779,6 +779,15 @@ functions:
       let k = 0
       while k < 3 and low(n + k) { k += 1 }
       return k
+  # Not a leaf: the card it looks up is checked (none past value 3), so its loop runs as
+  # written, and stops at value 3 before it looks past the table.
+  cheap(v): "card(v).value < 3"
+  stride:
+    params: [n]
+    do: |
+      let k = 0
+      while k < 3 and cheap(n + k) { k += 1 }
+      return k
   burst:
     params: [n]
     do: |
@@ -1537,6 +1546,10 @@ const std::vector<std::pair<std::string, std::string>> failing_cases = {
       // counters with ranges, functions' results, a table without holes
       // counted runs, to the budget's last step (8, 5 and 3 steps a round of count) and past it
       {"x = stretch(0) * 100 + stretch(1) * 10 + stretch(3) + stretch(9)", ""},
+      {"x = stride(1)", ""},
+      {"x = stride(2)", ""},
+      {"x = stride(3)", ""},
+      {"x = stride(4)", "no card here"},
       {"x = count(i in 1..375 where stretch(0) == 3)", ""},
       {"x = count(i in 1..376 where stretch(0) == 3)", "the expressions took more than 3000 steps"},
       {"x = count(i in 1..600 where stretch(3) == 1)", ""},

@@ -254,10 +254,12 @@ class Generator {
       find_local_ranges(fn.body, lets);
     }
     std::string body = fn.body >= 0 ? e(fn.body) : "0";
-    // A leaf (counted_loop): nothing in its body can fail, spend, call or hand a node back.
-    if (fn.body >= 0 && !frame_ && body.find("fail(") == std::string::npos && body.find("spend(") == std::string::npos &&
-        body.find("(c, W") == std::string::npos && body.find("H.") == std::string::npos)
-      leaf_functions_.insert(static_cast<int>(f));
+    // A leaf (counted_loop): nothing in its body can fail (no check, checked arithmetic or
+    // narrowing), spend, call or hand a node back.
+    bool leaf = fn.body >= 0 && !frame_;
+    for (const char* what : {"fail(", "chk", "arithmetic(", "narrow(", "spend(", "(c, W", "H.", "__builtin_trap"})
+      leaf = leaf && body.find(what) == std::string::npos;
+    if (leaf) leaf_functions_.insert(static_cast<int>(f));
     // What it returns, for its callers' checks (functions are written in order: a call of
     // one not written yet, a recursion among them, has no range).
     results_[f] = fn.body >= 0 ? range(fn.body) : span(0, 0);
