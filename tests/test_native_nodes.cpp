@@ -1267,6 +1267,61 @@ scoring:
     count(q in board where owns(square(q.x, q.y + 1), p) or tops(square(q.x + 1, q.y), none))
 )yaml";
 
+// Sites where a random playout draws a card straight from a zone (Game::site_zone_pick):
+// `keep` (a card of the chooser's hand) and `bury` (the pile's, a named zone); not `show`
+// (a `when`), `swap | pass` (two actions), nor `peek` (a hidden set: blind picks).
+const std::string picks = R"yaml(game: Picks
+players: 2..3
+components:
+  card:
+    each: {rank: 1..30}
+    in: deck
+zones:
+  deck: {visibility: nobody}
+  pile: {visibility: everyone}
+  hidden: {visibility: nobody, order: set}
+  hand: {per_player: true, visibility: owner}
+variables:
+  shown: 0
+flow: |
+  shuffle deck
+  for p in players { repeat 3 times { move top(deck) to p.hand } }
+  move top(deck) to hidden
+  move top(deck) to hidden
+  let turn = 0
+  while turn < 6 and size(deck) > 0 {
+    turn += 1
+    for p in players {
+      if size(deck) > 0 { move top(deck) to p.hand }
+      choose p: keep
+      choose p: show
+      choose p: swap | pass
+      if size(pile) > 1 { choose p: bury }
+      if size(hidden) > 0 { choose p: peek }
+    }
+  }
+actions:
+  keep:
+    params: {c: {from: player.hand}}
+    do: move c to pile
+  show:
+    params: {c: {from: player.hand}}
+    when: c.rank > 0
+    do: shown += c.rank
+  swap:
+    params: {c: {from: player.hand}}
+    do: |
+      move c to deck at bottom
+      move top(deck) to player.hand
+  pass: {}
+  bury:
+    params: {c: {from: pile}}
+    do: move c to deck at bottom
+  peek:
+    params: {c: {from: hidden}}
+    do: move c to pile
+)yaml";
+
 // A row of cells, each with a spot, and before the spots' zones the edge, where discs go:
 // `mine(cell(at.x - 1), player)` asks for the cell left of c1, none. Where the owners of
 // the tops are kept, the test is the kept top's alone (kept_top_sentinel): none's slot is
@@ -1363,6 +1418,29 @@ TEST_CASE("compiled code keeps owner sets through a playout as the interpreter's
   CHECK(source.find("tw_zone(fz);") != std::string::npos);
   CHECK(source.find("tw_all(); }") != std::string::npos);
   play_all(g, 100);
+}
+
+TEST_CASE("a random playout draws a card straight from a zone as a listing would", "[native]") {
+  auto g = load(picks);
+  std::vector<int> flagged;
+  for (size_t i = 0; i < g->site_zone_pick.size(); ++i)
+    if (g->site_zone_pick[i]) flagged.push_back(g->program.sites[i].actions[0]);
+  std::vector<std::string> names;
+  for (int a : flagged) names.push_back(g->program.actions[a].name);
+  CHECK(names == std::vector<std::string>{"keep", "bury"});
+  // Without the flags, every site is listed (raw_legal) and drawn from (native_pick): the
+  // same games, draw for draw.
+  auto listed = std::make_shared<Game>(*g);
+  std::fill(listed->site_zone_pick.begin(), listed->site_zone_pick.end(), 0);
+  auto options = default_options(*g);
+  for (int players = 2; players <= 3; ++players)
+    for (uint64_t seed = 1; seed <= 60; ++seed) {
+      INFO(players << " players, seed " << seed);
+      State a = random_playout(*g, players, seed, options);
+      CHECK(a == random_playout(*listed, players, seed, options));
+      CHECK(a.decisions() > 20);
+    }
+  play_all(g, 30);
 }
 
 TEST_CASE("compiled code tests a card that may be none by its kept top alone where none reads as empty", "[native]") {

@@ -599,7 +599,8 @@ class Compiler {
     }
   }
 
-  // Game::cards_always_seen, Game::site_blind (which asks it) and Game::site_plain.
+  // Game::cards_always_seen, Game::site_blind (which asks it), Game::site_plain and
+  // Game::site_zone_pick.
   void always_seen() {
     bool seen = true;
     for (const ZoneInfo& z : g_.zones) seen = seen && z.visibility == Visibility::everyone;
@@ -616,6 +617,16 @@ class Compiler {
       bool plain = site.actions.size() <= Game::max_plain;
       for (int a : site.actions) plain = plain && g_.program.actions[a].params.empty();
       g_.site_plain.push_back(plain);
+      bool zone_pick = site.actions.size() == 1 && !blind && site.given[0].empty();
+      if (zone_pick) {
+        const Action& act = g_.program.actions[site.actions[0]];
+        zone_pick = act.params.size() == 1 && act.params[0].type == Type::card && act.when_nodes.empty();
+        if (zone_pick) {
+          NodeOp op = g_.program.nodes[act.params[0].domain_node].op;
+          zone_pick = op == NodeOp::zone || op == NodeOp::zone_of_local || op == NodeOp::zone_of_arg;
+        }
+      }
+      g_.site_zone_pick.push_back(zone_pick);
     }
   }
 

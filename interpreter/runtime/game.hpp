@@ -401,6 +401,11 @@ struct Game {
   // playout draws one without listing them (Machine::play_randomly).
   static constexpr size_t max_plain = 16;
   std::vector<uint8_t> site_plain;
+  // For each choice site, whether it offers one action, of one card parameter drawn from a
+  // named zone or a seat's (`from: player.hand`), without a `when`, a value the `choose`
+  // gives or a blind pick: its decisions are the zone's cards, bottom first, as a listing
+  // has them, and a random playout draws one without listing them (Machine::play_randomly).
+  std::vector<uint8_t> site_zone_pick;
   std::vector<VarInfo> globals, player_vars, card_vars;
   std::vector<std::string> phases;
   std::vector<std::string> phase_docs;  // the `doc:` of each phase, or ""

@@ -86,6 +86,8 @@ class Machine : public Evaluator {
       Decision d;
       if (g_.site_plain[w_[Layout::site]]) {
         d.action = plain_pick(rng);
+      } else if (g_.site_zone_pick[w_[Layout::site]]) {
+        zone_pick(d, rng);
       } else {
         raw_legal(g_, st_, raw);
         native_pick(&g_, w_, reinterpret_cast<const int32_t*>(raw.data()), static_cast<int>(raw.size()), &rng,
@@ -118,6 +120,22 @@ class Machine : public Evaluator {
     set_args(nullptr);
     if (k == 0) no_legal_action(g_, w_[Layout::chooser], site);
     return legal[uniform(rng, k)];
+  }
+
+  // At a site of one action whose one card is drawn from a zone (Game::site_zone_pick):
+  // the zone's cards, bottom first, are its decisions, as raw_legal lists them, one drawn
+  // as native_pick draws it where none is a blind pick.
+  void zone_pick(Decision& d, uint64_t& rng) {
+    const ChoiceSite& site = p_.sites[w_[Layout::site]];
+    const Action& act = p_.actions[site.actions[0]];
+    int32_t args[1] = {w_[Layout::chooser]};
+    set_args(args);
+    int z = zone(act.params[0].domain_node);
+    set_args(nullptr);
+    int k = size(z);
+    if (k == 0) no_legal_action(g_, w_[Layout::chooser], site);
+    d.action = site.actions[0];
+    d.args[0] = cards(z)[uniform(rng, static_cast<uint32_t>(k))];
   }
 
   // Runs from pc (an address in Program::code) to a `choose`, the game's end, or (a call
