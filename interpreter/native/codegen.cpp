@@ -1115,8 +1115,8 @@ class Generator {
       case NodeOp::zone_of_arg: return fmt::format("({} + {})", k.a, PV(k.op, k.b, k.kid[0]));
       // A player's zone, or a card's, is one whose owner (if any) is the player checked: the
       // zone check cannot fail once the card and player checks inside have passed.
-      case NodeOp::zone_of:
-      case NodeOp::card_zone_of: return fmt::format("(int){}", e(n));
+      case NodeOp::zone_of: return fmt::format("(int){}", e(n));
+      case NodeOp::card_zone_of: return e(n);  // (64 bits where the card needs no check: expression())
       case NodeOp::local:
         if (zone_locals_.count(k.a)) return fmt::format("(int){}", e(n));
         return fmt::format("chkZ(c, n, {}, {})", e(n), n);
@@ -1129,25 +1129,27 @@ class Generator {
   // unchecked under the test), is -128 for good, as an empty zone's is, so the test fails
   // there as `x != none` would have it fail. That slot is the one before tw's zones (-1:
   // twa[0], never written) or a zone whose top no kept-top test reads (tw_read_), which
-  // tw_zone then never writes (tw_sentinels_). Where x is never none, nothing is needed.
-  bool kept_top_sentinel(int before, int zone) {
+  // tw_zone then never writes (tw_sentinels_, which the caller adds it to where the test is
+  // written so). Where x is never none, nothing is needed. The zone to keep at -128, -1 if
+  // none, or keeps_guard.
+  static constexpr int keeps_guard = -2;
+  int kept_top_sentinel(int before, int zone) const {
     const Node& b = node(before);
     auto none = [&](int x) { return node(x).op == NodeOp::constant && node(x).a == -1; };
-    if (b.op != NodeOp::ne) return false;
+    if (b.op != NodeOp::ne) return keeps_guard;
     int x = none(b.kid[1]) ? b.kid[0] : none(b.kid[0]) ? b.kid[1] : -1;
     const Node& z = node(zone);
-    if (x < 0 || z.op != NodeOp::card_zone_of || !same_node(z.kid[0], x)) return false;
+    if (x < 0 || z.op != NodeOp::card_zone_of || !same_node(z.kid[0], x)) return keeps_guard;
     const ZoneInfo& info = g_.zones[z.a];
-    if (info.per_player || info.kind < 0) return false;
+    if (info.per_player || info.kind < 0) return keeps_guard;
     const KindInfo& kind = g_.kinds[info.kind];
     Range r = range(x);
-    if (r.lo >= kind.first_card && r.hi < kind.first_card + kind.card_count) return true;
+    if (r.lo >= kind.first_card && r.hi < kind.first_card + kind.card_count) return -1;
     // Under the test x is of the kind (nonempty_and's total_zone), so here x is none or one.
-    if (r.lo != -1 || kind.first_card != 0 || r.hi >= kind.card_count) return false;
+    if (r.lo != -1 || kind.first_card != 0 || r.hi >= kind.card_count) return keeps_guard;
     int slot = info.first_instance - 1;
-    if (slot >= 0 && (tw_read_any_ || tw_read_[static_cast<size_t>(slot)])) return false;
-    if (slot >= 0) tw_sentinels_.insert(slot);
-    return true;
+    if (slot >= 0 && (tw_read_any_ || tw_read_[static_cast<size_t>(slot)])) return keeps_guard;
+    return std::max(slot, -1);
   }
   // `size(Z) > 0 and T` (after any `x != none and`), T an equality on Z's top card: a
   // board's "my piece stands on q" (`q != none and size(q.spot) > 0 and top(q.spot).owner
@@ -1175,7 +1177,7 @@ class Generator {
     if (zone < 0 || nonempty_ >= 0 || g_.card_count == 0 || node(test).op != NodeOp::eq) return "";
     std::string out;
     bool guarded = false;  // `before` written in `out`, on the side without the kept tops
-    bool sentinel = tops_ && before >= 0 && kept_top_sentinel(before, zone);  // (x's range before the test's facts)
+    int sentinel = tops_ && before >= 0 ? kept_top_sentinel(before, zone) : keeps_guard;  // (x's range before the test's facts)
     with_facts(before, [&] {
       if (!total_zone(zone)) return;
       nonempty_ = zone;
@@ -1201,19 +1203,9 @@ class Generator {
           Range r = range(other);
           std::string empty = r.lo > -128 || r.hi < -128 ? "" : fmt::format(" & ({} != -128)", v);
           tops_read_ = true;
-          // (a card's zone of a kind whose cards it holds: its index in 64 bits, which the
-          // compiler adds to the card as read, where `where`'s int took two instructions more)
-          std::string at = where;
-          const Node& zn = node(zone);
-          if (zn.op == NodeOp::card_zone_of && !g_.zones[zn.a].per_player) {
-            const ZoneInfo& info = g_.zones[zn.a];
-            const KindInfo& kind = g_.kinds[info.kind];
-            Range r = range(zn.kid[0]);
-            if (kind_contiguous(info.kind) && r.lo >= kind.first_card && r.hi < kind.first_card + kind.card_count)
-              at = fmt::format("(int64_t)({}) + {}", e(zn.kid[0]), info.first_instance - kind.first_card);
-          }
-          std::string kept = fmt::format("({{ int {0} = tw[{1}]; int64_t {2} = {3}; (int64_t)(({0} == {2}){4}); }})", v, at, o, operand, empty);
-          if (sentinel) {
+          std::string kept = fmt::format("({{ int {0} = tw[{1}]; int64_t {2} = {3}; (int64_t)(({0} == {2}){4}); }})", v, where, o, operand, empty);
+          if (sentinel != keeps_guard) {
+            if (sentinel >= 0) tw_sentinels_.insert(sentinel);
             guarded = true;
             out = fmt::format("(tw_on ? {} : (int64_t)(({}) && {}))", kept, e(before), out);
           } else {
@@ -1528,9 +1520,16 @@ class Generator {
       case NodeOp::card_zone_of: {
         const ZoneInfo& z = g_.zones[a];
         std::string cv = tmp();
+        const KindInfo& kind = g_.kinds[z.kind];
+        Range r = range(k0);
+        // A card known to be of the kind: its zone in 64 bits, the card as read plus the
+        // zone's offset, which the compiler folds into an index (an int took a sign
+        // extension and an add more at each read).
+        if (!z.per_player && kind_contiguous(z.kind) && r.lo >= kind.first_card && r.hi < kind.first_card + kind.card_count)
+          return fmt::format("((int64_t)({}) + {})", e(k0), z.first_instance - kind.first_card);
         if (!z.per_player)
           return fmt::format("({{ int {} = {}; (int64_t)({} + ({} - {})); }})", cv, CK(k0, z.kind), z.first_instance,
-                             cv, g_.kinds[z.kind].first_card);
+                             cv, kind.first_card);
         std::string pv = tmp();
         return fmt::format("({{ int {} = {}; int {} = {}; (int64_t)({} + ({} - {}) * {} + {}); }})", cv, CK(k0, z.kind),
                            pv, P(k1), z.first_instance, cv, g_.kinds[z.kind].first_card, g_.max_players, pv);
@@ -1914,22 +1913,16 @@ class Generator {
       default: return false;
     }
   }
-  // Whether node n reads the frame variable at depth a: its kids and its list's, each node
-  // once (a node may be reached twice, as kid and as list element).
+  // Whether node n reads the frame variable at depth a (its kids; a call's arguments and a
+  // block's statements are its list, as find_param_ranges walks them).
   bool reads_bound(int n, int a) const {
-    std::vector<char> seen(p_.nodes.size(), 0);
-    std::vector<int> todo{n};
-    while (!todo.empty()) {
-      int m = todo.back();
-      todo.pop_back();
-      if (m < 0 || m >= static_cast<int>(p_.nodes.size()) || seen[static_cast<size_t>(m)]) continue;
-      seen[static_cast<size_t>(m)] = 1;
-      const Node& k = node(m);
-      if (k.op == NodeOp::bound && k.a == a) return true;
-      for (int i = 0; i < 3; ++i) todo.push_back(k.kid[i]);
-      for (int i = 0; i < k.kid_count && k.first_kid + i < static_cast<int>(p_.kids.size()); ++i)
-        todo.push_back(p_.kids[static_cast<size_t>(k.first_kid + i)]);
-    }
+    const Node& k = node(n);
+    if (k.op == NodeOp::bound && k.a == a) return true;
+    for (int i = 0; i < 3; ++i)
+      if (k.kid[i] >= 0 && reads_bound(k.kid[i], a)) return true;
+    if (k.op == NodeOp::call || k.op == NodeOp::block)
+      for (int i = 0; i < k.kid_count; ++i)
+        if (reads_bound(p_.kids[k.first_kid + i], a)) return true;
     return false;
   }
 
