@@ -69,8 +69,8 @@
   X(zone_of, P, g_.zones[n.a].first_instance + A)                     \
   X(prop, C, card_props_[n.a * card_count_ + A])                      \
   X(not_, V, !A)                                                      \
-  X(add, VV, checked<checked_add>(node, A, B))                                        \
-  X(sub, VV, checked<checked_sub>(node, A, B))                                        \
+  X(add, VV, checked<checked_add>(node, A, B))                        \
+  X(sub, VV, checked<checked_sub>(node, A, B))                        \
   KATA_STRICT_COMPARE_VALUES(X)                                       \
   X(top, Z, size(A) ? cards(A)[size(A) - 1] : -1)
 
@@ -85,10 +85,10 @@
 
 #define KATA_STRICT_REST_VALUES(X)                                    \
   X(card_owner, C, g_.card_owner[A])                                  \
-  X(neg, V, checked<checked_neg>(node, A))                                            \
-  X(mul, VV, checked<checked_mul>(node, A, B))                                        \
-  X(div, VV, checked<checked_div>(node, A, B))                                        \
-  X(mod, VV, checked<checked_mod>(node, A, B))                                        \
+  X(neg, V, checked<checked_neg>(node, A))                            \
+  X(mul, VV, checked<checked_mul>(node, A, B))                        \
+  X(div, VV, checked<checked_div>(node, A, B))                        \
+  X(mod, VV, checked<checked_mod>(node, A, B))                        \
   X(player_count, N, n_)                                              \
   X(bottom, Z, size(A) ? cards(A)[0] : -1)                            \
   X(size, Z, size(A))                                                 \
@@ -104,7 +104,7 @@
   X(seat, P, A + 1)                                                   \
   X(holder, Z, g_.instance_card[A])                                   \
   X(position, C, position_(A))                                        \
-  X(abs, V, checked<checked_abs>(node, A))                                            \
+  X(abs, V, checked<checked_abs>(node, A))                            \
   X(linked, CC, linked_(A, B))                                        \
   X(repetitions, N, count_repetitions(g_, s_))                        \
   X(min_of, VV, A < B ? A : B)                                        \
