@@ -1589,6 +1589,13 @@ const std::vector<std::pair<std::string, std::string>> failing_cases = {
       {"x = count(c in walk(top(empty), 1, q where true))", "no card here"},
       {"move top(empty) to deck", "no card here"},
       {"move all neighbours(top(empty)) to deck", "no card here"},
+      // a statement's operands checked in order: the card or the zone moved from first
+      {"let t = find(c in neighbours(top(P1.hand)) where position(c) == 0)\nmove all zone_of(t) to deck", "no zone here"},
+      {"let t = find(c in neighbours(top(P1.hand)) where position(c) == 0)\nmove all zone_of(t) to top(empty).pile", "no zone here"},
+      {"let t = find(c in neighbours(top(P1.hand)) where position(c) == 0)\nlet z = zone_of(t)\nmove all z to top(empty).pile", "no zone here"},
+      {"let t = find(c in neighbours(top(P1.hand)) where position(c) == 0)\nlet z = zone_of(t)\nmove all deck to z", "no zone here"},
+      {"let t = find(c in neighbours(top(P1.hand)) where position(c) == 0)\nlet z = zone_of(t)\nmove top(empty) to z", "no card here"},
+      {"let t = find(c in neighbours(top(P1.hand)) where position(c) == 0)\nlet z = zone_of(t)\nmove all z to deck", "no zone here"},
       {"flip top(empty)", "no card here"},
       {"reveal top(empty)", "no card here"},
       {"look P1 at top(empty)", "no card here"},

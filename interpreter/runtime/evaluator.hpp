@@ -165,6 +165,7 @@
   X(s_set_player_k, "player variable a of seat x = the constant b (y: as s_set's b)")  \
   X(s_set_player, "player variable a of seat y = x (b as s_set)")                       \
   X(s_move, "card x to the top (b: 0) or bottom (1) of zone y, a: face")                \
+  X(s_move_all, "every card of zone x onto the top of zone y, a: face")                \
   X(s_other, "the statement worked out as its own operands say (Machine::other)")       \
   X(s_jump, "a step of the budget, to a")                                               \
   X(s_for_init, "the loop's list, before its first round")                              \

@@ -183,7 +183,14 @@ class Machine : public Evaluator {
     KATA_XNEXT();
   x_s_move: {
     const Instr& ins = code[in->node];
-    move_card(as_card(ins.a, r[in->x]), as_zone(ins.b, r[in->y]), in->a, in->b == 1 ? 0 : -1);
+    int c = as_card(ins.a, r[in->x]);  // the card is checked first, as Machine::move checks it
+    move_card(c, as_zone(ins.b, r[in->y]), in->a, in->b == 1 ? 0 : -1);
+    KATA_XNEXT();
+  }
+  x_s_move_all: {
+    const Instr& ins = code[in->node];
+    int from = as_zone(ins.a, r[in->x]);
+    move_zone(from, as_zone(ins.b, r[in->y]), in->a);
     KATA_XNEXT();
   }
   x_s_other:
@@ -434,29 +441,28 @@ class Machine : public Evaluator {
     record(Event::move, -1, c, from, z, before | seen_mask(c));
   }
 
-  // The cards are listed first, then moved: moving changes the list being read.
+  // `move all L to z [at bottom]`, where the register code hands it over (a list that is
+  // not a zone, or the bottom): the cards are listed first, then moved, as moving changes
+  // the list being read.
   [[gnu::noinline]] void move_all(const Instr& in) {
-    // A whole zone onto the top of another that is not a set, unheard: in one pass, as
-    // compiled code moves it (the kernel's move_all_on_top, the same as these moves).
-    // (The list kinds come last among the nodes, ops.hpp: any other list is a zone.)
-    int from = -1, z = -1;
-    if (!events_ && in.d == 0 && p_.nodes[in.a].op < NodeOp::list_players) {
-      from = zone(in.a);
-      z = zone_value(in.b);
-      if (from != z && !g_.kernel.ISET[z]) return kata::move_all_on_top(g_.kernel, w_, n_, from, z, in.c);
-    }
     thread_local std::vector<int32_t> buf;
-    if (from >= 0) {
-      buf.assign(cards(from), cards(from) + size(from));
-    } else {
-      buf.clear();
-      each(in.a, [&](int64_t x) {
-        buf.push_back(static_cast<int32_t>(x));
-        return true;
-      });
-      z = zone_value(in.b);
-    }
+    buf.clear();
+    each(in.a, [&](int64_t x) {
+      buf.push_back(static_cast<int32_t>(x));
+      return true;
+    });
+    int z = zone_value(in.b);
     for (int32_t c : buf) move_card(c, z, in.c, in.d == 1 ? 0 : -1);
+  }
+
+  // Every card of zone `from`, bottom first, onto the top of zone z. Unheard, onto a zone
+  // that is not a set, in one pass, as compiled code moves them (the kernel's
+  // move_all_on_top, the same as these moves one at a time).
+  [[gnu::noinline]] void move_zone(int from, int z, int face) {
+    if (!events_ && from != z && !g_.kernel.ISET[z]) return kata::move_all_on_top(g_.kernel, w_, n_, from, z, face);
+    thread_local std::vector<int32_t> buf;
+    buf.assign(cards(from), cards(from) + size(from));
+    for (int32_t c : buf) move_card(c, z, face, -1);
   }
 
   // A fixed order comes from a file (a log, a scenario): it must list cards of the zone,

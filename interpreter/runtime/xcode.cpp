@@ -140,7 +140,18 @@ class Builder {
             emit(XOp::x_s_move, 0, 0, 1, in.c, in.d, pc);
           }
           break;
-        case Op::move_all: other(pc, {in.b}); break;
+        case Op::move_all:
+          // A zone's cards onto the top of a zone: both zones checked, the first before the
+          // second is worked out (Machine::move_zone); other lists, or the bottom, by other().
+          if (in.d != 0 || is_list(p_.nodes[in.a].op)) {
+            other(pc, {in.b});
+          } else {
+            operand(in.a, 0);
+            if (!cannot_fail(in.b)) emit(XOp::x_chk_zone, 0, 0, 0, 0, 0, in.a);
+            operand(in.b, 1);
+            emit(XOp::x_s_move_all, 0, 0, 1, in.c, 0, pc);
+          }
+          break;
         case Op::shuffle:
         case Op::flip:
         case Op::reveal:
