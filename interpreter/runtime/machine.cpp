@@ -250,8 +250,8 @@ class Machine : public Evaluator {
   }
   x_s_ret: {
     // The end of a decision's effect (1) or of a bookkeeping call (2), for the screens.
-    if (in->b == 1 && events_) record(Event::done, -1, -1, -1, -1, 0);
-    if (in->b == 2 && events_) record(Event::quiet, -1, -1, -1, 0, 0);
+    if (events_ && in->b) [[unlikely]]
+      record(in->b == 1 ? Event::done : Event::quiet, -1, -1, -1, in->b == 1 ? -1 : 0, 0);
     int to = wl_[in->a];
     if (to < 0) [[unlikely]] return;  // the end of a call that only tells
     KATA_XJUMP(xpc[to]);
@@ -543,21 +543,29 @@ class Machine : public Evaluator {
     w_[Layout::status] = static_cast<int32_t>(Status::over);
     uint32_t mask = 0;
     if (g_.score_node >= 0) {
-      std::vector<std::vector<int64_t>> keys(n_);
+      // Each player's keys, the score then the tie-breaks, in a row of `width` (kept by the
+      // thread: a playout's end allocates nothing once warm).
+      thread_local std::vector<int64_t> keys;
+      const size_t width = 1 + g_.tiebreak_nodes.size();
+      keys.resize(width * static_cast<size_t>(n_));
+      auto row = [&](int p) { return keys.data() + width * static_cast<size_t>(p); };
       for (int p = 0; p < n_; ++p) {
         env_[0] = p;
-        keys[p].push_back(eval(g_.score_node));
-        for (int t : g_.tiebreak_nodes) keys[p].push_back(eval(t));
-        if (g_.lowest_wins) keys[p][0] = -keys[p][0];
+        int64_t* k = row(p);
+        k[0] = eval(g_.score_node);
+        for (size_t t = 1; t < width; ++t) k[t] = eval(g_.tiebreak_nodes[t - 1]);
+        if (g_.lowest_wins) k[0] = -k[0];
       }
       // An eliminated player cannot win on points, unless everyone was eliminated.
       bool anyone = false;
       for (int p = 0; p < n_; ++p) anyone |= !eliminated(p);
-      std::vector<int64_t> best;
+      int best = -1;
       for (int p = 0; p < n_; ++p)
-        if ((!anyone || !eliminated(p)) && (best.empty() || keys[p] > best)) best = keys[p];
+        if ((!anyone || !eliminated(p)) &&
+            (best < 0 || std::lexicographical_compare(row(best), row(best) + width, row(p), row(p) + width)))
+          best = p;
       for (int p = 0; p < n_; ++p)
-        if ((!anyone || !eliminated(p)) && keys[p] == best) mask |= 1u << p;
+        if (best >= 0 && (!anyone || !eliminated(p)) && std::equal(row(p), row(p) + width, row(best))) mask |= 1u << p;
     }
     w_[Layout::winners] = static_cast<int32_t>(mask);
     if (events_) record(Event::over, -1, -1, -1, -1, mask);
