@@ -286,6 +286,7 @@ actions:
       c.hits += 1
       if c.name == Spy { t.bonus(player) += 1 }
       if holder(zone_of(c)) == t { tally += t.vp }
+      if holder(player.hand) == none and owner(player.hand) == player and bottom(t.pile) == none { tally += 1 }
   raise:
     params: {t: table, q: players}
     when:

@@ -164,8 +164,8 @@
   X(s_set_k, "state slot a = the constant b (y: as s_set's b)")                        \
   X(s_set_player_k, "player variable a of seat x = the constant b (y: as s_set's b)")  \
   X(s_set_player, "player variable a of seat y = x (b as s_set)")                       \
-  X(s_move, "card x to the top (b: 0) or bottom (1) of zone y, a: face")                \
-  X(s_move_all, "every card of zone x onto the top of zone y, a: face")                \
+  X(s_move, "card x to the top (b: 0) or bottom (1) of zone y, a: face; e = 1: y is a known zone (xcode.cpp's known_zone), read unchecked") \
+  X(s_move_all, "every card of zone x onto the top of zone y, a: face; c = 1, e = 1: x, y a known zone") \
   X(s_other, "the statement worked out as its own operands say (Machine::other)")       \
   X(s_jump, "a step of the budget, to a")                                               \
   X(s_for_init, "the loop's list, before its first round")                              \
@@ -213,17 +213,36 @@ namespace kata::detail {
 #define KATA_X_LEAF_TESTED_player_var_bound(X, kind, value) X(kind, value)
 #define KATA_X_LEAF_TESTED_player_var_arg(X, kind, value) X(kind, value)
 
+// A zone operand that is a zone by how it was made (a named zone, or a seat's zone of a
+// player its leaf checked: xcode.cpp's known_zone) needs no check: each kind of one zone
+// operand has a twin, x_KIND_known, that reads the operand as it is (operands K).
+// KATA_X_KNOWN(X, kind, operands, value) calls X(kind, K, value) for such a row.
+#define KATA_X_KNOWN(X, kind, operands, value) KATA_X_KNOWN_##operands(X, kind, value)
+#define KATA_X_KNOWN_Z(X, kind, value) X(kind, K, value)
+#define KATA_X_KNOWN_N(X, kind, value)
+#define KATA_X_KNOWN_V(X, kind, value)
+#define KATA_X_KNOWN_P(X, kind, value)
+#define KATA_X_KNOWN_C(X, kind, value)
+#define KATA_X_KNOWN_VV(X, kind, value)
+#define KATA_X_KNOWN_PC(X, kind, value)
+#define KATA_X_KNOWN_ZC(X, kind, value)
+#define KATA_X_KNOWN_CC(X, kind, value)
+
 #define KATA_X_LEAF_ROW(kind, value) x_##kind,
 #define KATA_X_LEAF_TEST_ROW_ONE(kind, value) x_##kind##_jz,
 #define KATA_X_LEAF_TEST_ROW(kind, value) KATA_X_LEAF_TEST(KATA_X_LEAF_TEST_ROW_ONE, kind, value)
 #define KATA_X_STRICT_ROW(kind, operands, value) x_##kind,
 #define KATA_X_STRICT_TEST_ROW(kind, operands, value) KATA_X_TEST(KATA_X_STRICT_ROW, kind, operands, value)
 #define KATA_X_CONTROL_ROW(name, doc) x_##name,
+#define KATA_X_KNOWN_ROW_ONE(kind, operands, value) x_##kind##_known,
+#define KATA_X_KNOWN_ROW(kind, operands, value) KATA_X_KNOWN(KATA_X_KNOWN_ROW_ONE, kind, operands, value)
 enum class XOp : uint8_t {
   KATA_LEAF_VALUES(KATA_X_LEAF_ROW) KATA_STRICT_VALUES(KATA_X_STRICT_ROW) KATA_LEAF_VALUES(KATA_X_LEAF_TEST_ROW)
-      KATA_STRICT_COMPARE_VALUES(KATA_X_STRICT_TEST_ROW) KATA_X_CONTROL(KATA_X_CONTROL_ROW)
-          KATA_X_STATEMENTS(KATA_X_CONTROL_ROW)
+      KATA_STRICT_COMPARE_VALUES(KATA_X_STRICT_TEST_ROW) KATA_STRICT_VALUES(KATA_X_KNOWN_ROW)
+          KATA_X_CONTROL(KATA_X_CONTROL_ROW) KATA_X_STATEMENTS(KATA_X_CONTROL_ROW)
 };
+#undef KATA_X_KNOWN_ROW_ONE
+#undef KATA_X_KNOWN_ROW
 #undef KATA_X_LEAF_ROW
 #undef KATA_X_STRICT_ROW
 #undef KATA_X_CONTROL_ROW
@@ -233,10 +252,14 @@ enum class XOp : uint8_t {
 #define KATA_X_STRICT_NAME(kind, operands, value) #kind,
 #define KATA_X_STRICT_TEST_NAME(kind, operands, value) KATA_X_TEST(KATA_X_STRICT_NAME, kind, operands, value)
 #define KATA_X_CONTROL_NAME(name, doc) #name,
+#define KATA_X_KNOWN_NAME_ONE(kind, operands, value) #kind "_known",
+#define KATA_X_KNOWN_NAME(kind, operands, value) KATA_X_KNOWN(KATA_X_KNOWN_NAME_ONE, kind, operands, value)
 inline constexpr const char* x_op_names[] = {
     KATA_LEAF_VALUES(KATA_X_LEAF_NAME) KATA_STRICT_VALUES(KATA_X_STRICT_NAME) KATA_LEAF_VALUES(KATA_X_LEAF_TEST_NAME)
-        KATA_STRICT_COMPARE_VALUES(KATA_X_STRICT_TEST_NAME) KATA_X_CONTROL(KATA_X_CONTROL_NAME)
-            KATA_X_STATEMENTS(KATA_X_CONTROL_NAME)};
+        KATA_STRICT_COMPARE_VALUES(KATA_X_STRICT_TEST_NAME) KATA_STRICT_VALUES(KATA_X_KNOWN_NAME)
+            KATA_X_CONTROL(KATA_X_CONTROL_NAME) KATA_X_STATEMENTS(KATA_X_CONTROL_NAME)};
+#undef KATA_X_KNOWN_NAME_ONE
+#undef KATA_X_KNOWN_NAME
 #undef KATA_X_LEAF_NAME
 #undef KATA_X_LEAF_TEST_NAME
 #undef KATA_X_LEAF_TEST_NAME_ONE
@@ -259,10 +282,12 @@ inline constexpr int xregs = 64;
 #define KATA_X_LEAF_TEST_LABEL_ONE(kind, value) &&x_##kind##_jz,
 #define KATA_X_LEAF_TEST_LABEL(kind, value) KATA_X_LEAF_TEST(KATA_X_LEAF_TEST_LABEL_ONE, kind, value)
 #define KATA_X_STRICT_TEST_LABEL(kind, operands, value) KATA_X_TEST(KATA_X_STRICT_LABEL, kind, operands, value)
+#define KATA_X_KNOWN_LABEL_ONE(kind, operands, value) &&x_##kind##_known,
+#define KATA_X_KNOWN_LABEL(kind, operands, value) KATA_X_KNOWN(KATA_X_KNOWN_LABEL_ONE, kind, operands, value)
 #define KATA_X_EXPRESSION_LABELS                                                                      \
   KATA_LEAF_VALUES(KATA_X_LEAF_LABEL) KATA_STRICT_VALUES(KATA_X_STRICT_LABEL)                           \
       KATA_LEAF_VALUES(KATA_X_LEAF_TEST_LABEL) KATA_STRICT_COMPARE_VALUES(KATA_X_STRICT_TEST_LABEL)     \
-          KATA_X_CONTROL(KATA_X_CONTROL_LABEL)
+          KATA_STRICT_VALUES(KATA_X_KNOWN_LABEL) KATA_X_CONTROL(KATA_X_CONTROL_LABEL)
 #define KATA_XGO() goto* table[in->op]
 #define KATA_XNEXT() \
   do {               \
@@ -279,6 +304,7 @@ inline constexpr int xregs = 64;
 #define KATA_X_OPERANDS_P int A = as_player(in->c, r[in->x]);
 #define KATA_X_OPERANDS_C int A = as_card(in->c, r[in->x]);
 #define KATA_X_OPERANDS_Z int A = as_zone(in->c, r[in->x]);
+#define KATA_X_OPERANDS_K int A = static_cast<int>(r[in->x]);
 #define KATA_X_OPERANDS_VV int64_t A = r[in->x], B = r[in->y];
 #define KATA_X_OPERANDS_PC int A = as_player(in->c, r[in->x]), B = as_card(in->e, r[in->y]);
 #define KATA_X_OPERANDS_ZC int A = as_zone(in->c, r[in->x]), B = as_card(in->e, r[in->y]);
@@ -311,6 +337,12 @@ inline constexpr int xregs = 64;
     KATA_X_OPERANDS_##operands r[in->d] = value;  \
     KATA_XNEXT();                                 \
   }
+#define KATA_X_KNOWN_CODE_ONE(kind, operands, value) \
+  x_##kind##_known : {                               \
+    KATA_X_OPERANDS_##operands r[in->d] = value;     \
+    KATA_XNEXT();                                    \
+  }
+#define KATA_X_KNOWN_CODE(kind, operands, value) KATA_X_KNOWN(KATA_X_KNOWN_CODE_ONE, kind, operands, value)
 
 namespace kata::detail {
 // Each file of runtime/ gets its own copy, with internal linkage, as when the evaluator

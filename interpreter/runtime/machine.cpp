@@ -184,13 +184,14 @@ class Machine : public Evaluator {
   x_s_move: {
     const Instr& ins = code[in->node];
     int c = as_card(ins.a, r[in->x]);  // the card is checked first, as Machine::move checks it
-    move_card(c, as_zone(ins.b, r[in->y]), in->a, in->b == 1 ? 0 : -1);
+    int z = in->e == 1 ? static_cast<int>(r[in->y]) : as_zone(ins.b, r[in->y]);  // e: a known zone
+    move_card(c, z, in->a, in->b == 1 ? 0 : -1);
     KATA_XNEXT();
   }
   x_s_move_all: {
     const Instr& ins = code[in->node];
-    int from = as_zone(ins.a, r[in->x]);
-    move_zone(from, as_zone(ins.b, r[in->y]), in->a);
+    int from = in->c == 1 ? static_cast<int>(r[in->x]) : as_zone(ins.a, r[in->x]);  // c, e: known zones
+    move_zone(from, in->e == 1 ? static_cast<int>(r[in->y]) : as_zone(ins.b, r[in->y]), in->a);
     KATA_XNEXT();
   }
   x_s_other:

@@ -26,10 +26,13 @@ struct Strict {
 #define KATA_TEST_INFO_ONE(kind, value) {NodeOp::kind, XOp::x_##kind##_jz},
 #define KATA_LEAF_TEST_INFO(kind, value) KATA_X_LEAF_TEST(KATA_TEST_INFO_ONE, kind, value)
 #define KATA_COMPARE_TEST_INFO(kind, operands, value) KATA_TEST_INFO_ONE(kind, value)
+#define KATA_KNOWN_INFO_ONE(kind, operands, value) {NodeOp::kind, XOp::x_##kind##_known},
+#define KATA_KNOWN_INFO(kind, operands, value) KATA_X_KNOWN(KATA_KNOWN_INFO_ONE, kind, operands, value)
 
 class Builder {
  public:
-  Builder(Program& p, bool tree_walk) : p_(p), tree_walk_(tree_walk) {
+  Builder(Program& p, const std::vector<int32_t>& owners, bool tree_walk)
+      : p_(p), owners_(owners), tree_walk_(tree_walk) {
     strict_.assign(node_op_count, {XOp::x_ret, nullptr});
     leaf_.assign(node_op_count, -1);
     const std::pair<NodeOp, Strict> strict[] = {KATA_STRICT_VALUES(KATA_STRICT_INFO)};
@@ -43,6 +46,10 @@ class Builder {
     const std::pair<NodeOp, XOp> tests[] = {KATA_LEAF_VALUES(KATA_LEAF_TEST_INFO)
                                                 KATA_STRICT_COMPARE_VALUES(KATA_COMPARE_TEST_INFO)};
     for (auto& [kind, op] : tests) test_[static_cast<int>(kind)] = static_cast<int>(op);
+    // The twins that read a zone known to be one without a check (KATA_X_KNOWN).
+    known_.assign(node_op_count, -1);
+    const std::pair<NodeOp, XOp> known[] = {KATA_STRICT_VALUES(KATA_KNOWN_INFO)};
+    for (auto& [kind, op] : known) known_[static_cast<int>(kind)] = static_cast<int>(op);
   }
 
   // The code that jumps when `cond` is false (the jump's target set later, with
@@ -137,7 +144,8 @@ class Builder {
             operand(in.a, 0);
             if (!cannot_fail(in.b)) emit(XOp::x_chk_card, 0, 0, 0, 0, 0, in.a);
             operand(in.b, 1);
-            emit(XOp::x_s_move, 0, 0, 1, in.c, in.d, pc);
+            int at = emit(XOp::x_s_move, 0, 0, 1, in.c, in.d, pc);
+            p_.xcode[at].e = !tree_walk_ && known_zone(in.b);  // the zone read unchecked
           }
           break;
         case Op::move_all:
@@ -149,7 +157,9 @@ class Builder {
             operand(in.a, 0);
             if (!cannot_fail(in.b)) emit(XOp::x_chk_zone, 0, 0, 0, 0, 0, in.a);
             operand(in.b, 1);
-            emit(XOp::x_s_move_all, 0, 0, 1, in.c, 0, pc);
+            int at = emit(XOp::x_s_move_all, 0, 0, 1, in.c, 0, pc);
+            p_.xcode[at].c = !tree_walk_ && known_zone(in.a);  // each zone read unchecked
+            p_.xcode[at].e = !tree_walk_ && known_zone(in.b);
           }
           break;
         case Op::shuffle:
@@ -227,6 +237,18 @@ class Builder {
     code(node, d);
   }
   bool cannot_fail(int node) const { return cannot_fail(p_.nodes[node].op); }
+  // A zone operand that is a zone by how it is made, so that as_zone would never fail it: a
+  // named zone that no seat owns, or a seat's zone of the player its leaf checks.
+  bool known_zone(int node) const {
+    const Node& n = p_.nodes[node];
+    switch (n.op) {
+      case NodeOp::zone: return n.a >= 0 && n.a < static_cast<int>(owners_.size()) && owners_[n.a] < 0;
+      case NodeOp::zone_of_local:
+      case NodeOp::zone_of_bound:
+      case NodeOp::zone_of_arg: return true;
+      default: return false;
+    }
+  }
   // A constant a statement carries itself (not under tree_walk, whose operands are all
   // the tree walk's).
   bool is_constant(int node) const { return !tree_walk_ && p_.nodes[node].op == NodeOp::constant; }
@@ -281,7 +303,9 @@ class Builder {
         }
         code(n.kid[1], d + 1);
       }
-      emit_node(strict_[kind].op, d, d, d + 1, node);
+      XOp op = strict_[kind].op;
+      if (known_[kind] >= 0 && known_zone(n.kid[0])) op = static_cast<XOp>(known_[kind]);
+      emit_node(op, d, d, d + 1, node);
       return;
     }
     switch (n.op) {
@@ -364,10 +388,12 @@ class Builder {
   }
 
   Program& p_;
+  const std::vector<int32_t>& owners_;  // Game::instance_owner
   bool tree_walk_;
   std::vector<Strict> strict_;  // by NodeOp; operands null: not strict
   std::vector<int> leaf_;       // by NodeOp: its XOp, or -1
   std::vector<int> test_;       // by NodeOp: its test's XOp, or -1
+  std::vector<int> known_;      // by NodeOp: its twin for a known zone (KATA_X_KNOWN), or -1
 };
 
 #undef KATA_STRICT_INFO
@@ -375,6 +401,8 @@ class Builder {
 #undef KATA_TEST_INFO_ONE
 #undef KATA_LEAF_TEST_INFO
 #undef KATA_COMPARE_TEST_INFO
+#undef KATA_KNOWN_INFO_ONE
+#undef KATA_KNOWN_INFO
 
 }  // namespace
 
@@ -382,7 +410,7 @@ void build_xcode(Game& g, bool tree_walk) {
   Program& p = g.program;
   p.xcode.clear();
   p.xentry.assign(p.nodes.size(), -1);
-  Builder b(p, tree_walk);
+  Builder b(p, g.instance_owner, tree_walk);
   b.statements(g);
   // The roots the listing of decisions and the machine's loops work out by value.
   for (const Loop& l : p.loops) b.root(l.where_node);
