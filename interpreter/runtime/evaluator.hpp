@@ -168,7 +168,10 @@
   X(s_move_all, "every card of zone x onto the top of zone y, a: face; c = 1, e = 1: x, y a known zone") \
   X(s_other, "the statement worked out as its own operands say (Machine::other)")       \
   X(s_jump, "a step of the budget, to a")                                               \
-  X(s_for_init, "the loop's list, before its first round")                              \
+  X(s_for_init, "the loop's list, before its first round (y = 1: its `where` is left to s_filter_next)") \
+  X(s_for_players, "a loop over the players (y: 0), all players (1) or the players from seat x (2, b: that node): its list into slots a.., its count into slot c, its index slot e = 0") \
+  X(s_filter_next, "a loop's `where`, before its first round: the next element of slots c.. (count in slot e, index in slot node) into slot b; past the last, slot e = register d (those kept), the index 0, to a") \
+  X(s_filter_keep, "the element in slot b passed: slot c + register d = it, register d + 1, back to a") \
   X(s_for_next, "the loop's next element into slot b, or to a (c: its list, e: its count, node: its index)") \
   X(s_repeat_init, "counter slot a = x")                                                \
   X(s_repeat_next, "counter slot b, or to a")                                           \

@@ -202,7 +202,40 @@ class Machine : public Evaluator {
     KATA_XJUMP(in->a);
   x_s_for_init: {
     const Instr& ins = code[in->node];
-    for_init(p_.loops[ins.a], ins);
+    for_init(p_.loops[ins.a], in->y);
+    KATA_XNEXT();
+  }
+  x_s_filter_next: {
+    int32_t& index = wl_[in->node];
+    if (index >= wl_[in->e]) {
+      wl_[in->e] = static_cast<int32_t>(r[in->d]);
+      index = 0;
+      KATA_XJUMP(in->a);
+    }
+    wl_[in->b] = wl_[in->c + index++];
+    KATA_XNEXT();
+  }
+  x_s_filter_keep:
+    wl_[in->c + r[in->d]++] = wl_[in->b];
+    KATA_XJUMP(in->a);
+  x_s_for_players: {
+    // (n and the table copied: the list's stores could otherwise be the members' for GCC)
+    int32_t* buf = wl_ + in->a;
+    const int n = n_;
+    const int32_t* out = eliminated_;
+    int k = 0;
+    if (in->y == 1) {
+      for (int p = 0; p < n; ++p) buf[p] = p;
+      k = n;
+    } else {
+      int p = in->y == 2 ? as_player(in->b, r[in->x]) : 0;
+      for (int i = 0; i < n; ++i) {
+        if (!out[p]) buf[k++] = p;  // (only the list's slots are written, as gather writes them)
+        if (++p == n) p = 0;        // (start + i) % n, without a division
+      }
+    }
+    wl_[in->c] = k;
+    wl_[in->e] = 0;
     KATA_XNEXT();
   }
   x_s_for_next: {
@@ -515,9 +548,10 @@ class Machine : public Evaluator {
     if (events_ && f != was) record(Event::flip, -1, c, w_[g_.layout.card_zone + c], f, before | seen_mask(c));
   }
 
-  void for_init(const Loop& l, const Instr&) {
+  // A loop's list, and (unless the register code tests it: unfiltered) its `where`.
+  void for_init(const Loop& l, bool unfiltered) {
     int32_t* buf = wl_ + l.buffer_slot;
-    int k = gather(l.list_node, l.where_node, l.capacity, buf, [&](int32_t x) { wl_[l.var_slot] = x; });
+    int k = gather(l.list_node, unfiltered ? -1 : l.where_node, l.capacity, buf, [&](int32_t x) { wl_[l.var_slot] = x; });
     wl_[l.count_slot] = k;
     wl_[l.index_slot] = 0;
   }

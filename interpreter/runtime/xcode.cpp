@@ -169,7 +169,37 @@ class Builder {
         case Op::look: other(pc, {in.a, in.b}); break;
         case Op::jump: jump_to(emit(XOp::x_s_jump, 0, 0, 0, 0, 0, pc), in.a); break;
         case Op::jump_if_not: tests.push_back({test(in.a, 0), in.b}); break;
-        case Op::for_init: emit(XOp::x_s_for_init, 0, 0, 0, 0, 0, pc); break;
+        case Op::for_init: {
+          // A loop over the players without `where`, its list made in place (as each() goes
+          // over them, the first seat checked), where Machine::for_init gathers any list.
+          const Loop& loop = p_.loops[in.a];
+          const Node& list = p_.nodes[loop.list_node];
+          int kind = list.op == NodeOp::list_players       ? 0
+                     : list.op == NodeOp::list_all_players ? 1
+                     : list.op == NodeOp::list_from && p_.nodes[list.kid[0]].op == NodeOp::list_players ? 2
+                                                                                                        : -1;
+          if (kind < 0 || loop.capacity < g.max_players) {
+            emit(XOp::x_s_for_init, 0, 0, loop.where_node >= 0, 0, 0, pc);
+          } else {
+            if (kind == 2) operand(list.kid[1], 0);
+            int at = emit(XOp::x_s_for_players, 0, 0, kind, loop.buffer_slot, kind == 2 ? list.kid[1] : -1, pc);
+            p_.xcode[at].c = loop.count_slot;
+            p_.xcode[at].e = loop.index_slot;
+          }
+          if (loop.where_node < 0) break;
+          // The `where`, for each element before the first round, the loop's variable bound
+          // to it, those that pass kept in order in the list's first slots (as gather keeps
+          // them): the count kept in register 0, the test's code from register 1 up.
+          emit(XOp::x_constant, 0, 0, 0, 0, 0, pc);  // register 0 = 0
+          int next = emit(XOp::x_s_filter_next, 0, 0, 0, 0, loop.var_slot, loop.index_slot);
+          p_.xcode[next].c = loop.buffer_slot;
+          p_.xcode[next].e = loop.count_slot;
+          target(test(loop.where_node, 1), next);
+          int keep = emit(XOp::x_s_filter_keep, 0, 0, 0, next, loop.var_slot, pc);
+          p_.xcode[keep].c = loop.buffer_slot;
+          p_.xcode[next].a = here();
+          break;
+        }
         case Op::for_next: {
           // The loop's slots in the instruction (it raises no error: `node` holds one).
           const Loop& loop = p_.loops[in.a];
