@@ -1608,6 +1608,10 @@ const std::vector<std::pair<std::string, std::string>> failing_cases = {
       {"x = if linked(top(empty), point(1 / (x - x))) then 1 else 0", "no card here"},
       {"let t = find(c in neighbours(top(P1.hand)) where position(c) == 0)\nx = if contains(zone_of(t), point(1 / (x - x))) then 1 else 0", "no zone here"},
       {"let w = nobody\nx = w.pts + 1", "no player here (the value is none)"},
+      // a seat read from a local variable by the statement itself (xcode.cpp, seat_operand)
+      {"let w = nobody\nw.pts = 2", "no player here (the value is none)"},
+      {"let w = nobody\nw.pts += 2", "no player here (the value is none)"},
+      {"let w = nobody\nchoose w: go", "no player here (the value is none)"},
       // numbers
       {"x = 1 / (x - x)", "division by zero"},
       {"x = 1 % x", "division by zero"},

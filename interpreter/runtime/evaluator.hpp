@@ -162,7 +162,7 @@
 #define KATA_X_STATEMENTS(X)                                                            \
   X(s_set, "state slot a = x (b: 0 set, 1 add, 2 subtract): a global or a local")       \
   X(s_set_k, "state slot a = the constant b (y: as s_set's b)")                        \
-  X(s_set_player_k, "player variable a of seat x = the constant b (y: as s_set's b)")  \
+  X(s_set_player_k, "player variable a of seat x (or local slot e, if e >= 0; c: the seat's node) = the constant b (y: as s_set's b)") \
   X(s_set_player, "player variable a of seat y = x (b as s_set)")                       \
   X(s_move, "card x to the top (b: 0) or bottom (1) of zone y, a: face; e = 1: y is a known zone (xcode.cpp's known_zone), read unchecked") \
   X(s_move_all, "every card of zone x onto the top of zone y, a: face; c = 1, e = 1: x, y a known zone") \
@@ -175,10 +175,10 @@
   X(s_for_next, "the loop's next element into slot b, or to a (c: its list, e: its count, node: its index)") \
   X(s_repeat_init, "counter slot a = x")                                                \
   X(s_repeat_next, "counter slot b, or to a")                                           \
-  X(s_choose, "seat x chooses; the state waits")                                        \
+  X(s_choose, "seat x (or local slot e, if e >= 0; c: the seat's node) chooses; the state waits") \
   X(s_step, "a step of the budget: a call's, before its arguments")                    \
   X(s_param, "parameter slot a = x")                                                    \
-  X(s_enter, "procedure b, at a, returning to the next statement (kept in slot c); its arguments bound; y = 1: its step here; x = 1: a bookkeeping call") \
+  X(s_enter, "procedure b, at a, returning to the next statement (kept in slot c); its arguments bound, the last (if e >= 0) here, slot e = register d; y = 1: its step here; x = 1: a bookkeeping call") \
   X(s_call_telling, "a call of a procedure that only tells, as Machine::call_telling") \
   X(s_ret, "to the address slot a holds")                                               \
   X(s_phase, "a step; phase b, at a, returning to the next statement (kept in slot c)") \

@@ -175,9 +175,12 @@ class Machine : public Evaluator {
   x_s_set_k:
     set(w_ + in->a, in->b, in->y, code[in->node]);
     KATA_XNEXT();
-  x_s_set_player_k:
-    set(w_ + in->a + as_player(code[in->node].d, r[in->x]), in->b, in->y, code[in->node]);
+  x_s_set_player_k: {
+    int32_t* slot = w_ + in->a + as_player(in->c, in->e >= 0 ? wl_[in->e] : r[in->x]);
+    if (in->y == 0) *slot = in->b;  // a constant fits a slot
+    else set(slot, in->b, in->y, code[in->node]);
     KATA_XNEXT();
+  }
   x_s_set_player:
     set(w_ + in->a + as_player(code[in->node].d, r[in->y]), r[in->x], in->b, code[in->node]);
     KATA_XNEXT();
@@ -253,7 +256,7 @@ class Machine : public Evaluator {
     KATA_XNEXT();
   x_s_choose: {
     const Instr& ins = code[in->node];
-    w_[Layout::chooser] = as_player(ins.a, r[in->x]);
+    w_[Layout::chooser] = as_player(in->c, in->e >= 0 ? wl_[in->e] : r[in->x]);
     w_[Layout::site] = ins.b;
     w_[Layout::status] = static_cast<int32_t>(Status::waiting);
     w_[Layout::pc] = in->node + 1;
@@ -266,6 +269,7 @@ class Machine : public Evaluator {
     wl_[in->a] = narrow(r[in->x], code[in->node]);
     KATA_XNEXT();
   x_s_enter: {
+    if (in->e >= 0) wl_[in->e] = narrow(r[in->d], code[in->node]);
     if (in->y) step(code[in->node]);
     wl_[in->c] = in->node + 1;
     if (in->x && events_) record(Event::quiet, -1, -1, -1, 1, 0);

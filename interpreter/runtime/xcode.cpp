@@ -125,11 +125,14 @@ class Builder {
             // The seat first, checked before the value is worked out, as Machine::assign.
             // (Each operand's code uses the registers from its own up: the value's comes last.)
             int slot = l.player_vars + in.b * g.max_players;
-            operand(in.d, 0);
             if (is_constant(in.c)) {
-              emit(XOp::x_s_set_player_k, 0, 0, in.e, slot, p_.nodes[in.c].a, pc);
+              int seat = seat_operand(in.d);
+              int at = emit(XOp::x_s_set_player_k, 0, 0, in.e, slot, p_.nodes[in.c].a, pc);
+              p_.xcode[at].c = in.d;
+              p_.xcode[at].e = seat;
               break;
             }
+            operand(in.d, 0);
             if (!cannot_fail(in.c)) emit(XOp::x_chk_player, 0, 0, 0, 0, 0, in.d);
             operand(in.c, 1);
             emit(XOp::x_s_set_player, 0, 1, 0, slot, in.e, pc);
@@ -214,10 +217,13 @@ class Builder {
           emit(XOp::x_s_repeat_init, 0, 0, 0, in.b, 0, pc);
           break;
         case Op::repeat_next: jump_to(emit(XOp::x_s_repeat_next, 0, 0, 0, 0, in.a, pc), in.b); break;
-        case Op::choose:
-          operand(in.a, 0);
-          emit(XOp::x_s_choose, 0, 0, 0, 0, 0, pc);
+        case Op::choose: {
+          int seat = seat_operand(in.a);
+          int at = emit(XOp::x_s_choose, 0, 0, 0, 0, 0, pc);
+          p_.xcode[at].c = in.a;
+          p_.xcode[at].e = seat;
           break;
+        }
         case Op::call: {
           const Procedure& proc = p_.procedures[in.a];
           if (proc.tells_only) {
@@ -228,12 +234,15 @@ class Builder {
           // The step before the arguments, each bound as it is worked out (enter_call).
           bool args = !proc.param_slots.empty();
           if (args) emit(XOp::x_s_step, 0, 0, 0, 0, 0, pc);
-          for (size_t k = 0; k < proc.param_slots.size(); ++k) {
+          // The last argument is bound by s_enter itself.
+          size_t params = proc.param_slots.size();
+          for (size_t k = 0; k < params; ++k) {
             operand(p_.kids[in.b + k], 0);
-            emit(XOp::x_s_param, 0, 0, 0, proc.param_slots[k], 0, pc);
+            if (k + 1 < params) emit(XOp::x_s_param, 0, 0, 0, proc.param_slots[k], 0, pc);
           }
           int enter = emit(XOp::x_s_enter, 0, proc.quiet, args ? 0 : 1, 0, in.a, pc);
           p_.xcode[enter].c = proc.ret_slot;
+          p_.xcode[enter].e = args ? proc.param_slots[params - 1] : -1;
           jump_to(enter, proc.entry);
           break;
         }
@@ -267,6 +276,13 @@ class Builder {
     code(node, d);
   }
   bool cannot_fail(int node) const { return cannot_fail(p_.nodes[node].op); }
+  // A statement's seat: a local variable's slot, which the statement reads itself, or -1
+  // with the seat's code laid out into register 0.
+  int seat_operand(int node) {
+    if (!tree_walk_ && p_.nodes[node].op == NodeOp::local) return p_.nodes[node].a;
+    operand(node, 0);
+    return -1;
+  }
   // A zone operand that is a zone by how it is made, so that as_zone would never fail it: a
   // named zone that no seat owns, or a seat's zone of the player its leaf checks.
   bool known_zone(int node) const {
