@@ -80,25 +80,33 @@ class Machine : public Evaluator {
   // `choose`, the site's decisions are listed, one drawn as a loop of legal_decisions and
   // apply would draw it (native_pick, which a compiled playout uses too), and taken as
   // apply takes it, with the budgets of a new run. Nobody listens.
+  // The machine takes each decision where its `choose` waits (run_at's s_choose, with
+  // playout_ set), so that a whole game is one run of its loop.
   void play_randomly(uint64_t& rng) {
+    if (w_[Layout::status] != static_cast<int32_t>(Status::waiting)) return;
+    playout_ = &rng;
+    take_random(rng);
+    run();
+  }
+
+  // The decision drawn at the waiting `choose`, counted and bound as apply takes it, with
+  // the budgets of a new run: after it, the action's effect is next (Layout::pc).
+  [[gnu::noinline]] void take_random(uint64_t& rng) {
     thread_local std::vector<Decision> raw;
-    while (w_[Layout::status] == static_cast<int32_t>(Status::waiting)) {
-      Decision d;
-      if (g_.site_plain[w_[Layout::site]]) {
-        d.action = plain_pick(rng);
-      } else if (g_.site_zone_pick[w_[Layout::site]]) {
-        zone_pick(d, rng);
-      } else {
-        raw_legal(g_, st_, raw);
-        native_pick(&g_, w_, reinterpret_cast<const int32_t*>(raw.data()), static_cast<int>(raw.size()), &rng,
-                    reinterpret_cast<int32_t*>(&d));
-      }
-      count_decision(g_, w_);
-      bind_decision(g_, w_, d);
-      work_left_ = g_.max_steps;
-      base_ = 0;
-      run();
+    Decision d;
+    if (g_.site_plain[w_[Layout::site]]) {
+      d.action = plain_pick(rng);
+    } else if (g_.site_zone_pick[w_[Layout::site]]) {
+      zone_pick(d, rng);
+    } else {
+      raw_legal(g_, st_, raw);
+      native_pick(&g_, w_, reinterpret_cast<const int32_t*>(raw.data()), static_cast<int>(raw.size()), &rng,
+                  reinterpret_cast<int32_t*>(&d));
     }
+    count_decision(g_, w_);
+    bind_decision(g_, w_, d);
+    work_left_ = g_.max_steps;
+    base_ = 0;
   }
 
   void run() { run_at(w_[Layout::pc]); }
@@ -194,7 +202,8 @@ class Machine : public Evaluator {
   x_s_move_all: {
     const Instr& ins = code[in->node];
     int from = in->c == 1 ? static_cast<int>(r[in->x]) : as_zone(ins.a, r[in->x]);  // c, e: known zones
-    move_zone(from, in->e == 1 ? static_cast<int>(r[in->y]) : as_zone(ins.b, r[in->y]), in->a);
+    int to = in->e == 1 ? static_cast<int>(r[in->y]) : as_zone(ins.b, r[in->y]);
+    if (size(from) > 0) move_zone(from, to, in->a);  // (an empty zone: no move, nothing to tell)
     KATA_XNEXT();
   }
   x_s_other:
@@ -260,7 +269,11 @@ class Machine : public Evaluator {
     w_[Layout::site] = ins.b;
     w_[Layout::status] = static_cast<int32_t>(Status::waiting);
     w_[Layout::pc] = in->node + 1;
-    return;
+    if (!playout_) return;
+    // A random playout: the decision taken here, and the run goes on as a new one.
+    take_random(*playout_);
+    steps = 0;
+    KATA_XJUMP(xpc[w_[Layout::pc]]);
   }
   x_s_step:
     step(code[in->node]);
@@ -616,6 +629,7 @@ class Machine : public Evaluator {
   Hooks* hooks_;
   std::vector<Event>* events_;  // null when nobody listens
   bool telling_ = false;        // in a call that only tells (tell())
+  uint64_t* playout_ = nullptr;  // a random playout's generator (play_randomly), or null
 };
 
 
