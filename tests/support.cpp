@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <filesystem>
 #include <stdexcept>
+#include <tuple>
 
 #include "agents/runner.hpp"
 #include "native/native.hpp"
@@ -93,6 +94,20 @@ size_t lockstep(const Game& interpreted, const Game& native, int players, uint64
   Hooks hooks{&events, nullptr};
   State heard = new_game(interpreted, players, seed, options, &hooks);
   REQUIRE(heard == a);
+  // ... and the plain register code (no body laid out in place of its call), listened to:
+  // the same events.
+  std::vector<Event> tree_events;
+  Hooks tree_hooks{&tree_events, nullptr};
+  State tree_heard = new_game(*tree, players, seed, options, &tree_hooks);
+  auto same_events = [&] {
+    REQUIRE(events.size() == tree_events.size());
+    for (size_t i = 0; i < events.size(); ++i) {
+      const Event &x = events[i], &y = tree_events[i];
+      REQUIRE(std::tie(x.kind, x.player, x.card, x.from, x.to, x.seen_by) ==
+              std::tie(y.kind, y.player, y.card, y.from, y.to, y.seen_by));
+    }
+  };
+  same_events();
   uint64_t rng = seed ^ 0x5bd1e995ULL;
   std::vector<Decision> la, lb;
   size_t longest = 0;
@@ -115,6 +130,10 @@ size_t lockstep(const Game& interpreted, const Game& native, int players, uint64
     events.clear();
     apply(interpreted, heard, d, &hooks);
     REQUIRE(heard == a);
+    tree_events.clear();
+    apply(*tree, tree_heard, d, &tree_hooks);
+    REQUIRE(tree_heard == a);
+    same_events();
     REQUIRE(++steps < 10000);
   }
   REQUIRE(b.over());

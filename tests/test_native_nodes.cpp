@@ -91,7 +91,18 @@ procedures:
     repeat n times {
       if size(deck) > 0 { move top(deck) to p.hand }
     }
-  note(x): log = (log * 7 + x) % 100003
+  note(x):
+    show: false
+    do: log = (log * 7 + x) % 100003
+  # A choice within a body laid out in place of its call (xcode.cpp, inline_end), called
+  # by a procedure that calls and is not.
+  turn_of(p): |
+    choose p: draw | discard | give | steal | peek | turn | pass
+  round_of(p):
+    show: false
+    do: |
+      note(1)
+      turn_of(p)
   # Only tells: worked out only when someone listens (Machine::tell), its arguments too.
   tally(w, k): |
     let t = k * 2
@@ -109,7 +120,7 @@ phases:
   play: |
     repeat 2 times {
       for p in players from lead {
-        choose p: draw | discard | give | steal | peek | turn | pass
+        round_of(p)
       }
     }
   settle: |

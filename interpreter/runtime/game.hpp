@@ -352,8 +352,9 @@ struct InitialSlots {
 // The initial states of a compiled game with its default options (Game::initial_slots).
 std::vector<InitialSlots> make_initial_slots(const Game& g);
 // Fills the program's register code (Program::xcode, xpc, xentry) from its code and nodes
-// (runtime/xcode.cpp). tree_walk: every operand worked out by the tree walk (Evaluator::eval)
-// and no expression laid out, which tests compare the register code with.
+// (runtime/xcode.cpp). tree_walk: every operand worked out by the tree walk (Evaluator::eval),
+// no expression laid out and no procedure's body laid out in place of its call, which tests
+// compare the register code with.
 void build_xcode(Game& g, bool tree_walk = false);
 
 struct Game {

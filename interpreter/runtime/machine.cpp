@@ -288,6 +288,16 @@ class Machine : public Evaluator {
     if (in->x && events_) record(Event::quiet, -1, -1, -1, 1, 0);
     KATA_XJUMP(in->a);
   }
+  x_s_enter_inline: {
+    if (in->e >= 0) wl_[in->e] = narrow(r[in->d], code[in->node]);
+    if (in->y) step(code[in->node]);
+    wl_[in->c] = in->node + 1;
+    if (in->x && events_) record(Event::quiet, -1, -1, -1, 1, 0);
+    KATA_XNEXT();
+  }
+  x_s_ret_inline:
+    if (events_) record(in->b == 1 ? Event::done : Event::quiet, -1, -1, -1, in->b == 1 ? -1 : 0, 0);
+    KATA_XNEXT();
   x_s_call_telling: {
     const Instr& ins = code[in->node];
     step(ins);

@@ -96,20 +96,29 @@ class Builder {
   // call of a procedure that only tells), which it asks by value(), are laid out after
   // them as roots.
   void statements(const Game& g) {
-    const Layout& l = g.layout;
     p_.xpc.assign(p_.code.size(), -1);
-    // (instruction of the register code, target in code): a jump's and a test's
-    std::vector<std::pair<int, int>> jumps, tests;
-    auto jump_to = [&](int at, int target) { jumps.push_back({at, target}); };
-    std::vector<int> roots;
+    for (size_t i = 0; i < p_.code.size(); ++i) {
+      p_.xpc[i] = here();
+      statement(g, static_cast<int>(i));
+    }
+    for (auto [at, where] : jumps_) p_.xcode[at].a = p_.xpc[where];
+    for (auto [at, where] : tests_) target(at, p_.xpc[where]);
+    for (int node : roots_) root(node);
+  }
+
+ private:
+  // One statement's code, its jumps' targets left in jumps_ and tests_.
+  void statement(const Game& g, int pc) {
+    const Layout& l = g.layout;
+    auto jump_to = [&](int at, int target) { jumps_.push_back({at, target}); };
+    auto& tests = tests_;
+    auto& roots = roots_;
     auto other = [&](int pc, std::initializer_list<int> operands) {
       emit(XOp::x_s_other, 0, 0, 0, 0, 0, pc);
       roots.insert(roots.end(), operands);
     };
-    for (size_t i = 0; i < p_.code.size(); ++i) {
-      int pc = static_cast<int>(i);
-      const Instr& in = p_.code[i];
-      p_.xpc[i] = here();
+    {
+      const Instr& in = p_.code[pc];
       KATA_EXHAUSTIVE_BEGIN
       switch (in.op) {
         case Op::assign:
@@ -240,10 +249,12 @@ class Builder {
             operand(p_.kids[in.b + k], 0);
             if (k + 1 < params) emit(XOp::x_s_param, 0, 0, 0, proc.param_slots[k], 0, pc);
           }
-          int enter = emit(XOp::x_s_enter, 0, proc.quiet, args ? 0 : 1, 0, in.a, pc);
+          int end = inline_end(proc);
+          int enter = emit(end >= 0 ? XOp::x_s_enter_inline : XOp::x_s_enter, 0, proc.quiet, args ? 0 : 1, 0, in.a, pc);
           p_.xcode[enter].c = proc.ret_slot;
           p_.xcode[enter].e = args ? proc.param_slots[params - 1] : -1;
-          jump_to(enter, proc.entry);
+          if (end >= 0) inline_body(g, proc, end);
+          else jump_to(enter, proc.entry);
           break;
         }
         case Op::ret: emit(XOp::x_s_ret, 0, 0, 0, in.a, in.b, pc); break;
@@ -263,12 +274,61 @@ class Builder {
       }
       KATA_EXHAUSTIVE_END
     }
-    for (auto [at, where] : jumps) p_.xcode[at].a = p_.xpc[where];
-    for (auto [at, where] : tests) target(at, p_.xpc[where]);
-    for (int node : roots) root(node);
   }
 
- private:
+  // Where the body of a procedure a call may lay out in place ends (its `ret`), or -1: a
+  // short body that calls nothing, enters no phase, and jumps only within itself. Laid out
+  // in place, its return jumps nowhere: a shared return's jump, to wherever the call was,
+  // was a jump the processor could not predict. The body is also laid out where it is,
+  // for a `choose` within it to resume at (the return slot is written all the same).
+  int inline_end(const Procedure& proc) const {
+    constexpr int longest = 48;
+    if (tree_walk_ || proc.tells_only || proc.entry < 0) return -1;
+    int n = static_cast<int>(p_.code.size());
+    for (int k = proc.entry; k < n && k <= proc.entry + longest; ++k) {
+      const Instr& in = p_.code[k];
+      switch (in.op) {
+        case Op::ret: {
+          if (in.a != proc.ret_slot) return -1;
+          // every jump of the body lands within it
+          for (int j = proc.entry; j < k; ++j) {
+            const Instr& b = p_.code[j];
+            int to = b.op == Op::jump ? b.a
+                     : b.op == Op::jump_if_not || b.op == Op::for_next || b.op == Op::repeat_next ? b.b
+                                                                                                    : proc.entry;
+            if (to < proc.entry || to > k) return -1;
+          }
+          return k;
+        }
+        case Op::call:
+        case Op::phase: return -1;
+        default: break;
+      }
+    }
+    return -1;
+  }
+
+  // The body of procedure `proc`, from its entry to `end` (its `ret`), laid out in place
+  // after the call's s_enter_inline: its jumps land in this copy, its return is
+  // s_ret_inline (for the screens' marks), or nothing.
+  void inline_body(const Game& g, const Procedure& proc, int end) {
+    auto jumps = std::move(jumps_), tests = std::move(tests_);
+    jumps_.clear();
+    tests_.clear();
+    std::vector<int> at(static_cast<size_t>(end - proc.entry + 1));
+    for (int k = proc.entry; k < end; ++k) {
+      at[k - proc.entry] = here();
+      statement(g, k);
+    }
+    at[end - proc.entry] = here();
+    const Instr& ret = p_.code[end];
+    if (ret.b != 0) emit(XOp::x_s_ret_inline, 0, 0, 0, 0, ret.b, end);
+    for (auto [j, where] : jumps_) p_.xcode[j].a = at[where - proc.entry];
+    for (auto [t, where] : tests_) target(t, at[where - proc.entry]);
+    jumps_ = std::move(jumps);
+    tests_ = std::move(tests);
+  }
+
   // A statement's operand into register d: its code, a leaf's one instruction, or (tree_walk)
   // the tree walk's.
   void operand(int node, int d) {
@@ -440,6 +500,9 @@ class Builder {
   std::vector<int> leaf_;       // by NodeOp: its XOp, or -1
   std::vector<int> test_;       // by NodeOp: its test's XOp, or -1
   std::vector<int> known_;      // by NodeOp: its twin for a known zone (KATA_X_KNOWN), or -1
+  // (instruction of the register code, target in code): a jump's and a test's
+  std::vector<std::pair<int, int>> jumps_, tests_;
+  std::vector<int> roots_;  // the operands Machine::other and others ask by value()
 };
 
 #undef KATA_STRICT_INFO
