@@ -1455,6 +1455,36 @@ TEST_CASE("a random playout draws a card straight from a zone as a listing would
   play_all(g, 30);
 }
 
+TEST_CASE("a random playout draws an action without a listing as a listing would", "[native]") {
+  // Every rule file's sites of actions without parameters (Game::site_plain): 2 where no
+  // action has a `when` (all drawn from), 1 where some have (each tested), 0 listed by
+  // raw_legal. The same games, draw for draw, each way.
+  int whenless = 0, tested = 0;
+  for (const std::string& f : kata::test::rule_files()) {
+    auto g = kata::test::load_file(f).game;
+    REQUIRE(g);
+    INFO(f);
+    auto tested_all = std::make_shared<Game>(*g);
+    auto listed = std::make_shared<Game>(*g);
+    for (uint8_t& p : tested_all->site_plain) {
+      whenless += p == 2;
+      tested += p == 1;
+      p = p ? 1 : 0;
+    }
+    std::fill(listed->site_plain.begin(), listed->site_plain.end(), 0);
+    auto options = default_options(*g);
+    int players = g->min_players;
+    for (uint64_t seed = 1; seed <= 20; ++seed) {
+      INFO(players << " players, seed " << seed);
+      State a = random_playout(*g, players, seed, options);
+      CHECK(a == random_playout(*tested_all, players, seed, options));
+      CHECK(a == random_playout(*listed, players, seed, options));
+    }
+  }
+  CHECK(whenless > 0);
+  CHECK(tested > 0);
+}
+
 TEST_CASE("compiled code tests a card that may be none by its kept top alone where none reads as empty", "[native]") {
   auto g = load(rim);
   // The edge's kept top is never written (-128, as an empty zone's): it stands for none's.

@@ -614,9 +614,12 @@ class Compiler {
       for (int a : site.actions)
         for (const Param& p : g_.program.actions[a].params) blind = blind || may_pick_blind(g_, p);
       g_.site_blind.push_back(blind);
-      bool plain = site.actions.size() <= Game::max_plain;
-      for (int a : site.actions) plain = plain && g_.program.actions[a].params.empty();
-      g_.site_plain.push_back(plain);
+      bool plain = site.actions.size() <= Game::max_plain, whens = false;
+      for (int a : site.actions) {
+        plain = plain && g_.program.actions[a].params.empty();
+        whens = whens || !g_.program.actions[a].when_nodes.empty();
+      }
+      g_.site_plain.push_back(!plain ? 0 : whens ? 1 : 2);
       bool zone_pick = site.actions.size() == 1 && !blind && site.given[0].empty();
       if (zone_pick) {
         const Action& act = g_.program.actions[site.actions[0]];

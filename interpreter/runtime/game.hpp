@@ -399,7 +399,8 @@ struct Game {
   std::vector<uint8_t> site_blind;
   // For each choice site, whether every action it offers has no parameter, and it offers
   // at most max_plain: its decisions are its actions whose conditions hold, and a random
-  // playout draws one without listing them (Machine::play_randomly).
+  // playout draws one without listing them (Machine::play_randomly). 2: and none of them
+  // has a `when`, so that every one is legal; 1: some have; 0: not such a site.
   static constexpr size_t max_plain = 16;
   std::vector<uint8_t> site_plain;
   // For each choice site, whether it offers one action, of one card parameter drawn from a

@@ -51,7 +51,7 @@ namespace {
 // is counted against limits.decisions and the position is remembered for repetitions...
 void count_decision(const Game& g, int32_t* s) {
   if (++s[Layout::decisions] > g.max_decisions) too_many_decisions(g, g.program.sites[s[Layout::site]]);
-  remember_position(g, s);
+  if (g.layout.history_cap) remember_position(g, s);
 }
 
 // ... then the chooser and parameters are bound and the action's effect is next, returning
@@ -116,6 +116,8 @@ class Machine : public Evaluator {
   // listing's budget), one drawn as native_pick draws it (no blind pick here).
   int32_t plain_pick(uint64_t& rng) {
     const ChoiceSite& site = p_.sites[w_[Layout::site]];
+    // (2: no action has a `when`: every one is legal)
+    if (g_.site_plain[w_[Layout::site]] == 2) return site.actions[uniform(rng, static_cast<uint32_t>(site.actions.size()))];
     int32_t args[1] = {w_[Layout::chooser]};
     set_args(args);
     work_left_ = g_.max_steps;
