@@ -154,6 +154,8 @@
   X(agg_zone, "as agg_players")                                                         \
   X(agg_range, "as agg_players")                                                        \
   X(agg_step, "node: the aggregate, x its kind, c its depth, e whether it has a value; the round with value y; to a, or to b once decided") \
+  X(agg_count, "a round of a count (as agg_step): d + 1, to a")                           \
+  X(agg_sum, "a round of a sum (as agg_step): d + register y, to a")                     \
   X(agg_end, "node: the aggregate, x its kind; d = its value")
 
 // The machine's statements, as instructions of the same code (Machine::run_at), each after
@@ -168,6 +170,7 @@
   X(s_move_all, "every card of zone x onto the top of zone y, a: face; c = 1, e = 1: x, y a known zone") \
   X(s_other, "the statement worked out as its own operands say (Machine::other)")       \
   X(s_jump, "a step of the budget, to a")                                               \
+  X(s_for_back, "a jump to the s_for_next at a, and that instruction's work, in one (a step of the budget)") \
   X(s_for_init, "the loop's list, before its first round (y = 1: its `where` is left to s_filter_next)") \
   X(s_for_players, "a loop over the players (y: 0), all players (1) or the players from seat x (2, b: that node): its list into slots a.., its count into slot c, its index slot e = 0") \
   X(s_filter_next, "a loop's `where`, before its first round: the next element of slots c.. (count in slot e, index in slot node) into slot b; past the last, slot e = register d (those kept), the index 0, to a") \

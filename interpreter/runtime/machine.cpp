@@ -252,6 +252,15 @@ class Machine : public Evaluator {
     wl_[in->e] = 0;
     KATA_XNEXT();
   }
+  x_s_for_back: {
+    step(code[in->node]);
+    const XIns* f = xcode_ + in->a;
+    int32_t& index = wl_[f->node];
+    if (index >= wl_[f->e]) KATA_XJUMP(f->a);
+    wl_[f->b] = wl_[f->c + index++];
+    in = f + 1;
+    KATA_XGO();
+  }
   x_s_for_next: {
     int32_t& index = wl_[in->node];
     if (index >= wl_[in->e]) KATA_XJUMP(in->a);

@@ -103,6 +103,11 @@ class Builder {
     }
     for (auto [at, where] : jumps_) p_.xcode[at].a = p_.xpc[where];
     for (auto [at, where] : tests_) target(at, p_.xpc[where]);
+    // A loop's jump back to its s_for_next does that instruction's work itself.
+    for (XIns& x : p_.xcode)
+      if (x.op == static_cast<uint8_t>(XOp::x_s_jump) && x.a >= 0 && x.a < here() &&
+          p_.xcode[x.a].op == static_cast<uint8_t>(XOp::x_s_for_next))
+        x.op = static_cast<uint8_t>(XOp::x_s_for_back);
     for (int node : roots_) root(node);
   }
 
@@ -485,7 +490,10 @@ class Builder {
     if (where >= 0) target(test(where, d + 6), loop);
     bool uses_value = value >= 0 && detail::Evaluator::agg_uses_value(n.op);
     if (uses_value) code(value, d + 6);
-    int step = emit(XOp::x_agg_step, d, static_cast<int>(n.op), uses_value ? d + 6 : d, loop, 0, node);
+    // A count's and a sum's rounds, which never decide the value early, as instructions of
+    // their own (agg_round's cases for them).
+    XOp round = n.op == NodeOp::count ? XOp::x_agg_count : n.op == NodeOp::sum && uses_value ? XOp::x_agg_sum : XOp::x_agg_step;
+    int step = emit(round, d, static_cast<int>(n.op), uses_value ? d + 6 : d, loop, 0, node);
     p_.xcode[step].c = n.a;
     p_.xcode[step].e = value >= 0;
     p_.xcode[loop].a = p_.xcode[step].b = here();
