@@ -1649,6 +1649,11 @@ const std::vector<std::pair<std::string, std::string>> failing_cases = {
       {"x = if linked(top(empty), point(1 / (x - x))) then 1 else 0", "no card here"},
       {"let t = find(c in neighbours(top(P1.hand)) where position(c) == 0)\nx = if contains(zone_of(t), point(1 / (x - x))) then 1 else 0", "no zone here"},
       {"let w = nobody\nx = w.pts + 1", "no player here (the value is none)"},
+      // a loop over the players from a seat that is none, a `where` that fails (register code:
+      // s_for_players, s_filter_next)
+      {"for p in players from nobody { x += 1 }", "no player here (the value is none)"},
+      {"for p in all_players where 1 / (x - x) > 0 { x += 1 }", "division by zero"},
+      {"for p in players from P2 where p.pts > 100 / (x - x) { x += 1 }", "division by zero"},
       // a seat read from a local variable by the statement itself (xcode.cpp, seat_operand)
       {"let w = nobody\nw.pts = 2", "no player here (the value is none)"},
       {"let w = nobody\nw.pts += 2", "no player here (the value is none)"},
