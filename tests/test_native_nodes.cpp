@@ -1733,6 +1733,11 @@ const std::vector<std::pair<std::string, std::string>> failing_cases = {
       {"repeat 31 times { choose P1: go | wait }", "the game went past 30 decisions"},
       // choices: none legal, and errors while the legal decisions are listed
       {"choose P2: late", "P2 has no legal action here (offered: late)"},
+      // ... the same conditions tested where a random playout reaches the choice (s_choose's
+      // code, not the first decision's take_random)
+      {"choose P1: go\nchoose P2: late | wait", ""},
+      {"choose P1: wait\nchoose P2: late", "P2 has no legal action here (offered: late)"},
+      {"choose P1: go\nchoose P2: late\nchoose P1: wait\nchoose P2: late | go", ""},
       {"choose P1: split", "division by zero"},
       {"choose P1: pick", "no card here"},
       {"choose P1: count_to", "a range of more than 4096 numbers"},

@@ -281,8 +281,34 @@ class Machine : public Evaluator {
     w_[Layout::status] = static_cast<int32_t>(Status::waiting);
     w_[Layout::pc] = in->node + 1;
     if (!playout_) return;
+    if (in->y && g_.site_plain[ins.b] == 1) {
+      // The actions' conditions are tested by the code that follows, with the listing's
+      // budget (Machine::plain_pick).
+      chooser_arg_[0] = w_[Layout::chooser];
+      set_args(chooser_arg_);
+      work_left_ = g_.max_steps;
+      base_ = 0;
+      r[0] = 0;
+      KATA_XNEXT();
+    }
     // A random playout: the decision taken here, and the run goes on as a new one.
     take_random(*playout_);
+    steps = 0;
+    KATA_XJUMP(xpc[w_[Layout::pc]]);
+  }
+  x_s_plain_legal:
+    plain_legal_[r[0]++] = in->a;
+    KATA_XNEXT();
+  x_s_plain_pick: {
+    set_args(nullptr);
+    auto k = static_cast<uint32_t>(r[0]);
+    if (k == 0) no_legal_action(g_, w_[Layout::chooser], p_.sites[w_[Layout::site]]);
+    Decision d;
+    d.action = plain_legal_[uniform(*playout_, k)];
+    count_decision(g_, w_);
+    bind_decision(g_, w_, d);
+    work_left_ = g_.max_steps;
+    base_ = 0;
     steps = 0;
     KATA_XJUMP(xpc[w_[Layout::pc]]);
   }
@@ -651,6 +677,11 @@ class Machine : public Evaluator {
   std::vector<Event>* events_;  // null when nobody listens
   bool telling_ = false;        // in a call that only tells (tell())
   uint64_t* playout_ = nullptr;  // a random playout's generator (play_randomly), or null
+  // A random playout's choice among actions without parameters tested in the register code
+  // (s_choose, s_plain_legal, s_plain_pick): the chooser as the conditions' argument, and
+  // the legal actions so far.
+  int32_t chooser_arg_[1] = {0};
+  int32_t plain_legal_[Game::max_plain] = {};
 };
 
 

@@ -236,6 +236,20 @@ class Builder {
           int at = emit(XOp::x_s_choose, 0, 0, 0, 0, 0, pc);
           p_.xcode[at].c = in.a;
           p_.xcode[at].e = seat;
+          // A choice among actions without parameters, some with conditions: a random
+          // playout tests them here, in the site's order, as Machine::plain_pick does (the
+          // chooser its argument, each action's first failing condition ending its test), the
+          // legal ones counted in register 0; none of this runs otherwise.
+          if (in.b >= 0 && in.b < static_cast<int>(g.site_plain.size()) && g.site_plain[in.b] == 1) {
+            p_.xcode[at].y = 1;
+            for (int a : p_.sites[in.b].actions) {
+              std::vector<int> fails;
+              for (int w : p_.actions[a].when_nodes) fails.push_back(test(w, 1));
+              emit(XOp::x_s_plain_legal, 0, 0, 0, a, 0, pc);
+              for (int f : fails) target(f, here());
+            }
+            emit(XOp::x_s_plain_pick, 0, 0, 0, 0, 0, pc);
+          }
           break;
         }
         case Op::call: {
