@@ -178,7 +178,7 @@
   X(s_for_next, "the loop's next element into slot b, or to a (c: its list, e: its count, node: its index)") \
   X(s_repeat_init, "counter slot a = x")                                                \
   X(s_repeat_next, "counter slot b, or to a")                                           \
-  X(s_choose, "seat x (or local slot e, if e >= 0; c: the seat's node) chooses; the state waits (y = 1: a random playout tests the actions' conditions in the code that follows)") \
+  X(s_choose, "seat x (or local slot e, if e >= 0; c: the seat's node) chooses; the state waits (y: Game::site_plain, a random playout's choice among the actions made in the code that follows)") \
   X(s_plain_legal, "a random playout's choice among actions without parameters: action a's conditions hold, so it is legal") \
   X(s_plain_pick, "... and one of the legal actions is drawn, counted and bound, and its effect is next") \
   X(s_step, "a step of the budget: a call's, before its arguments")                    \

@@ -54,16 +54,20 @@ void count_decision(const Game& g, int32_t* s) {
   if (g.layout.history_cap) remember_position(g, s);
 }
 
-// ... then the chooser and parameters are bound and the action's effect is next, returning
-// to the `choose`'s next instruction.
-void bind_decision(const Game& g, int32_t* s, const Decision& d) {
-  const Action& act = g.program.actions[d.action];
+// ... then the chooser (and the parameters, bind_decision) are bound and the action's
+// effect is next, returning to the `choose`'s next instruction.
+void bind_action(const Game& g, int32_t* s, const Action& act) {
   int32_t* locals = s + g.layout.locals;
   locals[act.player_slot] = s[Layout::chooser];
-  for (size_t k = 0; k < act.params.size(); ++k) locals[act.params[k].slot] = d.args[k];
   locals[act.ret_slot] = s[Layout::pc];
   s[Layout::pc] = act.entry;
   s[Layout::status] = static_cast<int32_t>(Status::running);
+}
+void bind_decision(const Game& g, int32_t* s, const Decision& d) {
+  const Action& act = g.program.actions[d.action];
+  int32_t* locals = s + g.layout.locals;
+  for (size_t k = 0; k < act.params.size(); ++k) locals[act.params[k].slot] = d.args[k];
+  bind_action(g, s, act);
 }
 
 class Machine : public Evaluator {
@@ -281,7 +285,7 @@ class Machine : public Evaluator {
     w_[Layout::status] = static_cast<int32_t>(Status::waiting);
     w_[Layout::pc] = in->node + 1;
     if (!playout_) return;
-    if (in->y && g_.site_plain[ins.b] == 1) {
+    if (in->y && g_.site_plain[ins.b] == in->y) {
       // The actions' conditions are tested by the code that follows, with the listing's
       // budget (Machine::plain_pick).
       chooser_arg_[0] = w_[Layout::chooser];
@@ -303,14 +307,13 @@ class Machine : public Evaluator {
     set_args(nullptr);
     auto k = static_cast<uint32_t>(r[0]);
     if (k == 0) no_legal_action(g_, w_[Layout::chooser], p_.sites[w_[Layout::site]]);
-    Decision d;
-    d.action = plain_legal_[uniform(*playout_, k)];
+    const Action& act = p_.actions[plain_legal_[uniform(*playout_, k)]];
     count_decision(g_, w_);
-    bind_decision(g_, w_, d);
+    bind_action(g_, w_, act);  // (no parameter to bind)
     work_left_ = g_.max_steps;
     base_ = 0;
     steps = 0;
-    KATA_XJUMP(xpc[w_[Layout::pc]]);
+    KATA_XJUMP(xpc[act.entry]);
   }
   x_s_step:
     step(code[in->node]);

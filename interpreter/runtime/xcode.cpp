@@ -236,12 +236,12 @@ class Builder {
           int at = emit(XOp::x_s_choose, 0, 0, 0, 0, 0, pc);
           p_.xcode[at].c = in.a;
           p_.xcode[at].e = seat;
-          // A choice among actions without parameters, some with conditions: a random
-          // playout tests them here, in the site's order, as Machine::plain_pick does (the
-          // chooser its argument, each action's first failing condition ending its test), the
-          // legal ones counted in register 0; none of this runs otherwise.
-          if (in.b >= 0 && in.b < static_cast<int>(g.site_plain.size()) && g.site_plain[in.b] == 1) {
-            p_.xcode[at].y = 1;
+          // A choice among actions without parameters: a random playout tests their
+          // conditions here, in the site's order, as Machine::plain_pick does (the chooser
+          // their argument, each action's first failing condition ending its test), the legal
+          // ones counted in register 0; none of this runs otherwise.
+          if (in.b >= 0 && in.b < static_cast<int>(g.site_plain.size()) && g.site_plain[in.b] != 0) {
+            p_.xcode[at].y = g.site_plain[in.b];  // 2: no action has a condition
             for (int a : p_.sites[in.b].actions) {
               std::vector<int> fails;
               for (int w : p_.actions[a].when_nodes) fails.push_back(test(w, 1));
