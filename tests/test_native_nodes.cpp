@@ -1817,7 +1817,7 @@ TEST_CASE("compiled code runs out of frame where the interpreter does", "[native
 
 TEST_CASE("the rule files above hold every instruction of the register code", "[native]") {
   std::set<std::string> found;
-  for (const std::string& text : {cards, tiles, ring, numbers, edges, crowd, failing_game()}) {
+  for (const std::string& text : {cards, tiles, ring, numbers, edges, crowd, picks, failing_game()}) {
     auto more = register_ops_in(*load(text));
     found.insert(more.begin(), more.end());
   }

@@ -178,9 +178,10 @@
   X(s_for_next, "the loop's next element into slot b, or to a (c: its list, e: its count, node: its index)") \
   X(s_repeat_init, "counter slot a = x")                                                \
   X(s_repeat_next, "counter slot b, or to a")                                           \
-  X(s_choose, "seat x (or local slot e, if e >= 0; c: the seat's node) chooses; the state waits (y: Game::site_plain, a random playout's choice among the actions made in the code that follows)") \
+  X(s_choose, "seat x (or local slot e, if e >= 0; c: the seat's node) chooses; the state waits (y: Game::site_plain, or 3 for Game::site_zone_pick: a random playout's choice made in the code that follows)") \
   X(s_plain_legal, "a random playout's choice among actions without parameters: action a's conditions hold, so it is legal") \
   X(s_plain_pick, "... and one of the legal actions is drawn, counted and bound, and its effect is next") \
+  X(s_zone_pick, "a random playout's choice of a card of zone x for action a (Game::site_zone_pick): one drawn, counted and bound, and the action's effect is next") \
   X(s_step, "a step of the budget: a call's, before its arguments")                    \
   X(s_param, "parameter slot a = x")                                                    \
   X(s_enter, "procedure b, at a, returning to the next statement (kept in slot c); its arguments bound, the last (if e >= 0) here, slot e = register d; y = 1: its step here; x = 1: a bookkeeping call") \

@@ -285,7 +285,7 @@ class Machine : public Evaluator {
     w_[Layout::status] = static_cast<int32_t>(Status::waiting);
     w_[Layout::pc] = in->node + 1;
     if (!playout_) return;
-    if (in->y && g_.site_plain[ins.b] == in->y) {
+    if (in->y && (in->y == 3 ? g_.site_zone_pick[ins.b] != 0 : g_.site_plain[ins.b] == in->y)) {
       // The actions' conditions are tested by the code that follows, with the listing's
       // budget (Machine::plain_pick).
       chooser_arg_[0] = w_[Layout::chooser];
@@ -299,6 +299,21 @@ class Machine : public Evaluator {
     take_random(*playout_);
     steps = 0;
     KATA_XJUMP(xpc[w_[Layout::pc]]);
+  }
+  x_s_zone_pick: {
+    set_args(nullptr);
+    int z = static_cast<int>(r[in->x]);  // a named zone or a seat's (Game::site_zone_pick)
+    int k = size(z);
+    if (k == 0) no_legal_action(g_, w_[Layout::chooser], p_.sites[w_[Layout::site]]);
+    const Action& act = p_.actions[in->a];
+    int32_t card = cards(z)[uniform(*playout_, static_cast<uint32_t>(k))];
+    count_decision(g_, w_);
+    wl_[act.params[0].slot] = card;
+    bind_action(g_, w_, act);
+    work_left_ = g_.max_steps;
+    base_ = 0;
+    steps = 0;
+    KATA_XJUMP(xpc[act.entry]);
   }
   x_s_plain_legal:
     plain_legal_[r[0]++] = in->a;

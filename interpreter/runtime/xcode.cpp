@@ -249,6 +249,13 @@ class Builder {
               for (int f : fails) target(f, here());
             }
             emit(XOp::x_s_plain_pick, 0, 0, 0, 0, 0, pc);
+          } else if (in.b >= 0 && in.b < static_cast<int>(g.site_zone_pick.size()) && g.site_zone_pick[in.b]) {
+            // A card drawn from a zone (Machine::zone_pick): the zone, with the chooser as
+            // its argument, into register 1.
+            p_.xcode[at].y = 3;
+            int act = p_.sites[in.b].actions[0];
+            code(p_.actions[act].params[0].domain_node, 1);
+            emit(XOp::x_s_zone_pick, 0, 1, 0, act, 0, pc);
           }
           break;
         }
