@@ -166,7 +166,7 @@
   X(s_set_k, "state slot a = the constant b (y: as s_set's b)")                        \
   X(s_set_player_k, "player variable a of seat x (or local slot e, if e >= 0; c: the seat's node) = the constant b (y: as s_set's b)") \
   X(s_set_player, "player variable a of seat y = x (b as s_set)")                       \
-  X(s_move, "card x to the top (b: 0) or bottom (1) of zone y, a: face; e = 1: y is a known zone (xcode.cpp's known_zone), read unchecked") \
+  X(s_move, "card x to the top (b: 0) or bottom (1) of zone y, a: face; e = 1: y is a known zone (xcode.cpp's known_zone), read unchecked; c >= 0: x is the top card of zone c") \
   X(s_move_all, "every card of zone x onto the top of zone y, a: face; c = 1, e = 1: x, y a known zone") \
   X(s_other, "the statement worked out as its own operands say (Machine::other)")       \
   X(s_jump, "a step of the budget, to a")                                               \

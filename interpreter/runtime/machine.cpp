@@ -202,7 +202,8 @@ class Machine : public Evaluator {
     const Instr& ins = code[in->node];
     int c = as_card(ins.a, r[in->x]);  // the card is checked first, as Machine::move checks it
     int z = in->e == 1 ? static_cast<int>(r[in->y]) : as_zone(ins.b, r[in->y]);  // e: a known zone
-    move_card(c, z, in->a, in->b == 1 ? 0 : -1);
+    if (in->c >= 0) move_top(c, in->c, z, in->a, in->b == 1 ? 0 : -1);  // c: the zone it tops
+    else move_card(c, z, in->a, in->b == 1 ? 0 : -1);
     KATA_XNEXT();
   }
   x_s_move_all: {
@@ -548,6 +549,12 @@ class Machine : public Evaluator {
   [[gnu::noinline]] void move_card(int c, int z, int face, int at) {
     if (events_) return move_card_told(c, z, face, at);
     kata::move_card(g_.kernel, w_, n_, c, z, face, at);
+  }
+  // The same for the top card of zone `from` (`move top(deck) to ...`): the kernel need not
+  // look for the card's zone, nor whether it is on top.
+  [[gnu::noinline]] void move_top(int c, int from, int z, int face, int at) {
+    if (events_) return move_card_told(c, z, face, at);
+    kata::move_card_from(g_.kernel, w_, n_, c, from, true, z, face, at);
   }
 
   [[gnu::noinline]] void move_card_told(int c, int z, int face, int at) {

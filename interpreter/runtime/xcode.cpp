@@ -163,6 +163,10 @@ class Builder {
             operand(in.b, 1);
             int at = emit(XOp::x_s_move, 0, 0, 1, in.c, in.d, pc);
             p_.xcode[at].e = !tree_walk_ && known_zone(in.b);  // the zone read unchecked
+            // The top card of a named zone: the kernel is told where it is (move_card_from).
+            const Node& card = p_.nodes[in.a];
+            if (!tree_walk_ && card.op == NodeOp::top && p_.nodes[card.kid[0]].op == NodeOp::zone)
+              p_.xcode[at].c = p_.nodes[card.kid[0]].a;
           }
           break;
         case Op::move_all:
