@@ -184,8 +184,7 @@
   X(s_zone_pick, "a random playout's choice of a card of zone x for action a (Game::site_zone_pick): one drawn, counted and bound, and the action's effect is next") \
   X(s_step, "a step of the budget: a call's, before its arguments")                    \
   X(s_param, "parameter slot a = x")                                                    \
-  X(s_enter, "procedure b, at a, returning to the next statement (kept in slot c); its arguments bound, the last (if e >= 0) here, slot e = register d; y = 1: its step here; x = 1: a bookkeeping call") \
-  X(s_enter_inline, "as s_enter, for a body laid out in place after it (xcode.cpp, inline_end): on to the next instruction") \
+  X(s_enter, "procedure b, at a (its body, or the copy of it laid out in place after this instruction: xcode.cpp, inline_end), returning to the next statement (kept in slot c); its arguments bound, the last (if e >= 0) here, slot e = register d; y = 1: its step here; x = 1: a bookkeeping call") \
   X(s_ret_inline, "the end of a body laid out in place, as s_ret without its jump (b: as s_ret's)") \
   X(s_call_telling, "a call of a procedure that only tells, as Machine::call_telling") \
   X(s_ret, "to the address slot a holds")                                               \

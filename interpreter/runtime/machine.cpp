@@ -54,20 +54,15 @@ void count_decision(const Game& g, int32_t* s) {
   if (g.layout.history_cap) remember_position(g, s);
 }
 
-// ... then the chooser (and the parameters, bind_decision) are bound and the action's
-// effect is next, returning to the `choose`'s next instruction.
-void bind_action(const Game& g, int32_t* s, const Action& act) {
+// ... then the chooser and parameters (`args`, the action's `params`) are bound and the
+// action's effect is next, returning to the `choose`'s next instruction.
+void bind_decision(const Game& g, int32_t* s, const Action& act, const int32_t* args, size_t params) {
   int32_t* locals = s + g.layout.locals;
   locals[act.player_slot] = s[Layout::chooser];
+  for (size_t k = 0; k < params; ++k) locals[act.params[k].slot] = args[k];
   locals[act.ret_slot] = s[Layout::pc];
   s[Layout::pc] = act.entry;
   s[Layout::status] = static_cast<int32_t>(Status::running);
-}
-void bind_decision(const Game& g, int32_t* s, const Decision& d) {
-  const Action& act = g.program.actions[d.action];
-  int32_t* locals = s + g.layout.locals;
-  for (size_t k = 0; k < act.params.size(); ++k) locals[act.params[k].slot] = d.args[k];
-  bind_action(g, s, act);
 }
 
 class Machine : public Evaluator {
@@ -107,10 +102,24 @@ class Machine : public Evaluator {
       native_pick(&g_, w_, reinterpret_cast<const int32_t*>(raw.data()), static_cast<int>(raw.size()), &rng,
                   reinterpret_cast<int32_t*>(&d));
     }
+    const Action& act = p_.actions[d.action];
+    take(act, d.args, act.params.size());
+  }
+
+  // A random playout's decision taken: counted and bound as apply takes it (`args`, its
+  // `params` parameters), with the budgets of a new run.
+  void take(const Action& act, const int32_t* args, size_t params) {
     count_decision(g_, w_);
-    bind_decision(g_, w_, d);
+    bind_decision(g_, w_, act, args, params);
     work_left_ = g_.max_steps;
     base_ = 0;
+  }
+
+  // One of k decisions drawn as native_pick draws it where none is a blind pick; none
+  // legal stops the game.
+  int32_t draw(const int32_t* from, uint32_t k, uint64_t& rng) {
+    if (k == 0) no_legal_action(g_, w_[Layout::chooser], p_.sites[w_[Layout::site]]);
+    return from[uniform(rng, k)];
   }
 
   void run() { run_at(w_[Layout::pc]); }
@@ -121,7 +130,7 @@ class Machine : public Evaluator {
   int32_t plain_pick(uint64_t& rng) {
     const ChoiceSite& site = p_.sites[w_[Layout::site]];
     // (2: no action has a `when`: every one is legal)
-    if (g_.site_plain[w_[Layout::site]] == 2) return site.actions[uniform(rng, static_cast<uint32_t>(site.actions.size()))];
+    if (g_.site_plain[w_[Layout::site]] == 2) return draw(site.actions.data(), static_cast<uint32_t>(site.actions.size()), rng);
     int32_t args[1] = {w_[Layout::chooser]};
     set_args(args);
     work_left_ = g_.max_steps;
@@ -132,8 +141,7 @@ class Machine : public Evaluator {
       if (whens_hold(p_.actions[a])) legal[k++] = a;
     }
     set_args(nullptr);
-    if (k == 0) no_legal_action(g_, w_[Layout::chooser], site);
-    return legal[uniform(rng, k)];
+    return draw(legal, k, rng);
   }
 
   // At a site of one action whose one card is drawn from a zone (Game::site_zone_pick):
@@ -146,10 +154,8 @@ class Machine : public Evaluator {
     set_args(args);
     int z = zone(act.params[0].domain_node);
     set_args(nullptr);
-    int k = size(z);
-    if (k == 0) no_legal_action(g_, w_[Layout::chooser], site);
     d.action = site.actions[0];
-    d.args[0] = cards(z)[uniform(rng, static_cast<uint32_t>(k))];
+    d.args[0] = draw(cards(z), static_cast<uint32_t>(size(z)), rng);
   }
 
   // Runs from pc (an address in Program::code) to a `choose`, the game's end, or (a call
@@ -301,33 +307,22 @@ class Machine : public Evaluator {
     steps = 0;
     KATA_XJUMP(xpc[w_[Layout::pc]]);
   }
-  x_s_zone_pick: {
+  x_s_zone_pick: {  // as zone_pick and take_random
     set_args(nullptr);
     int z = static_cast<int>(r[in->x]);  // a named zone or a seat's (Game::site_zone_pick)
-    int k = size(z);
-    if (k == 0) no_legal_action(g_, w_[Layout::chooser], p_.sites[w_[Layout::site]]);
     const Action& act = p_.actions[in->a];
-    int32_t card = cards(z)[uniform(*playout_, static_cast<uint32_t>(k))];
-    count_decision(g_, w_);
-    wl_[act.params[0].slot] = card;
-    bind_action(g_, w_, act);
-    work_left_ = g_.max_steps;
-    base_ = 0;
+    int32_t card = draw(cards(z), static_cast<uint32_t>(size(z)), *playout_);
+    take(act, &card, 1);
     steps = 0;
     KATA_XJUMP(xpc[act.entry]);
   }
   x_s_plain_legal:
     plain_legal_[r[0]++] = in->a;
     KATA_XNEXT();
-  x_s_plain_pick: {
+  x_s_plain_pick: {  // as plain_pick and take_random
     set_args(nullptr);
-    auto k = static_cast<uint32_t>(r[0]);
-    if (k == 0) no_legal_action(g_, w_[Layout::chooser], p_.sites[w_[Layout::site]]);
-    const Action& act = p_.actions[plain_legal_[uniform(*playout_, k)]];
-    count_decision(g_, w_);
-    bind_action(g_, w_, act);  // (no parameter to bind)
-    work_left_ = g_.max_steps;
-    base_ = 0;
+    const Action& act = p_.actions[draw(plain_legal_, static_cast<uint32_t>(r[0]), *playout_)];
+    take(act, nullptr, 0);
     steps = 0;
     KATA_XJUMP(xpc[act.entry]);
   }
@@ -343,13 +338,6 @@ class Machine : public Evaluator {
     wl_[in->c] = in->node + 1;
     if (in->x && events_) record(Event::quiet, -1, -1, -1, 1, 0);
     KATA_XJUMP(in->a);
-  }
-  x_s_enter_inline: {
-    if (in->e >= 0) wl_[in->e] = narrow(r[in->d], code[in->node]);
-    if (in->y) step(code[in->node]);
-    wl_[in->c] = in->node + 1;
-    if (in->x && events_) record(Event::quiet, -1, -1, -1, 1, 0);
-    KATA_XNEXT();
   }
   x_s_ret_inline:
     if (events_) record(in->b == 1 ? Event::done : Event::quiet, -1, -1, -1, in->b == 1 ? -1 : 0, 0);
@@ -765,7 +753,8 @@ void apply(const Game& g, State& st, const Decision& given, Hooks* hooks) {
     g.native->run(&c, reinterpret_cast<const int32_t*>(&d));
     return;
   }
-  bind_decision(g, s, d);
+  const Action& act = g.program.actions[d.action];
+  bind_decision(g, s, act, d.args, act.params.size());
   if (hooks && hooks->events) {
     Event e{Event::decision, st.chooser(), -1, -1, -1, 0, {}, given, {}};
     hooks->events->push_back(e);

@@ -279,12 +279,16 @@ class Builder {
             operand(p_.kids[in.b + k], 0);
             if (k + 1 < params) emit(XOp::x_s_param, 0, 0, 0, proc.param_slots[k], 0, pc);
           }
-          int end = inline_end(proc);
-          int enter = emit(end >= 0 ? XOp::x_s_enter_inline : XOp::x_s_enter, 0, proc.quiet, args ? 0 : 1, 0, in.a, pc);
+          int enter = emit(XOp::x_s_enter, 0, proc.quiet, args ? 0 : 1, 0, in.a, pc);
           p_.xcode[enter].c = proc.ret_slot;
           p_.xcode[enter].e = args ? proc.param_slots[params - 1] : -1;
-          if (end >= 0) inline_body(g, proc, end);
-          else jump_to(enter, proc.entry);
+          // A body laid out in place follows its s_enter, which jumps to it.
+          if (int end = inline_end(proc); end >= 0) {
+            p_.xcode[enter].a = here();
+            inline_body(g, proc, end);
+          } else {
+            jump_to(enter, proc.entry);
+          }
           break;
         }
         case Op::ret: emit(XOp::x_s_ret, 0, 0, 0, in.a, in.b, pc); break;
@@ -339,7 +343,7 @@ class Builder {
   }
 
   // The body of procedure `proc`, from its entry to `end` (its `ret`), laid out in place
-  // after the call's s_enter_inline: its jumps land in this copy, its return is
+  // after the call's s_enter: its jumps land in this copy, its return is
   // s_ret_inline (for the screens' marks), or nothing.
   void inline_body(const Game& g, const Procedure& proc, int end) {
     auto jumps = std::move(jumps_), tests = std::move(tests_);
