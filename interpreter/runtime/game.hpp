@@ -154,9 +154,12 @@ struct CardLookup {
 // jumping to a; `node` is the node it works out (its fields, and where errors point).
 // A leaf's or a node's own instruction carries the node's a, b and first two kids (c, e),
 // so that it reads no node; the others use them as their rows in evaluator.hpp say.
+// `go` is the address of its code in Machine::run_at's loop (runtime/machine.cpp,
+// thread_xcode), which jumps through it; other loops read `op`.
 struct XIns {
   uint8_t op = 0, d = 0, x = 0, y = 0;
   int32_t a = 0, b = 0, c = -1, e = -1, node = -1;
+  const void* go = nullptr;
 };
 
 struct Program {

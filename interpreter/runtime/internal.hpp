@@ -23,6 +23,10 @@ namespace kata::detail {
 bool use_native(const Game& g, const Hooks* hooks);
 void native_context(const Game& g, int32_t* s, KataCtx& c);
 
+// The register code's XIns::go, each its instruction's code in the machine's loop
+// (machine.cpp; build_xcode calls it last).
+void thread_xcode(Game& g);
+
 // Listing legal decisions (legal.cpp).
 // Every combination of parameters for which the conditions hold, a hidden card of a set
 // as itself (before blind picks are made one decision).

@@ -165,6 +165,20 @@ class Machine : public Evaluator {
   // choice resumes, where a call returns) are addresses in Program::code, found in the
   // register code through Program::xpc.
   [[gnu::hot]] void run_at(int pc) {
+    // Threaded dispatch: each instruction's code ends in a jump of its own to the next
+    // one's, to the address its XIns::go holds: the label of its code in this loop, from
+    // this table of a label for each instruction (evaluator.hpp: a row without its label,
+    // or a label without its row, does not build), written at load (thread_xcode). The
+    // processor predicts each of those jumps from the instruction it ends, and the jump's
+    // target is one load away.
+#define KATA_X_STATEMENT_LABEL(name, doc) &&x_##name,
+    static const void* const table[] = {KATA_X_EXPRESSION_LABELS KATA_X_STATEMENTS(KATA_X_STATEMENT_LABEL)};
+#undef KATA_X_STATEMENT_LABEL
+    static_assert(std::size(table) == x_op_count, "a label for each instruction of XOp");
+    if (pc == labels_wanted) [[unlikely]] {
+      labels_ = table;
+      return;
+    }
     int64_t steps = 0;
     const int64_t budget = g_.max_steps;
     // Steps are counted where execution can come back: jumps and calls. Straight-line code
@@ -177,14 +191,8 @@ class Machine : public Evaluator {
     const int32_t* xpc = p_.xpc.data();
     int64_t r[xregs];
     const XIns* in = xcode_ + xpc[pc];
-    // Threaded dispatch: each instruction's code ends in a jump of its own to the next
-    // one's, through a table with a label for each instruction (evaluator.hpp: a row
-    // without its label, or a label without its row, does not build). The processor
-    // predicts each of those jumps from the instruction it ends.
-#define KATA_X_STATEMENT_LABEL(name, doc) &&x_##name,
-    static const void* const table[] = {KATA_X_EXPRESSION_LABELS KATA_X_STATEMENTS(KATA_X_STATEMENT_LABEL)};
-#undef KATA_X_STATEMENT_LABEL
-    static_assert(std::size(table) == x_op_count, "a label for each instruction of XOp");
+#undef KATA_XGO
+#define KATA_XGO() goto* in->go
     KATA_XGO();
 #include "runtime/xops.inc"
   x_ret:  // an expression's end: never in a statement's code
@@ -378,6 +386,12 @@ class Machine : public Evaluator {
     if (events_) say(code[in->node]);
     KATA_XNEXT();
   }
+#undef KATA_XGO
+#define KATA_XGO() goto* table[in->op]
+
+  // run_at(labels_wanted) leaves its table of labels in labels_ (thread_xcode).
+  static constexpr int labels_wanted = INT_MIN;
+  const void* const* labels_ = nullptr;
 
   // The statements the register code hands back whole (runtime/xcode.cpp): each works
   // out its operands by value(), as the machine always did.
@@ -697,6 +711,20 @@ class Machine : public Evaluator {
   int32_t plain_legal_[Game::max_plain] = {};
 };
 
+
+}  // namespace
+
+// Each instruction of the register code is given the address of its code in
+// Machine::run_at's loop, which jumps through it (XIns::go).
+void detail::thread_xcode(Game& g) {
+  State st;
+  st.slots.assign(static_cast<size_t>(std::max(g.layout.total, Layout::header)), 0);
+  Machine m(g, st, nullptr);
+  m.run_at(Machine::labels_wanted);
+  for (XIns& x : g.program.xcode) x.go = m.labels_[x.op];
+}
+
+namespace {
 
 // Runs the effects from the state's pc, compiled or interpreted.
 void run(const Game& g, State& st, Hooks* hooks) {

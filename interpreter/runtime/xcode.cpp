@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "runtime/evaluator.hpp"
+#include "runtime/internal.hpp"
 
 namespace kata {
 namespace {
@@ -562,6 +563,7 @@ void build_xcode(Game& g, bool tree_walk) {
   for (const Loop& l : p.loops) b.root(l.where_node);
   for (const Action& a : p.actions)
     for (int w : a.when_nodes) b.root(w);
+  detail::thread_xcode(g);
 }
 
 std::vector<std::string> register_op_names() {
