@@ -169,6 +169,7 @@
   X(s_move, "card x to the top (b: 0) or bottom (1) of zone y, a: face; e = 1: y is a known zone (xcode.cpp's known_zone), read unchecked; c >= 0: x is the top card of zone c") \
   X(s_move_all, "every card of zone x onto the top of zone y, a: face; c = 1, e = 1: x, y a known zone") \
   X(s_other, "the statement worked out as its own operands say (Machine::other)")       \
+  X(s_one, "a shuffle, flip, reveal or eliminate of register x, its one operand (Machine::one)") \
   X(s_jump, "a step of the budget, to a")                                               \
   X(s_for_back, "a jump to the s_for_next at a, and that instruction's work, in one (a step of the budget)") \
   X(s_for_init, "the loop's list, before its first round (y = 1: its `where` is left to s_filter_next)") \
@@ -187,7 +188,7 @@
   X(s_enter, "procedure b, at a (its body, or the copy of it laid out in place after this instruction: xcode.cpp, inline_end), returning to the next statement (kept in slot c); its arguments bound, the last (if e >= 0) here, slot e = register d; y = 1: its step here; x = 1: a bookkeeping call") \
   X(s_ret_inline, "the end of a body laid out in place, as s_ret without its jump (b: as s_ret's)") \
   X(s_call_telling, "a call of a procedure that only tells, as Machine::call_telling") \
-  X(s_ret, "to the address slot a holds")                                               \
+  X(s_ret, "to the address slot a holds; if it is c, to e, the one place it returns to (else c is the lowest int)") \
   X(s_phase, "a step; phase b, at a, returning to the next statement (kept in slot c)") \
   X(s_win, "the game ends (the statement's winners)")                                   \
   X(s_halt, "the game ends and is scored")                                              \

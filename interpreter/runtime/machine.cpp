@@ -230,6 +230,9 @@ class Machine : public Evaluator {
   x_s_other:
     other(code[in->node]);
     KATA_XNEXT();
+  x_s_one:
+    one(code[in->node], r[in->x]);
+    KATA_XNEXT();
   x_s_jump:
     step(code[in->node]);
     KATA_XJUMP(in->a);
@@ -366,7 +369,8 @@ class Machine : public Evaluator {
     if (events_ && in->b) [[unlikely]]
       record(in->b == 1 ? Event::done : Event::quiet, -1, -1, -1, in->b == 1 ? -1 : 0, 0);
     int to = wl_[in->a];
-    if (to < 0) [[unlikely]] return;  // the end of a call that only tells
+    if (to == in->c) KATA_XJUMP(in->e);  // the one place it returns to (xcode.cpp)
+    if (to < 0) [[unlikely]] return;     // the end of a call that only tells
     KATA_XJUMP(xpc[to]);
   }
   x_s_phase: {
@@ -400,22 +404,30 @@ class Machine : public Evaluator {
       case Op::assign: return assign(in);
       case Op::move: return move(in);
       case Op::move_all: return move_all(in);
-      case Op::shuffle: return shuffle(zone_value(in.a), in);
-      case Op::flip: return flip(card_value(in.a), in.c);
-      case Op::reveal: {
-        int c = card_value(in.a);
-        w_[g_.layout.card_known + c] = static_cast<int32_t>((1u << n_) - 1) | Layout::public_knowledge;
-        if (events_) record(Event::reveal, -1, c, w_[g_.layout.card_zone + c], -1, (1u << n_) - 1);
-        return;
-      }
       case Op::look: {
         int p = player_value(in.a), c = card_value(in.b);
         w_[g_.layout.card_known + c] |= static_cast<int32_t>(1u << p);
         if (events_) record(Event::look, p, c, w_[g_.layout.card_zone + c], -1, 1u << p);
         return;
       }
+      default: throw RuntimeError(in.pos, "an instruction the register code should have laid out");
+    }
+  }
+
+  // The statements of one operand, whose value v the register code worked out before
+  // them (s_one): checked here, as the operand's kind requires, then the effect.
+  [[gnu::noinline]] void one(const Instr& in, int64_t v) {
+    switch (in.op) {
+      case Op::shuffle: return shuffle(as_zone(in.a, v), in);
+      case Op::flip: return flip(as_card(in.a, v), in.c);
+      case Op::reveal: {
+        int c = as_card(in.a, v);
+        w_[g_.layout.card_known + c] = static_cast<int32_t>((1u << n_) - 1) | Layout::public_knowledge;
+        if (events_) record(Event::reveal, -1, c, w_[g_.layout.card_zone + c], -1, (1u << n_) - 1);
+        return;
+      }
       case Op::eliminate: {
-        int p = player_value(in.a);
+        int p = as_player(in.a, v);
         w_[g_.layout.eliminated + p] = 1;
         if (events_) record(Event::eliminate, p, -1, -1, -1, 0);
         return;

@@ -5,7 +5,9 @@
 // every node. What each kind means is written once, in evaluator.hpp's tables; this file
 // only orders the work: kids before their node, each into the register above the last,
 // `and`, `or`, `if` and aggregates as jumps (docs/performance.md, "Register code").
+#include <limits>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "runtime/evaluator.hpp"
 #include "runtime/internal.hpp"
@@ -104,6 +106,7 @@ class Builder {
     }
     for (auto [at, where] : jumps_) p_.xcode[at].a = p_.xpc[where];
     for (auto [at, where] : tests_) target(at, p_.xpc[where]);
+    if (!tree_walk_) one_place_returns(g);
     // A loop's jump back to its s_for_next does that instruction's work itself.
     for (XIns& x : p_.xcode)
       if (x.op == static_cast<uint8_t>(XOp::x_s_jump) && x.a >= 0 && x.a < here() &&
@@ -187,7 +190,10 @@ class Builder {
         case Op::shuffle:
         case Op::flip:
         case Op::reveal:
-        case Op::eliminate: other(pc, {in.a}); break;
+        case Op::eliminate:
+          operand(in.a, 0);
+          emit(XOp::x_s_one, 0, 0, 0, 0, 0, pc);
+          break;
         case Op::look: other(pc, {in.a, in.b}); break;
         case Op::jump: jump_to(emit(XOp::x_s_jump, 0, 0, 0, 0, 0, pc), in.a); break;
         case Op::jump_if_not: tests.push_back({test(in.a, 0), in.b}); break;
@@ -292,7 +298,11 @@ class Builder {
           }
           break;
         }
-        case Op::ret: emit(XOp::x_s_ret, 0, 0, 0, in.a, in.b, pc); break;
+        case Op::ret: {
+          int at = emit(XOp::x_s_ret, 0, 0, 0, in.a, in.b, pc);
+          p_.xcode[at].c = std::numeric_limits<int32_t>::min();  // (one_place_returns)
+          break;
+        }
         case Op::phase: {
           int at = emit(XOp::x_s_phase, 0, 0, 0, 0, in.b, pc);
           p_.xcode[at].c = p_.procedures[in.a].ret_slot;
@@ -308,6 +318,47 @@ class Builder {
         case Op::say: emit(XOp::x_s_say, 0, 0, 0, 0, 0, pc); break;
       }
       KATA_EXHAUSTIVE_END
+    }
+  }
+
+  // A return with one place to go: the procedure called, the phase entered, the action
+  // offered at one place only (a call that only tells may also be entered by Machine::tell,
+  // to return nowhere). Its s_ret holds that place (c, and e its instruction here) and
+  // jumps there when its slot says so, which it always does but in a state made by hand:
+  // the jump's target does not wait for the slot's load, then the table's.
+  void one_place_returns(const Game& g) {
+    constexpr int none = std::numeric_limits<int32_t>::min(), many = none + 1;
+    std::unordered_map<int32_t, int32_t> place;  // return slot: pc, or many
+    auto returns = [&](int32_t slot, int32_t to) {
+      auto [it, added] = place.emplace(slot, to);
+      if (!added && it->second != to) it->second = many;
+    };
+    bool all_sites = true;
+    for (size_t pc = 0; pc < p_.code.size(); ++pc) {
+      const Instr& in = p_.code[pc];
+      int to = static_cast<int>(pc) + 1;
+      if (in.op == Op::call) {
+        const Procedure& proc = p_.procedures[in.a];
+        returns(proc.ret_slot, to);
+        if (proc.tells_only) returns(proc.ret_slot, -1);
+      } else if (in.op == Op::phase) {
+        returns(p_.procedures[in.a].ret_slot, to);
+      } else if (in.op == Op::choose) {
+        if (in.b < 0 || in.b >= static_cast<int>(p_.sites.size())) all_sites = false;
+        else
+          for (int a : p_.sites[in.b].actions) returns(p_.actions[a].ret_slot, to);
+      }
+    }
+    if (!all_sites)
+      for (const Action& a : p_.actions) returns(a.ret_slot, many);
+    (void)g;
+    for (XIns& x : p_.xcode) {
+      if (x.op != static_cast<uint8_t>(XOp::x_s_ret)) continue;
+      auto it = place.find(x.a);
+      x.c = none;
+      if (it == place.end() || it->second == many || it->second < 0) continue;
+      x.c = it->second;
+      x.e = p_.xpc[it->second];
     }
   }
 
