@@ -740,6 +740,7 @@ variables:
   x: 0
   nobody: {type: player}
   pts: {per_player: true}
+  on: {per_player: true, type: bool}
   claimed: {per: tile, type: player}
   bonus: {per: tile, per_player: true}
 functions:
@@ -1700,6 +1701,16 @@ const std::vector<std::pair<std::string, std::string>> failing_cases = {
       {"x = counter(2) + counter(9) * counter(0) + counter(-1)", ""},
       {"x = climb(0) + climb(1) * 0", "the expressions took more than 3000 steps"},
       {"x = climb(0)", ""},
+      // an aggregate whose `where` is a player variable of its element (agg_players_var and
+      // the like): each player passed over spends its round, and a `where` that tests
+      // another aggregate's player is a test of its own
+      {"x = many(2997) + count(p in all_players where p.on)", ""},
+      {"x = many(2998) + count(p in all_players where p.on)", "the expressions took more than 3000 steps"},
+      {"x = many(2997) + count(p in players where p.on)", ""},
+      {"x = many(2998) + count(p in players where p.on)", "the expressions took more than 3000 steps"},
+      {"x = many(2997) + count(p in players from P2 where p.on)", ""},
+      {"x = many(2998) + count(p in players from P2 where p.on)", "the expressions took more than 3000 steps"},
+      {"P2.on = true\nx = sum(seat(p) for p in players where count(q in players where p.on) > 0) * 100 + sum(seat(p) for p in players from P2 where p.on) * 10 + sum(seat(p) for p in all_players where p.on)", ""},
       {"x = edge(1) - edge(1)", ""},
       {"x = edge(3)", "the result is too large to work out"},
       {"x = (big() - big() + 1) * counter(5)", ""},

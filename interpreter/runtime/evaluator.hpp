@@ -153,6 +153,9 @@
   X(agg_from, "as agg_players")                                                         \
   X(agg_zone, "as agg_players")                                                         \
   X(agg_range, "as agg_players")                                                        \
+  X(agg_players_var, "as agg_players, passing over the players whose player variable c is 0 (the aggregate's `where`: that variable of its element; e: the `where`'s node)") \
+  X(agg_all_players_var, "as agg_all_players, likewise")                                \
+  X(agg_from_var, "as agg_from, likewise")                                              \
   X(agg_step, "node: the aggregate, x its kind, c its depth, e whether it has a value; the round with value y; to a, or to b once decided") \
   X(agg_count, "a round of a count (as agg_step): d + 1, to a")                           \
   X(agg_sum, "a round of a sum (as agg_step): d + register y, to a")                     \

@@ -567,8 +567,21 @@ class Builder {
       code(domain, d + 4);
       emit(XOp::x_agg_zone_init, d, 0, 0, 0, 0, domain);
     }
+    // A `where` that tests a player variable of the element is the element's own test.
+    const Node* w = where >= 0 ? &p_.nodes[where] : nullptr;
+    bool var_test = !tree_walk_ && w && w->op == NodeOp::player_var_bound && w->b == n.a &&
+                    (next == XOp::x_agg_players || next == XOp::x_agg_all_players || next == XOp::x_agg_from);
+    if (var_test)
+      next = next == XOp::x_agg_players       ? XOp::x_agg_players_var
+             : next == XOp::x_agg_all_players ? XOp::x_agg_all_players_var
+                                              : XOp::x_agg_from_var;
     int loop = emit(next, d, 0, 0, 0, n.a, node);
-    if (where >= 0) target(test(where, d + 6), loop);
+    if (var_test) {
+      p_.xcode[loop].c = w->a;
+      p_.xcode[loop].e = where;
+    } else if (where >= 0) {
+      target(test(where, d + 6), loop);
+    }
     bool uses_value = value >= 0 && detail::Evaluator::agg_uses_value(n.op);
     if (uses_value) code(value, d + 6);
     // A count's and a sum's rounds, which never decide the value early, as instructions of
