@@ -174,7 +174,7 @@
   X(s_other, "the statement worked out as its own operands say (Machine::other)")       \
   X(s_one, "a shuffle, flip, reveal or eliminate of register x, its one operand (Machine::one)") \
   X(s_jump, "a step of the budget, to a")                                               \
-  X(s_for_back, "a jump to the s_for_next at a, and that instruction's work, in one (a step of the budget)") \
+  X(s_for_back, "a loop's jump back to its s_for_next and that instruction's work, in one (a step of the budget): the next element of slots c.. (count in slot e, index in slot e + 1) into slot b and to a, the body; past the last, on to the next instruction, the loop's end") \
   X(s_for_init, "the loop's list, before its first round (y = 1: its `where` is left to s_filter_next)") \
   X(s_for_players, "a loop over the players (y: 0), all players (1) or the players from seat x (2, b: that node): its list into slots a.., its count into slot c, its index slot e = 0") \
   X(s_filter_next, "a loop's `where`, before its first round: the next element of slots c.. (count in slot e, index in slot node) into slot b; past the last, slot e = register d (those kept), the index 0, to a") \

@@ -187,6 +187,14 @@ struct Program {
   std::vector<XIns> xcode;
   std::vector<int32_t> xpc;
   std::vector<int32_t> xentry;
+  // The same code for the runs nobody listens to (Machine without events: playouts,
+  // search, simulations), with its own addresses: without the messages, nor the marks a
+  // bookkeeping call's end and a decision's end leave for the screens, which do nothing
+  // there.
+  struct Quiet {
+    std::vector<XIns> xcode;
+    std::vector<int32_t> xpc, xentry;
+  } quiet;
 };
 
 // ---- declarations the runtime needs for views, names and set-up ----

@@ -73,7 +73,14 @@ class Machine : public Evaluator {
         w_(st.slots.data()),
         wl_(st.slots.data() + g.layout.locals),
         hooks_(hooks),
-        events_(hooks ? hooks->events : nullptr) {}
+        events_(hooks ? hooks->events : nullptr) {
+    // Nobody listens: the code without what only they would hear (Program::quiet).
+    if (!events_ && p_.quiet.xentry.size() == p_.nodes.size()) {
+      xcode_ = p_.quiet.xcode.data();
+      xentry_ = p_.quiet.xentry.data();
+      xpc_ = p_.quiet.xpc.data();
+    }
+  }
 
   // A whole random game from a waiting state, without leaving the machine: at each
   // `choose`, the site's decisions are listed, one drawn as a loop of legal_decisions and
@@ -188,7 +195,7 @@ class Machine : public Evaluator {
       if (++steps > budget) [[unlikely]] too_many_steps(in, budget);
     };
     const Instr* code = p_.code.data();
-    const int32_t* xpc = p_.xpc.data();
+    const int32_t* xpc = xpc_;
     int64_t r[xregs];
     const XIns* in = xcode_ + xpc[pc];
 #undef KATA_XGO
@@ -276,12 +283,12 @@ class Machine : public Evaluator {
   }
   x_s_for_back: {
     step(code[in->node]);
-    const XIns* f = xcode_ + in->a;
-    int32_t& index = wl_[f->node];
-    if (index >= wl_[f->e]) KATA_XJUMP(f->a);
-    wl_[f->b] = wl_[f->c + index++];
-    in = f + 1;
-    KATA_XGO();
+    int32_t* count = wl_ + in->e;  // the loop's count, then its index
+    int32_t index = count[1];
+    if (index >= count[0]) KATA_XNEXT();  // past its last element: the loop's end is next
+    count[1] = index + 1;
+    wl_[in->b] = wl_[in->c + index];
+    KATA_XJUMP(in->a);
   }
   x_s_for_next: {
     int32_t& index = wl_[in->node];
@@ -396,6 +403,8 @@ class Machine : public Evaluator {
   // run_at(labels_wanted) leaves its table of labels in labels_ (thread_xcode).
   static constexpr int labels_wanted = INT_MIN;
   const void* const* labels_ = nullptr;
+  // Where each instruction of Program::code starts in the register code this machine runs.
+  const int32_t* xpc_ = p_.xpc.data();
 
   // The statements the register code hands back whole (runtime/xcode.cpp): each works
   // out its operands by value(), as the machine always did.
@@ -734,6 +743,7 @@ void detail::thread_xcode(Game& g) {
   Machine m(g, st, nullptr);
   m.run_at(Machine::labels_wanted);
   for (XIns& x : g.program.xcode) x.go = m.labels_[x.op];
+  for (XIns& x : g.program.quiet.xcode) x.go = m.labels_[x.op];
 }
 
 namespace {

@@ -34,8 +34,8 @@ struct Strict {
 
 class Builder {
  public:
-  Builder(Program& p, const std::vector<int32_t>& owners, bool tree_walk)
-      : p_(p), owners_(owners), tree_walk_(tree_walk) {
+  Builder(Program& p, const std::vector<int32_t>& owners, bool tree_walk, bool quiet)
+      : p_(p), owners_(owners), tree_walk_(tree_walk), quiet_(quiet) {
     strict_.assign(node_op_count, {XOp::x_ret, nullptr});
     leaf_.assign(node_op_count, -1);
     const std::pair<NodeOp, Strict> strict[] = {KATA_STRICT_VALUES(KATA_STRICT_INFO)};
@@ -107,11 +107,20 @@ class Builder {
     for (auto [at, where] : jumps_) p_.xcode[at].a = p_.xpc[where];
     for (auto [at, where] : tests_) target(at, p_.xpc[where]);
     if (!tree_walk_) one_place_returns(g);
-    // A loop's jump back to its s_for_next does that instruction's work itself.
-    for (XIns& x : p_.xcode)
-      if (x.op == static_cast<uint8_t>(XOp::x_s_jump) && x.a >= 0 && x.a < here() &&
-          p_.xcode[x.a].op == static_cast<uint8_t>(XOp::x_s_for_next))
-        x.op = static_cast<uint8_t>(XOp::x_s_for_back);
+    // A loop's jump back to its s_for_next does that instruction's work itself, with the
+    // loop's slots in its own fields, where the loop ends right after it and its index slot
+    // follows its count's (as the compiler allocates them).
+    for (int k = 0; k < here(); ++k) {
+      XIns& x = p_.xcode[k];
+      if (x.op != static_cast<uint8_t>(XOp::x_s_jump) || x.a < 0 || x.a >= here()) continue;
+      const XIns& f = p_.xcode[x.a];
+      if (f.op != static_cast<uint8_t>(XOp::x_s_for_next) || f.a != k + 1 || f.node != f.e + 1) continue;
+      x.op = static_cast<uint8_t>(XOp::x_s_for_back);
+      x.a += 1;
+      x.b = f.b;
+      x.c = f.c;
+      x.e = f.e;
+    }
     for (int node : roots_) root(node);
   }
 
@@ -286,7 +295,7 @@ class Builder {
             operand(p_.kids[in.b + k], 0);
             if (k + 1 < params) emit(XOp::x_s_param, 0, 0, 0, proc.param_slots[k], 0, pc);
           }
-          int enter = emit(XOp::x_s_enter, 0, proc.quiet, args ? 0 : 1, 0, in.a, pc);
+          int enter = emit(XOp::x_s_enter, 0, proc.quiet && !quiet_, args ? 0 : 1, 0, in.a, pc);
           p_.xcode[enter].c = proc.ret_slot;
           p_.xcode[enter].e = args ? proc.param_slots[params - 1] : -1;
           // A body laid out in place follows its s_enter, which jumps to it.
@@ -299,7 +308,7 @@ class Builder {
           break;
         }
         case Op::ret: {
-          int at = emit(XOp::x_s_ret, 0, 0, 0, in.a, in.b, pc);
+          int at = emit(XOp::x_s_ret, 0, 0, 0, in.a, quiet_ ? 0 : in.b, pc);
           p_.xcode[at].c = std::numeric_limits<int32_t>::min();  // (one_place_returns)
           break;
         }
@@ -315,7 +324,9 @@ class Builder {
           break;
         case Op::end_game:
         case Op::halt: emit(XOp::x_s_halt, 0, 0, 0, 0, 0, pc); break;
-        case Op::say: emit(XOp::x_s_say, 0, 0, 0, 0, 0, pc); break;
+        case Op::say:
+          if (!quiet_) emit(XOp::x_s_say, 0, 0, 0, 0, 0, pc);
+          break;
       }
       KATA_EXHAUSTIVE_END
     }
@@ -408,7 +419,7 @@ class Builder {
     }
     at[end - proc.entry] = here();
     const Instr& ret = p_.code[end];
-    if (ret.b != 0) emit(XOp::x_s_ret_inline, 0, 0, 0, 0, ret.b, end);
+    if (ret.b != 0 && !quiet_) emit(XOp::x_s_ret_inline, 0, 0, 0, 0, ret.b, end);
     for (auto [j, where] : jumps_) p_.xcode[j].a = at[where - proc.entry];
     for (auto [t, where] : tests_) target(t, at[where - proc.entry]);
     jumps_ = std::move(jumps);
@@ -598,6 +609,7 @@ class Builder {
   Program& p_;
   const std::vector<int32_t>& owners_;  // Game::instance_owner
   bool tree_walk_;
+  bool quiet_;  // for Program::quiet: no messages, no marks for the screens
   std::vector<Strict> strict_;  // by NodeOp; operands null: not strict
   std::vector<int> leaf_;       // by NodeOp: its XOp, or -1
   std::vector<int> test_;       // by NodeOp: its test's XOp, or -1
@@ -619,14 +631,17 @@ class Builder {
 
 void build_xcode(Game& g, bool tree_walk) {
   Program& p = g.program;
-  p.xcode.clear();
-  p.xentry.assign(p.nodes.size(), -1);
-  Builder b(p, g.instance_owner, tree_walk);
-  b.statements(g);
-  // The roots the listing of decisions and the machine's loops work out by value.
-  for (const Loop& l : p.loops) b.root(l.where_node);
-  for (const Action& a : p.actions)
-    for (int w : a.when_nodes) b.root(w);
+  for (bool quiet : {true, false}) {
+    p.xcode.clear();
+    p.xentry.assign(p.nodes.size(), -1);
+    Builder b(p, g.instance_owner, tree_walk, quiet);
+    b.statements(g);
+    // The roots the listing of decisions and the machine's loops work out by value.
+    for (const Loop& l : p.loops) b.root(l.where_node);
+    for (const Action& a : p.actions)
+      for (int w : a.when_nodes) b.root(w);
+    if (quiet) p.quiet = {std::move(p.xcode), std::move(p.xpc), std::move(p.xentry)};
+  }
   detail::thread_xcode(g);
 }
 
