@@ -1711,6 +1711,10 @@ const std::vector<std::pair<std::string, std::string>> failing_cases = {
       {"x = many(2997) + count(p in players from P2 where p.on)", ""},
       {"x = many(2998) + count(p in players from P2 where p.on)", "the expressions took more than 3000 steps"},
       {"P2.on = true\nx = sum(seat(p) for p in players where count(q in players where p.on) > 0) * 100 + sum(seat(p) for p in players from P2 where p.on) * 10 + sum(seat(p) for p in all_players where p.on)", ""},
+      // a loop's `where` on a player variable of its player, tested in one pass
+      // (s_filter_var): the players kept in order, the loop's variable left at the last
+      // one tested
+      {"P2.on = true\nP1.pts = 3\nfor p in players from P2 where p.on { x += seat(p) }\nfor p in all_players where p.pts >= 2 { x += seat(p) * 10 }\nfor p in players where p.pts < 0 { x += 100 }\nfor p in players where not p.on { x += seat(p) * 1000 }", ""},
       {"x = edge(1) - edge(1)", ""},
       {"x = edge(3)", "the result is too large to work out"},
       {"x = (big() - big() + 1) * counter(5)", ""},

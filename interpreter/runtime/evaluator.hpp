@@ -179,6 +179,7 @@
   X(s_for_players, "a loop over the players (y: 0), all players (1) or the players from seat x (2, b: that node): its list into slots a.., its count into slot c, its index slot e = 0") \
   X(s_filter_next, "a loop's `where`, before its first round: the next element of slots c.. (count in slot e, index in slot node) into slot b; past the last, slot e = register d (those kept), the index 0, to a") \
   X(s_filter_keep, "the element in slot b passed: slot c + register d = it, register d + 1, back to a") \
+  X(s_filter_var, "a loop's `where` that tests player variable a of its player (y, node: var_passes's outcomes and k), in one pass: the players of slots c.. (count in slot e, index in slot e + 1) kept in order, slot b the last one tested") \
   X(s_for_next, "the loop's next element into slot b, or to a (c: its list, e: its count, node: its index)") \
   X(s_repeat_init, "counter slot a = x")                                                \
   X(s_repeat_next, "counter slot b, or to a")                                           \
@@ -283,6 +284,13 @@ inline constexpr const char* x_op_names[] = {
 inline constexpr int x_op_count = static_cast<int>(sizeof x_op_names / sizeof *x_op_names);
 // Registers of one run of register code; deeper expressions are left to the tree walk.
 inline constexpr int xregs = 64;
+
+// A `where` that tests a player variable v of the element, v compared with the constant k
+// (v itself: v != 0): `outcomes` has bit 0 set if it passes when v < k, bit 1 when v == k,
+// bit 2 when v > k (xcode.cpp's var_where).
+inline bool var_passes(int64_t v, int outcomes, int64_t k) {
+  return outcomes & (v < k ? 1 : v == k ? 2 : 4);
+}
 }  // namespace kata::detail
 
 // What a loop that runs register code is made of (Evaluator::xrun, Machine::run_at): its

@@ -261,6 +261,9 @@ class Machine : public Evaluator {
   x_s_filter_keep:
     wl_[in->c + r[in->d]++] = wl_[in->b];
     KATA_XJUMP(in->a);
+  x_s_filter_var:
+    filter_var(*in);
+    KATA_XNEXT();
   x_s_for_players: {
     // (n and the table copied: the list's stores could otherwise be the members' for GCC)
     int32_t* buf = wl_ + in->a;
@@ -399,6 +402,22 @@ class Machine : public Evaluator {
   }
 #undef KATA_XGO
 #define KATA_XGO() goto* table[in->op]
+
+  // s_filter_var: the loop's list filtered as s_filter_next, its test and s_filter_keep
+  // would filter it (out of the loop, whose registers it would otherwise crowd).
+  [[gnu::noinline]] void filter_var(const XIns& in) {
+    int32_t* buf = wl_ + in.c;
+    const int32_t* var = player_vars_ + in.a * mp_;
+    const int n = wl_[in.e];
+    int kept = 0;
+    for (int i = 0; i < n; ++i) {
+      int32_t p = buf[i];
+      if (var_passes(var[p], in.y, in.node)) buf[kept++] = p;
+      if (i == n - 1) wl_[in.b] = p;
+    }
+    wl_[in.e] = kept;
+    wl_[in.e + 1] = 0;
+  }
 
   // run_at(labels_wanted) leaves its table of labels in labels_ (thread_xcode).
   static constexpr int labels_wanted = INT_MIN;

@@ -224,6 +224,14 @@ class Builder {
             p_.xcode[at].e = loop.index_slot;
           }
           if (loop.where_node < 0) break;
+          // A `where` that tests a player variable of the loop's player, in one pass.
+          if (VarWhere v; kind >= 0 && loop.capacity >= g.max_players && loop.index_slot == loop.count_slot + 1 &&
+                          var_where(loop.where_node, NodeOp::player_var_local, loop.var_slot, v)) {
+            int at = emit(XOp::x_s_filter_var, 0, 0, static_cast<uint8_t>(v.outcomes), v.var, loop.var_slot, v.k);
+            p_.xcode[at].c = loop.buffer_slot;
+            p_.xcode[at].e = loop.count_slot;
+            break;
+          }
           // The `where`, for each element before the first round, the loop's variable bound
           // to it, those that pass kept in order in the list's first slots (as gather keeps
           // them): the count kept in register 0, the test's code from register 1 up.
@@ -544,6 +552,31 @@ class Builder {
       return tree(node, d);
       default: return tree(node, d);
     }
+  }
+
+  // A `where` that tests a player variable of the element (a `leaf` node, player_var_bound
+  // or player_var_local, of the element's depth or slot): the variable itself, or compared
+  // with a constant (var_passes: the outcomes that pass, below, at and above k).
+  struct VarWhere {
+    int var = 0, outcomes = 0, k = 0;
+  };
+  bool var_where(int where, NodeOp leaf, int element, VarWhere& v) const {
+    if (tree_walk_) return false;
+    auto is_var = [&](int node) {
+      const Node& n = p_.nodes[node];
+      return n.op == leaf && n.b == element;
+    };
+    constexpr int below = 1, at = 2, above = 4;
+    const Node& w = p_.nodes[where];
+    if (is_var(where)) {
+      v = {w.a, below | above, 0};
+      return true;
+    }
+    int outcomes = w.op == NodeOp::eq ? at : w.op == NodeOp::ne ? below | above : w.op == NodeOp::lt ? below
+                   : w.op == NodeOp::le ? below | at : w.op == NodeOp::gt ? above : w.op == NodeOp::ge ? above | at : 0;
+    if (outcomes == 0 || !is_var(w.kid[0]) || p_.nodes[w.kid[1]].op != NodeOp::constant) return false;
+    v = {p_.nodes[w.kid[0]].a, outcomes, p_.nodes[w.kid[1]].a};
+    return true;
   }
 
   // An aggregate over the players (all, or in turn from one), a zone's cards or a range of
