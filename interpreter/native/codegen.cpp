@@ -2853,10 +2853,9 @@ class Generator {
     const Node& a = node(x);
     const Node& b = node(y);
     if (a.op != b.op || a.a != b.a || a.b != b.b || a.kid_count != b.kid_count) return false;
+    // (each kid once: the list holds the fixed kids too, any_kid)
     for (int i = 0; i < a.kid_count; ++i)
       if (!same_expr(p_.kids[a.first_kid + i], p_.kids[b.first_kid + i])) return false;
-    for (int i = 0; i < 3; ++i)
-      if (!same_expr(a.kid[i], b.kid[i])) return false;
     return true;
   }
   // Whether node n is `y.D` (D a zone declaration per component, not per player), and if so D.
@@ -3148,10 +3147,16 @@ class Generator {
         break;
       default: break;
     }
+    return any_kid(k, [&](int kid) { return reads_arg(kid, q); });
+  }
+  // Whether f holds for a kid of node k, each kid tried once: a node's kids are its list
+  // (Program::kids; a call's arguments, a block's statements), which holds the fixed kids
+  // (kid[]) of the other kinds too. Walking both went through those twice at each level,
+  // a time that doubled with each level of a rule file's expression.
+  template <typename F>
+  bool any_kid(const Node& k, F&& f) const {
     for (int i = 0; i < k.kid_count; ++i)
-      if (reads_arg(p_.kids[k.first_kid + i], q)) return true;
-    for (int i = 0; i < 3; ++i)
-      if (k.kid[i] >= 0 && reads_arg(k.kid[i], q)) return true;
+      if (f(p_.kids[k.first_kid + i])) return true;
     return false;
   }
   // The table NF<i> of property `prop`'s values lo .. lo + width - 1 (made once, shared).
