@@ -106,7 +106,7 @@ class Builder {
     }
     for (auto [at, where] : jumps_) p_.xcode[at].a = p_.xpc[where];
     for (auto [at, where] : tests_) target(at, p_.xpc[where]);
-    if (!tree_walk_) one_place_returns(g);
+    if (!tree_walk_) one_place_returns();
     // A loop's jump back to its s_for_next does that instruction's work itself, with the
     // loop's slots in its own fields, where the loop ends right after it and its index slot
     // follows its count's (as the compiler allocates them).
@@ -345,7 +345,7 @@ class Builder {
   // to return nowhere). Its s_ret holds that place (c, and e its instruction here) and
   // jumps there when its slot says so, which it always does but in a state made by hand:
   // the jump's target does not wait for the slot's load, then the table's.
-  void one_place_returns(const Game& g) {
+  void one_place_returns() {
     constexpr int none = std::numeric_limits<int32_t>::min(), many = none + 1;
     std::unordered_map<int32_t, int32_t> place;  // return slot: pc, or many
     auto returns = [&](int32_t slot, int32_t to) {
@@ -370,7 +370,6 @@ class Builder {
     }
     if (!all_sites)
       for (const Action& a : p_.actions) returns(a.ret_slot, many);
-    (void)g;
     for (XIns& x : p_.xcode) {
       if (x.op != static_cast<uint8_t>(XOp::x_s_ret)) continue;
       auto it = place.find(x.a);
@@ -558,7 +557,10 @@ class Builder {
   // or player_var_local, of the element's depth or slot): the variable itself, or compared
   // with a constant (var_passes: the outcomes that pass, below, at and above k).
   struct VarWhere {
+    static constexpr int below = 1, at = 2, above = 4;
     int var = 0, outcomes = 0, k = 0;
+    // The variable tested as true or false (`p.x`, or `p.x != 0`).
+    bool truth() const { return outcomes == (below | above) && k == 0; }
   };
   bool var_where(int where, NodeOp leaf, int element, VarWhere& v) const {
     if (tree_walk_) return false;
@@ -566,7 +568,7 @@ class Builder {
       const Node& n = p_.nodes[node];
       return n.op == leaf && n.b == element;
     };
-    constexpr int below = 1, at = 2, above = 4;
+    constexpr int below = VarWhere::below, at = VarWhere::at, above = VarWhere::above;
     const Node& w = p_.nodes[where];
     if (is_var(where)) {
       v = {w.a, below | above, 0};
@@ -611,17 +613,18 @@ class Builder {
       code(domain, d + 4);
       emit(XOp::x_agg_zone_init, d, 0, 0, 0, 0, domain);
     }
-    // A `where` that tests a player variable of the element is the element's own test.
-    const Node* w = where >= 0 ? &p_.nodes[where] : nullptr;
-    bool var_test = !tree_walk_ && w && w->op == NodeOp::player_var_bound && w->b == n.a &&
-                    (next == XOp::x_agg_players || next == XOp::x_agg_all_players || next == XOp::x_agg_from);
+    // A `where` that tests a player variable of the element as true or false is the
+    // element's own test.
+    VarWhere v;
+    bool var_test = (next == XOp::x_agg_players || next == XOp::x_agg_all_players || next == XOp::x_agg_from) &&
+                    where >= 0 && var_where(where, NodeOp::player_var_bound, n.a, v) && v.truth();
     if (var_test)
       next = next == XOp::x_agg_players       ? XOp::x_agg_players_var
              : next == XOp::x_agg_all_players ? XOp::x_agg_all_players_var
                                               : XOp::x_agg_from_var;
     int loop = emit(next, d, 0, 0, 0, n.a, node);
     if (var_test) {
-      p_.xcode[loop].c = w->a;
+      p_.xcode[loop].c = v.var;
       p_.xcode[loop].e = where;
     } else if (where >= 0) {
       target(test(where, d + 6), loop);
